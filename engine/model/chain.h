@@ -1,0 +1,48 @@
+#pragma once
+// A chain of n steps (the rotor model). Step i (1-based) maps state x_{i-1} to x_i. Its state_bytes is the size of
+// its input x_{i-1} (what a checkpoint holds to restart the forward pass there); x_n is sized as the last step's
+// input. tape_bytes is everything its backward needs, recorded by a taped forward.
+#include "util/result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+struct Step {
+    double forward = 0;  // seconds
+    double backward = 0; // seconds
+    std::int64_t state_bytes = 0;
+    std::int64_t tape_bytes = 0;
+    std::int64_t forward_tmp_bytes = 0;
+    std::int64_t backward_tmp_bytes = 0;
+    bool operator==(const Step&) const = default;
+};
+
+class Chain {
+public:
+    // Checks every field; the message names the step (1-based) and the field.
+    static Result<Chain> make(std::string name, std::vector<Step> steps);
+    static Result<Chain> uniform(std::string name, int length, const Step& step);
+
+    const std::string& name() const { return m_name; }
+    int length() const { return static_cast<int>(m_steps.size()); }
+    const std::vector<Step>& steps() const { return m_steps; }
+    // 1-based, as in the papers.
+    const Step& step(int i) const { return m_steps[static_cast<std::size_t>(i - 1)]; }
+    // Size of state x_j for j in 0..n.
+    std::int64_t stateBytes(int j) const;
+    bool isUniform() const;
+    double totalForward() const;
+    double totalBackward() const;
+
+    bool operator==(const Chain&) const = default;
+
+private:
+    Chain() = default;
+    std::string m_name;
+    std::vector<Step> m_steps;
+};
+
+} // namespace ckpt

@@ -1,0 +1,49 @@
+#include "model/hardware.h"
+
+#include <cmath>
+
+namespace ckpt {
+
+Result<Hardware> Hardware::make(std::string name, std::vector<MemoryLevel> levels) {
+    if (levels.empty()) return fail("hardware needs at least level 0, where compute runs");
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+        const MemoryLevel& l = levels[k];
+        std::string where = "level " + std::to_string(k) + (l.name.empty() ? "" : " (" + l.name + ")") + ": ";
+        if (l.capacity_bytes <= 0) return fail(where + "capacity_bytes must be > 0");
+        if (k > 0) {
+            if (!std::isfinite(l.read_bytes_per_s) || l.read_bytes_per_s <= 0)
+                return fail(where + "read_bytes_per_s must be a finite number > 0");
+            if (!std::isfinite(l.write_bytes_per_s) || l.write_bytes_per_s <= 0)
+                return fail(where + "write_bytes_per_s must be a finite number > 0");
+        } else {
+            if (!std::isfinite(l.read_bytes_per_s) || l.read_bytes_per_s < 0)
+                return fail(where + "read_bytes_per_s must be a finite number >= 0");
+            if (!std::isfinite(l.write_bytes_per_s) || l.write_bytes_per_s < 0)
+                return fail(where + "write_bytes_per_s must be a finite number >= 0");
+        }
+        if (!std::isfinite(l.latency_s) || l.latency_s < 0) return fail(where + "latency_s must be a finite number >= 0");
+    }
+    Hardware h;
+    h.m_name = std::move(name);
+    h.m_levels = std::move(levels);
+    return h;
+}
+
+Hardware Hardware::unbounded() {
+    Hardware h;
+    h.m_name = "unbounded";
+    h.m_levels.push_back(MemoryLevel{"memory", std::numeric_limits<std::int64_t>::max(), 0, 0, 0});
+    return h;
+}
+
+double Hardware::writeSeconds(int lvl, std::int64_t bytes) const {
+    const MemoryLevel& l = level(lvl);
+    return l.latency_s + static_cast<double>(bytes) / l.write_bytes_per_s;
+}
+
+double Hardware::readSeconds(int lvl, std::int64_t bytes) const {
+    const MemoryLevel& l = level(lvl);
+    return l.latency_s + static_cast<double>(bytes) / l.read_bytes_per_s;
+}
+
+} // namespace ckpt

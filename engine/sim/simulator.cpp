@@ -1,0 +1,325 @@
+#include "sim/simulator.h"
+
+#include "util/units.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ckpt {
+
+const char* intervalKindName(IntervalKind k) {
+    switch (k) {
+    case IntervalKind::Forward: return "forward";
+    case IntervalKind::Recompute: return "recompute";
+    case IntervalKind::Backward: return "backward";
+    case IntervalKind::Write: return "write";
+    case IntervalKind::Read: return "read";
+    }
+    return "?";
+}
+
+const char* memoryCategoryName(MemoryCategory c) {
+    switch (c) {
+    case MemoryCategory::State: return "states";
+    case MemoryCategory::Tape: return "tapes";
+    case MemoryCategory::Gradient: return "gradients";
+    case MemoryCategory::Temporary: return "temporaries";
+    }
+    return "?";
+}
+
+namespace {
+
+struct MemEvent {
+    double time;
+    std::uint32_t seq; // generation order breaks ties, so a step's own release precedes the next step's allocation
+    std::int32_t action;
+    std::int16_t level;
+    MemoryCategory cat;
+    std::int64_t delta;
+};
+
+// A copy of state x_j on one level.
+struct Copy {
+    bool held = false;
+    bool written = false;     // was ever written to this level (for messages)
+    double ready = 0;         // when its bytes are all there
+    double pinned_until = 0;  // a transfer reads it until then; a release waits for it
+};
+
+class Replay {
+public:
+    Replay(const Chain& c, const Hardware& h, const Schedule& s, const SimOptions& o)
+        : chain(c), hw(h), schedule(s), opt(o), n(c.length()), levels(h.levelCount()) {
+        copies.assign(static_cast<std::size_t>(levels), std::vector<Copy>(static_cast<std::size_t>(n) + 1));
+        tape.assign(static_cast<std::size_t>(n) + 1, false);
+        forwardRuns.assign(static_cast<std::size_t>(n) + 1, 0);
+        backwardDone.assign(static_cast<std::size_t>(n) + 2, false);
+        channelFree.assign(static_cast<std::size_t>(levels), 0.0);
+        tl.lanes.push_back("compute");
+        for (int l = 1; l < levels; ++l) tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
+        tl.intervals.reserve(schedule.size());
+        events.reserve(schedule.size() * 4 + 8);
+        // x_0 is the input of the chain: it is in level 0 before anything runs.
+        copies[0][0].held = true;
+        event(0, 0, 0, MemoryCategory::State, chain.stateBytes(0));
+    }
+
+    Result<Timeline> run() {
+        long long bad = -1;
+        std::string why;
+        for (std::size_t k = 0; k < schedule.size(); ++k) {
+            cur = static_cast<std::int32_t>(k);
+            std::string err = step(schedule[k]);
+            if (!err.empty()) {
+                bad = static_cast<long long>(k);
+                why = "action " + std::to_string(k) + " (" + toString(schedule[k]) + "): " + err;
+                break;
+            }
+        }
+        if (bad < 0 && !backwardDone[1]) {
+            int missing = n;
+            while (missing > 1 && backwardDone[static_cast<std::size_t>(missing)]) --missing;
+            bad = static_cast<long long>(schedule.size());
+            why = "the plan ends (after " + std::to_string(schedule.size()) + " actions) before backward step " +
+                  std::to_string(missing) + ": every step from " + std::to_string(n) + " down to 1 must be reversed";
+        }
+        // Memory is judged over the actions that were valid; an earlier overflow wins over a later logic error.
+        std::string capErr;
+        long long capAt = sweepMemory(bad < 0 ? std::numeric_limits<long long>::max() : bad, capErr);
+        if (capAt >= 0 && (bad < 0 || capAt <= bad)) return fail(capErr, capAt);
+        if (bad >= 0) return fail(why, bad);
+        finishTotals();
+        return std::move(tl);
+    }
+
+private:
+    const Chain& chain;
+    const Hardware& hw;
+    const Schedule& schedule;
+    const SimOptions& opt;
+    int n;
+    int levels;
+    std::vector<std::vector<Copy>> copies; // [level][state]
+    std::vector<bool> tape;
+    std::vector<int> forwardRuns;
+    std::vector<bool> backwardDone; // [i] for step i; [n+1] is true in spirit (no gradient needed for x_n)
+    std::vector<double> channelFree;
+    std::vector<MemEvent> events;
+    std::uint32_t seq = 0;
+    std::int32_t cur = 0;
+    double clock = 0; // end of the last compute action
+    Timeline tl;
+
+    void event(double t, int level, int action, MemoryCategory cat, std::int64_t delta) {
+        if (delta == 0) return;
+        events.push_back(MemEvent{t, seq++, action, std::int16_t(level), cat, delta});
+    }
+
+    bool dead(int j) const { return j >= n || backwardDone[static_cast<std::size_t>(j) + 1]; }
+
+    void release(int level, int j, double t) {
+        Copy& c = copies[static_cast<std::size_t>(level)][static_cast<std::size_t>(j)];
+        if (!c.held) return;
+        c.held = false;
+        event(std::max(t, c.pinned_until), level, cur, MemoryCategory::State, -chain.stateBytes(j));
+    }
+
+    std::string checkState(int j) const {
+        if (j < 0 || j > n) return "there is no state x" + std::to_string(j) + " (states are x0..x" + std::to_string(n) + ")";
+        return {};
+    }
+    std::string checkLevel(int l, bool slowOnly) const {
+        if (l < 0 || l >= levels) return "there is no memory level " + std::to_string(l) + " (the machine has " + std::to_string(levels) + ")";
+        if (slowOnly && l == 0) return "transfers go between level 0 and a slower level; level 0 cannot be the other end";
+        return {};
+    }
+
+    std::string step(const Action& a) {
+        if (backwardDone[1]) return "the backward pass has already reached step 1; nothing may follow it";
+        switch (a.kind) {
+        case ActionKind::Forward: return forward(a.index, a.keep);
+        case ActionKind::Backward: return backward(a.index);
+        case ActionKind::Write: return write(a.index, a.level);
+        case ActionKind::Read: return read(a.index, a.level);
+        case ActionKind::Free: return freeState(a.index, a.level);
+        }
+        return "unknown action";
+    }
+
+    std::string forward(int i, Keep keep) {
+        if (i < 1 || i > n) return "there is no step " + std::to_string(i) + " (steps are 1.." + std::to_string(n) + ")";
+        if (backwardDone[static_cast<std::size_t>(i)]) return "step " + std::to_string(i) + " was already reversed; its forward cannot run again";
+        Copy& in = copies[0][static_cast<std::size_t>(i - 1)];
+        if (!in.held) {
+            for (int l = 1; l < levels; ++l)
+                if (copies[static_cast<std::size_t>(l)][static_cast<std::size_t>(i - 1)].held)
+                    return "its input x" + std::to_string(i - 1) + " is on level " + std::to_string(l) + ", not in level 0: read it first";
+            return "its input x" + std::to_string(i - 1) + " is not held in level 0";
+        }
+        Copy& out = copies[0][static_cast<std::size_t>(i)];
+        if (out.held) return "x" + std::to_string(i) + " is already held in level 0";
+        if (keep == Keep::Tape && tape[static_cast<std::size_t>(i)]) return "the tape of step " + std::to_string(i) + " is already held";
+        const Step& s = chain.step(i);
+        double start = std::max(clock, in.ready);
+        double end = start + s.forward;
+        clock = end;
+        IntervalKind kind = forwardRuns[static_cast<std::size_t>(i)]++ ? IntervalKind::Recompute : IntervalKind::Forward;
+        std::int64_t outBytes = chain.stateBytes(i);
+        tl.intervals.push_back(Interval{start, end, cur, i, outBytes + (keep == Keep::Tape ? s.tape_bytes : 0), 0, kind});
+        ++tl.totals.forward_steps;
+        event(start, 0, cur, MemoryCategory::Temporary, s.forward_tmp_bytes);
+        if (!out.held) event(start, 0, cur, MemoryCategory::State, outBytes);
+        out.held = true;
+        out.ready = end;
+        out.pinned_until = 0;
+        if (keep == Keep::Tape) {
+            tape[static_cast<std::size_t>(i)] = true;
+            event(start, 0, cur, MemoryCategory::Tape, s.tape_bytes);
+        }
+        event(end, 0, cur, MemoryCategory::Temporary, -s.forward_tmp_bytes);
+        if (keep != Keep::State) release(0, i - 1, end);
+        if (dead(i)) release(0, i, end);
+        return {};
+    }
+
+    std::string backward(int i) {
+        if (i < 1 || i > n) return "there is no step " + std::to_string(i) + " (steps are 1.." + std::to_string(n) + ")";
+        if (backwardDone[static_cast<std::size_t>(i)]) return "backward step " + std::to_string(i) + " is done twice";
+        if (i < n && !backwardDone[static_cast<std::size_t>(i) + 1])
+            return "the gradient of x" + std::to_string(i) + " does not exist yet: backward step " + std::to_string(i + 1) + " must come first";
+        if (!tape[static_cast<std::size_t>(i)])
+            return "the tape of step " + std::to_string(i) + " is not held: run forward " + std::to_string(i) + " with keep tape first";
+        const Step& s = chain.step(i);
+        double start = clock;
+        double end = start + s.backward;
+        clock = end;
+        tl.intervals.push_back(Interval{start, end, cur, i, chain.stateBytes(i - 1), 0, IntervalKind::Backward});
+        ++tl.totals.backward_steps;
+        if (i == n) event(start, 0, cur, MemoryCategory::Gradient, chain.stateBytes(n)); // the loss gradient appears
+        event(start, 0, cur, MemoryCategory::Gradient, chain.stateBytes(i - 1));
+        event(start, 0, cur, MemoryCategory::Temporary, s.backward_tmp_bytes);
+        event(end, 0, cur, MemoryCategory::Temporary, -s.backward_tmp_bytes);
+        event(end, 0, cur, MemoryCategory::Gradient, -chain.stateBytes(i));
+        event(end, 0, cur, MemoryCategory::Tape, -s.tape_bytes);
+        tape[static_cast<std::size_t>(i)] = false;
+        backwardDone[static_cast<std::size_t>(i)] = true;
+        for (int l = 0; l < levels; ++l) release(l, i - 1, end); // x_{i-1} can never be used again
+        return {};
+    }
+
+    std::string write(int j, int l) {
+        if (auto e = checkState(j); !e.empty()) return e;
+        if (auto e = checkLevel(l, true); !e.empty()) return e;
+        Copy& src = copies[0][static_cast<std::size_t>(j)];
+        if (!src.held) return "x" + std::to_string(j) + " is not held in level 0, so it cannot be written";
+        Copy& dst = copies[static_cast<std::size_t>(l)][static_cast<std::size_t>(j)];
+        if (dst.held) return "x" + std::to_string(j) + " is already held on level " + std::to_string(l);
+        std::int64_t bytes = chain.stateBytes(j);
+        double start = std::max({clock, channelFree[static_cast<std::size_t>(l)], src.ready});
+        double end = start + hw.writeSeconds(l, bytes);
+        channelFree[static_cast<std::size_t>(l)] = end;
+        src.pinned_until = std::max(src.pinned_until, end);
+        dst = Copy{true, true, end, 0};
+        event(start, l, cur, MemoryCategory::State, bytes);
+        tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Write});
+        tl.totals.bytes_written += bytes;
+        return {};
+    }
+
+    std::string read(int j, int l) {
+        if (auto e = checkState(j); !e.empty()) return e;
+        if (auto e = checkLevel(l, true); !e.empty()) return e;
+        Copy& src = copies[static_cast<std::size_t>(l)][static_cast<std::size_t>(j)];
+        if (!src.held) {
+            if (!src.written) return "x" + std::to_string(j) + " was never written to level " + std::to_string(l);
+            return "x" + std::to_string(j) + " is no longer held on level " + std::to_string(l);
+        }
+        Copy& dst = copies[0][static_cast<std::size_t>(j)];
+        if (dst.held) return "x" + std::to_string(j) + " is already held in level 0";
+        std::int64_t bytes = chain.stateBytes(j);
+        double start = std::max({clock, channelFree[static_cast<std::size_t>(l)], src.ready});
+        double end = start + hw.readSeconds(l, bytes);
+        channelFree[static_cast<std::size_t>(l)] = end;
+        src.pinned_until = std::max(src.pinned_until, end);
+        dst = Copy{true, dst.written, end, 0};
+        event(start, 0, cur, MemoryCategory::State, bytes);
+        tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Read});
+        tl.totals.bytes_read += bytes;
+        return {};
+    }
+
+    std::string freeState(int j, int l) {
+        if (auto e = checkState(j); !e.empty()) return e;
+        if (auto e = checkLevel(l, false); !e.empty()) return e;
+        if (!copies[static_cast<std::size_t>(l)][static_cast<std::size_t>(j)].held)
+            return "x" + std::to_string(j) + " is not held on level " + std::to_string(l);
+        release(l, j, clock);
+        return {};
+    }
+
+    // Sorts the memory events, builds the curves and peaks, and returns the first action (in time) that overflows a
+    // level, or -1. Only events of actions before `limit` count.
+    long long sweepMemory(long long limit, std::string& err) {
+        std::sort(events.begin(), events.end(), [](const MemEvent& a, const MemEvent& b) {
+            return a.time < b.time || (a.time == b.time && a.seq < b.seq);
+        });
+        std::vector<std::int64_t> cap(static_cast<std::size_t>(levels));
+        for (int l = 0; l < levels; ++l) cap[static_cast<std::size_t>(l)] = hw.level(l).capacity_bytes;
+        bool budgetBinds = opt.budget_bytes > 0 && opt.budget_bytes < cap[0];
+        if (budgetBinds) cap[0] = opt.budget_bytes;
+        std::vector<std::array<std::int64_t, kMemoryCategories>> now(static_cast<std::size_t>(levels), std::array<std::int64_t, kMemoryCategories>{});
+        std::vector<std::int64_t> total(static_cast<std::size_t>(levels), 0);
+        tl.totals.peak_bytes.assign(static_cast<std::size_t>(levels), 0);
+        tl.totals.peak_time_s.assign(static_cast<std::size_t>(levels), 0.0);
+        if (opt.memory_curve) tl.memory.assign(static_cast<std::size_t>(levels), {});
+        for (const MemEvent& e : events) {
+            if (e.action >= limit) continue;
+            auto l = static_cast<std::size_t>(e.level);
+            now[l][static_cast<std::size_t>(e.cat)] += e.delta;
+            total[l] += e.delta;
+            if (total[l] > tl.totals.peak_bytes[l]) {
+                tl.totals.peak_bytes[l] = total[l];
+                tl.totals.peak_time_s[l] = e.time;
+            }
+            if (e.delta > 0 && total[l] > cap[l]) {
+                const char* what = (l == 0 && budgetBinds) ? "the budget" : "its capacity";
+                err = "action " + std::to_string(e.action) + " (" + toString(schedule[static_cast<std::size_t>(e.action)]) +
+                      "): level " + std::to_string(l) + " (" + hw.level(int(l)).name + ") would hold " + formatBytes(double(total[l])) +
+                      ", over " + what + " of " + formatBytes(double(cap[l]));
+                return e.action;
+            }
+            if (opt.memory_curve) {
+                auto& curve = tl.memory[l];
+                if (!curve.empty() && curve.back().time == e.time) curve.back().bytes = now[l];
+                else curve.push_back(MemorySample{e.time, now[l]});
+            }
+        }
+        return -1;
+    }
+
+    void finishTotals() {
+        Totals& t = tl.totals;
+        t.steps = n;
+        t.recomputed_steps = t.forward_steps - n;
+        t.channel_busy_s.assign(static_cast<std::size_t>(levels), 0.0);
+        double makespan = clock;
+        for (const Interval& iv : tl.intervals) {
+            makespan = std::max(makespan, iv.end);
+            if (iv.lane == 0) t.compute_s += iv.end - iv.start;
+            else t.channel_busy_s[static_cast<std::size_t>(iv.lane)] += iv.end - iv.start;
+        }
+        t.makespan_s = makespan;
+    }
+};
+
+} // namespace
+
+Result<Timeline> simulate(const Chain& chain, const Hardware& hw, const Schedule& schedule, const SimOptions& opt) {
+    if (schedule.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+        return fail("the plan has too many actions");
+    Replay r(chain, hw, schedule, opt);
+    return r.run();
+}
+
+} // namespace ckpt

@@ -1,0 +1,56 @@
+#pragma once
+// What the simulator (or the trainer's measurement) says happened: an interval per action on its lane, memory per
+// level over time split by category, and totals. Every chart and every number of the program is read from here.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+enum class IntervalKind : std::uint8_t { Forward, Recompute, Backward, Write, Read };
+const char* intervalKindName(IntervalKind k); // "forward", "recompute", ...
+
+struct Interval {
+    double start = 0;
+    double end = 0;
+    std::int32_t action = 0; // index in the schedule
+    std::int32_t index = 0;  // step (compute) or state (transfer)
+    std::int64_t bytes = 0;  // bytes moved (transfers) or produced (compute)
+    std::int16_t lane = 0;   // 0 = compute, L = channel of level L
+    IntervalKind kind = IntervalKind::Forward;
+};
+
+enum class MemoryCategory : std::uint8_t { State, Tape, Gradient, Temporary };
+constexpr int kMemoryCategories = 4;
+const char* memoryCategoryName(MemoryCategory c); // "states", "tapes", "gradients", "temporaries"
+
+// Memory of one level from `time` until the next sample's time.
+struct MemorySample {
+    double time = 0;
+    std::array<std::int64_t, kMemoryCategories> bytes{};
+    std::int64_t total() const { return bytes[0] + bytes[1] + bytes[2] + bytes[3]; }
+};
+
+struct Totals {
+    double makespan_s = 0;
+    double compute_s = 0; // busy time of the compute lane
+    long long steps = 0;
+    long long forward_steps = 0; // every forward executed, taped re-runs included
+    long long backward_steps = 0;
+    long long recomputed_steps = 0; // forward_steps - steps
+    long long bytes_written = 0;
+    long long bytes_read = 0;
+    std::vector<std::int64_t> peak_bytes;  // per level
+    std::vector<double> peak_time_s;       // when each peak is first reached
+    std::vector<double> channel_busy_s;    // per level (0 unused)
+};
+
+struct Timeline {
+    std::vector<std::string> lanes;                 // "compute", then one name per slower level
+    std::vector<Interval> intervals;                // in schedule order
+    std::vector<std::vector<MemorySample>> memory;  // per level, a step function in time order
+    Totals totals;
+};
+
+} // namespace ckpt
