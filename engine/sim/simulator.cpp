@@ -52,9 +52,9 @@ public:
     Replay(const Chain& c, const Hardware& h, const Schedule& s, const SimOptions& o)
         : chain(c), hw(h), schedule(s), opt(o), n(c.length()), levels(h.levelCount()) {
         copies.assign(static_cast<std::size_t>(levels), std::vector<Copy>(static_cast<std::size_t>(n) + 1));
-        tape.assign(static_cast<std::size_t>(n) + 1, false);
+        tape.assign(static_cast<std::size_t>(n) + 1, 0);
         forwardRuns.assign(static_cast<std::size_t>(n) + 1, 0);
-        backwardDone.assign(static_cast<std::size_t>(n) + 2, false);
+        backwardDone.assign(static_cast<std::size_t>(n) + 2, 0);
         channelFree.assign(static_cast<std::size_t>(levels), 0.0);
         tl.lanes.push_back("compute");
         for (int l = 1; l < levels; ++l) tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
@@ -101,9 +101,9 @@ private:
     int n;
     int levels;
     std::vector<std::vector<Copy>> copies; // [level][state]
-    std::vector<bool> tape;
+    std::vector<char> tape;
     std::vector<int> forwardRuns;
-    std::vector<bool> backwardDone; // [i] for step i; [n+1] is true in spirit (no gradient needed for x_n)
+    std::vector<char> backwardDone; // [i] for step i; [n+1] is true in spirit (no gradient needed for x_n)
     std::vector<double> channelFree;
     std::vector<MemEvent> events;
     std::uint32_t seq = 0;
@@ -174,7 +174,7 @@ private:
         out.ready = end;
         out.pinned_until = 0;
         if (keep == Keep::Tape) {
-            tape[static_cast<std::size_t>(i)] = true;
+            tape[static_cast<std::size_t>(i)] = 1;
             event(start, 0, cur, MemoryCategory::Tape, s.tape_bytes);
         }
         event(end, 0, cur, MemoryCategory::Temporary, -s.forward_tmp_bytes);
@@ -202,8 +202,8 @@ private:
         event(end, 0, cur, MemoryCategory::Temporary, -s.backward_tmp_bytes);
         event(end, 0, cur, MemoryCategory::Gradient, -chain.stateBytes(i));
         event(end, 0, cur, MemoryCategory::Tape, -s.tape_bytes);
-        tape[static_cast<std::size_t>(i)] = false;
-        backwardDone[static_cast<std::size_t>(i)] = true;
+        tape[static_cast<std::size_t>(i)] = 0;
+        backwardDone[static_cast<std::size_t>(i)] = 1;
         for (int l = 0; l < levels; ++l) release(l, i - 1, end); // x_{i-1} can never be used again
         return {};
     }
@@ -261,9 +261,11 @@ private:
     // Sorts the memory events, builds the curves and peaks, and returns the first action (in time) that overflows a
     // level, or -1. Only events of actions before `limit` count.
     long long sweepMemory(long long limit, std::string& err) {
-        std::sort(events.begin(), events.end(), [](const MemEvent& a, const MemEvent& b) {
+        auto before = [](const MemEvent& a, const MemEvent& b) {
             return a.time < b.time || (a.time == b.time && a.seq < b.seq);
-        });
+        };
+        // Without transfers the events come out in time order already.
+        if (!std::is_sorted(events.begin(), events.end(), before)) std::stable_sort(events.begin(), events.end(), before);
         std::vector<std::int64_t> cap(static_cast<std::size_t>(levels));
         for (int l = 0; l < levels; ++l) cap[static_cast<std::size_t>(l)] = hw.level(l).capacity_bytes;
         bool budgetBinds = opt.budget_bytes > 0 && opt.budget_bytes < cap[0];

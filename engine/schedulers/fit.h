@@ -1,0 +1,28 @@
+#pragma once
+// Turning a byte budget into a scheduler's discrete knob (slots, segments): the simulator measures each candidate's
+// peak in level 0, so the fit holds for whatever memory model the simulator implements.
+#include "model/chain.h"
+#include "model/hardware.h"
+#include "plan/plan.h"
+#include "util/result.h"
+
+#include <functional>
+#include <string>
+
+namespace ckpt {
+
+// The budget that binds level 0: the smaller of the user's budget (if > 0) and level 0's capacity; 0 if neither.
+std::int64_t levelZeroLimit(const Hardware& hw, std::int64_t budget);
+
+// Peak of level 0 for a plan, or -1 if the plan does not validate (a scheduler bug; tests catch it).
+std::int64_t planPeak(const Chain& chain, const Hardware& hw, const Plan& plan);
+
+// Largest k in [lo, hi] whose plan peaks within `limit`, assuming the peak grows with k. Infeasible when even `lo`
+// does not fit; the message names the peak of `lo`, the smallest budget that works. `knob` names k in messages.
+Result<Plan> largestFitting(const std::string& scheduler, const std::string& knob, int lo, int hi, std::int64_t limit,
+                            const Chain& chain, const Hardware& hw, const std::function<Plan(int)>& make);
+
+// An infeasible error naming the budget a plan needs.
+Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t limit);
+
+} // namespace ckpt

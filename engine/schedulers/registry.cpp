@@ -1,0 +1,119 @@
+#include "schedulers/registry.h"
+
+#include "schedulers/periodic.h"
+#include "schedulers/revolve.h"
+#include "schedulers/store_all.h"
+#include "util/units.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace ckpt {
+
+const char* optimalityName(Optimality o) {
+    switch (o) {
+    case Optimality::Baseline: return "baseline";
+    case Optimality::Optimal: return "optimal";
+    case Optimality::Approximate: return "approximate";
+    case Optimality::Heuristic: return "heuristic";
+    }
+    return "?";
+}
+
+long long Params::integer(const std::string& name) const { return std::atoll(text(name).c_str()); }
+double Params::real(const std::string& name) const { return std::atof(text(name).c_str()); }
+const std::string& Params::text(const std::string& name) const {
+    static const std::string empty;
+    auto it = values.find(name);
+    return it == values.end() ? empty : it->second;
+}
+
+const std::vector<SchedulerInfo>& schedulers() {
+    static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler()};
+    return all;
+}
+
+const SchedulerInfo* findScheduler(const std::string& name) {
+    for (const SchedulerInfo& s : schedulers())
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+namespace {
+
+Result<std::string> checkValue(const SchedulerInfo& s, const ParamSpec& p, const std::string& value) {
+    std::string where = s.name + ": parameter " + p.name + ": ";
+    double v = 0;
+    switch (p.type) {
+    case ParamType::Int: {
+        char* end = nullptr;
+        long long i = std::strtoll(value.c_str(), &end, 10);
+        if (value.empty() || *end != '\0') return fail(where + "expected a whole number, got '" + value + "'");
+        v = double(i);
+        break;
+    }
+    case ParamType::Real: {
+        char* end = nullptr;
+        v = std::strtod(value.c_str(), &end);
+        if (value.empty() || *end != '\0' || !std::isfinite(v)) return fail(where + "expected a number, got '" + value + "'");
+        break;
+    }
+    case ParamType::Bytes: {
+        auto b = parseBytes(value);
+        if (!b) return fail(where + b.error());
+        v = double(*b);
+        return v < p.min || v > p.max ? Result<std::string>(fail(where + "must be between " + formatBytes(p.min) + " and " + formatBytes(p.max)))
+                                      : Result<std::string>(std::to_string(*b));
+    }
+    case ParamType::Choice:
+        for (const auto& c : p.choices)
+            if (c == value) return value;
+        {
+            std::string list;
+            for (const auto& c : p.choices) list += (list.empty() ? "" : ", ") + c;
+            return fail(where + "expected one of " + list + ", got '" + value + "'");
+        }
+    }
+    if (v < p.min || v > p.max) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "must be between %g and %g, got %s", p.min, p.max, value.c_str());
+        return fail(where + buf);
+    }
+    return value;
+}
+
+} // namespace
+
+Result<Plan> solve(const std::string& name, const Chain& chain, const Hardware& hw, const SolveRequest& request) {
+    const SchedulerInfo* s = findScheduler(name);
+    if (!s) {
+        std::string list;
+        for (const auto& x : schedulers()) list += (list.empty() ? "" : ", ") + x.name;
+        return fail("unknown scheduler '" + name + "' (known: " + list + ")");
+    }
+    if (request.budget_bytes < 0) return fail("the budget cannot be negative");
+    Params params;
+    for (const auto& [key, value] : request.params) {
+        const ParamSpec* spec = nullptr;
+        for (const auto& p : s->params)
+            if (p.name == key) spec = &p;
+        if (!spec) {
+            std::string list;
+            for (const auto& p : s->params) list += (list.empty() ? "" : ", ") + p.name;
+            return fail(name + " has no parameter '" + key + "'" + (list.empty() ? " (it takes none)" : " (it takes: " + list + ")"));
+        }
+        auto checked = checkValue(*s, *spec, value);
+        if (!checked) return checked.errorValue();
+        params.values[key] = *checked;
+    }
+    for (const auto& p : s->params)
+        if (!params.values.count(p.name)) params.values[p.name] = p.default_value;
+    auto plan = s->solve(chain, hw, params, request.budget_bytes);
+    if (!plan) return plan;
+    plan->scheduler = name;
+    for (const auto& [k, v] : params.values) plan->params.emplace(k, v); // a scheduler may record what it derived
+    plan->budget_bytes = request.budget_bytes;
+    return plan;
+}
+
+} // namespace ckpt

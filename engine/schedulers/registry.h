@@ -1,0 +1,62 @@
+#pragma once
+// Every scheduler is an entry here: its name (used by the CLI and the GUI), what it assumes, and its parameters with
+// defaults and ranges. The front ends build their options from this list and need no code per scheduler.
+#include "model/chain.h"
+#include "model/hardware.h"
+#include "plan/plan.h"
+#include "util/result.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+enum class ParamType { Int, Real, Bytes, Choice };
+enum class Optimality { Baseline, Optimal, Approximate, Heuristic };
+const char* optimalityName(Optimality o);
+
+struct ParamSpec {
+    std::string name;
+    std::string description;
+    ParamType type = ParamType::Int;
+    std::string default_value; // as text; "0" often means "derive from the problem" (the description says how)
+    double min = 0;
+    double max = 1e18;
+    std::vector<std::string> choices; // for Choice
+};
+
+// Parameters after defaults were filled in and ranges checked.
+class Params {
+public:
+    std::map<std::string, std::string> values;
+    long long integer(const std::string& name) const;
+    double real(const std::string& name) const;
+    const std::string& text(const std::string& name) const;
+};
+
+struct SolveRequest {
+    std::map<std::string, std::string> params; // as the user gave them
+    std::int64_t budget_bytes = 0;             // > 0: the plan's peak in level 0 must stay within it
+};
+
+struct SchedulerInfo {
+    std::string name;
+    std::string description;
+    std::string paper;
+    char model = 'B'; // 'A' (states only; taped re-run before each backward) or 'B' (taped forward keeps the tape)
+    Optimality optimality = Optimality::Heuristic;
+    std::vector<ParamSpec> params;
+    std::function<Result<Plan>(const Chain&, const Hardware&, const Params&, std::int64_t budget)> solve;
+};
+
+const std::vector<SchedulerInfo>& schedulers();
+const SchedulerInfo* findScheduler(const std::string& name);
+
+// Fills in defaults, checks names and ranges, runs the scheduler, and records the parameters in the plan.
+// Errors: unknown scheduler or parameter, a value out of range (the message names it), or an infeasible budget
+// (Error::infeasible, and the message names the smallest budget or slot count that works).
+Result<Plan> solve(const std::string& scheduler, const Chain& chain, const Hardware& hw, const SolveRequest& request);
+
+} // namespace ckpt

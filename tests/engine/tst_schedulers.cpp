@@ -1,0 +1,223 @@
+// The first schedulers against their closed forms, recursions computed here, and the simulator's verdict.
+#include "schedulers/periodic.h"
+#include "schedulers/registry.h"
+#include "schedulers/revolve.h"
+#include "schedulers/store_all.h"
+#include "sim/simulator.h"
+#include "test_util.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace ckpt;
+using namespace ckpt::test;
+
+namespace {
+
+// Griewank's recursion for the fewest advances, written independently of the scheduler:
+// t(n, s) = min over 1 <= i < n of [i + t(i, s) + t(n - i, s - 1)], t(n, 1) = n(n-1)/2, t(1, s) = 0.
+std::vector<std::vector<long long>> advancesTable(int N, int S) {
+    std::vector<std::vector<long long>> t(size_t(N) + 1, std::vector<long long>(size_t(S) + 1, 0));
+    for (int n = 1; n <= N; ++n) t[size_t(n)][1] = (long long)n * (n - 1) / 2;
+    for (int s = 2; s <= S; ++s)
+        for (int n = 2; n <= N; ++n) {
+            long long best = -1;
+            for (int i = 1; i < n; ++i) {
+                long long v = i + t[size_t(i)][size_t(s)] + t[size_t(n - i)][size_t(s - 1)];
+                if (best < 0 || v < best) best = v;
+            }
+            t[size_t(n)][size_t(s)] = best;
+        }
+    return t;
+}
+
+long long binom(long long a, long long b) {
+    long double r = 1;
+    for (long long i = 1; i <= b; ++i) r = r * (a - b + i) / i;
+    return std::llround(r);
+}
+
+// Checkpoints held after each action: the states in level 0 other than the one just produced (the working state).
+int maxCheckpoints(const Chain& c, const Schedule& s) {
+    const int n = c.length();
+    std::vector<char> held(size_t(n) + 1, 0), reversed(size_t(n) + 2, 0);
+    int count = 1;
+    held[0] = 1;
+    auto drop = [&](int j) { count -= held[size_t(j)], held[size_t(j)] = 0; };
+    int worst = 1;
+    for (const Action& a : s) {
+        bool working = false;
+        if (a.kind == ActionKind::Forward) {
+            if (a.keep != Keep::State) drop(a.index - 1);
+            if (a.index == n || reversed[size_t(a.index) + 1]) {
+                drop(a.index);
+            } else {
+                count += 1 - held[size_t(a.index)];
+                held[size_t(a.index)] = 1;
+                working = true;
+            }
+        } else if (a.kind == ActionKind::Backward) {
+            reversed[size_t(a.index)] = 1;
+            drop(a.index - 1);
+        }
+        worst = std::max(worst, count - (working ? 1 : 0));
+    }
+    return worst;
+}
+
+Timeline mustSimulate(const Chain& c, const Schedule& s, const Hardware& hw = Hardware::unbounded()) {
+    auto tl = simulate(c, hw, s);
+    if (!tl) qFatal("plan rejected: %s", tl.error().c_str());
+    return *tl;
+}
+
+} // namespace
+
+class TestSchedulers : public QObject {
+    Q_OBJECT
+private slots:
+    void revolveClosedFormMatchesRecursion() {
+        auto t = advancesTable(300, 12);
+        for (int s = 1; s <= 12; ++s)
+            for (int n = 1; n <= 300; ++n) QCOMPARE(revolveAdvances(n, s), t[size_t(n)][size_t(s)]);
+        // The examples of algorithms.md.
+        QCOMPARE(10 + revolveAdvances(10, 2), 30LL);
+        QCOMPARE(100 + revolveAdvances(100, 5), 416LL);
+        QCOMPARE(1000 + revolveAdvances(1000, 10), 4636LL);
+    }
+
+    void revolveForwardStepsRestoresAndSlots() {
+        auto t = advancesTable(300, 12);
+        for (int n = 1; n <= 300; ++n) {
+            Chain c = uniformChain(n);
+            for (int s = 1; s <= 12; ++s) {
+                Plan p = revolvePlan(c, s);
+                SimOptions opt;
+                opt.memory_curve = n % 25 == 0; // the curve is checked on a sample; counts on every case
+                auto sim = simulate(c, Hardware::unbounded(), p.actions, opt);
+                QVERIFY2(sim.ok(), sim.ok() ? "" : sim.error().c_str());
+                const Timeline& tl = *sim;
+                // Griewank's closed form, evaluated here from its definition.
+                int r = 0;
+                while (binom(s + r, s) < n) ++r;
+                long long closed = n <= 1 ? 0 : (s == 1 ? (long long)n * (n - 1) / 2 : r * (long long)n - binom(s + r, s + 1));
+                QCOMPARE(tl.totals.forward_steps, n + t[size_t(n)][size_t(s)]);
+                QCOMPARE(tl.totals.forward_steps, n + closed);
+                QCOMPARE(tl.totals.backward_steps, (long long)n);
+                long long restores = 0;
+                for (size_t k = 1; k < p.actions.size(); ++k)
+                    if (p.actions[k].kind == ActionKind::Forward && p.actions[k - 1].kind == ActionKind::Backward) ++restores;
+                QCOMPARE(restores, (long long)n - 1);
+                QVERIFY2(maxCheckpoints(c, p.actions) <= std::min(s, n), qPrintable(QString("n=%1 s=%2").arg(n).arg(s)));
+                // And the simulator's memory agrees: at most s checkpoints, the working state and a step's output.
+                std::int64_t states = 0;
+                if (opt.memory_curve)
+                    for (const auto& m : tl.memory[0]) states = std::max(states, m.bytes[size_t(MemoryCategory::State)]);
+                QVERIFY(states <= (std::min(s, n) + 2) * c.stateBytes(0));
+            }
+        }
+    }
+
+    void storeAllCountsAndPeak() {
+        for (int n : {1, 2, 7, 50}) {
+            Chain c = uniformChain(n, 1.5, 2.5, 100, 300);
+            Plan p = storeAllPlan(c);
+            Timeline tl = mustSimulate(c, p.actions);
+            QCOMPARE(tl.totals.forward_steps, (long long)n);
+            QCOMPARE(tl.totals.recomputed_steps, 0LL);
+            QCOMPARE(tl.totals.peak_bytes[0], std::int64_t(2 * 100 + n * 300));
+            QCOMPARE(tl.totals.makespan_s, n * 4.0);
+        }
+    }
+
+    void periodicCountsAndPeak() {
+        // PyTorch's rule: k = floor(n/S); forward steps n + (S-1)k; peak (S+1)x + L tape, L = n - (S-1)k the taped
+        // remainder (S-1 checkpoints, the remainder's tapes, and two states or gradients at the busiest step).
+        for (int n : {1, 5, 12, 37, 100}) {
+            Chain c = uniformChain(n, 1.0, 2.0, 100, 300);
+            for (int S = 1; S <= n; ++S) {
+                Plan p = periodicPlan(c, S);
+                Timeline tl = mustSimulate(c, p.actions);
+                long long k = n / S, L = n - (S - 1) * k;
+                QCOMPARE(tl.totals.forward_steps, n + (S - 1) * k);
+                QCOMPARE(tl.totals.peak_bytes[0], std::int64_t((S + 1) * 100 + L * 300));
+            }
+        }
+    }
+
+    void randomChainsPredictionEqualsSimulation() {
+        for (unsigned seed = 1; seed <= 40; ++seed) {
+            int n = 1 + int(seed * 7 % 60);
+            Chain c = randomChain(n, seed);
+            std::vector<Plan> plans = {storeAllPlan(c), periodicPlan(c, 1 + int(seed % 9)), revolvePlan(c, 1 + int(seed % 6))};
+            for (const Plan& p : plans) {
+                Timeline tl = mustSimulate(c, p.actions);
+                QCOMPARE(tl.totals.makespan_s, p.predicted_makespan_s);
+                QCOMPARE(tl.totals.compute_s, p.predicted_makespan_s);
+            }
+        }
+    }
+
+    void registryListsParameters() {
+        QVERIFY(findScheduler("store-all"));
+        QVERIFY(findScheduler("periodic"));
+        const SchedulerInfo* r = findScheduler("revolve");
+        QVERIFY(r);
+        QCOMPARE(r->model, 'A');
+        QCOMPARE(r->params.size(), size_t(1));
+        QCOMPARE(r->params[0].name, std::string("slots"));
+        QVERIFY(!findScheduler("nonsense"));
+    }
+
+    void registryRejectsBadParameters() {
+        Chain c = uniformChain(10);
+        auto a = solve("revolve", c, Hardware::unbounded(), {{{"slots", "-3"}}, 0});
+        QVERIFY(!a.ok());
+        QVERIFY2(a.error().find("slots") != std::string::npos, a.error().c_str());
+        auto b = solve("revolve", c, Hardware::unbounded(), {{{"slotz", "3"}}, 0});
+        QVERIFY(!b.ok());
+        QVERIFY2(b.error().find("slotz") != std::string::npos, b.error().c_str());
+        auto d = solve("periodic", c, Hardware::unbounded(), {{{"segments", "two"}}, 0});
+        QVERIFY(!d.ok());
+        QVERIFY(!d.errorValue().infeasible);
+    }
+
+    void revolveFitsTheBudget() {
+        Chain c = randomChain(200, 11);
+        for (std::int64_t budget : {3000, 5000, 20000}) {
+            auto p = solve("revolve", c, Hardware::unbounded(), {{}, budget});
+            QVERIFY2(p.ok(), p.ok() ? "" : p.error().c_str());
+            SimOptions opt;
+            opt.budget_bytes = budget;
+            auto tl = simulate(c, Hardware::unbounded(), p->actions, opt);
+            QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+            // One more slot would not fit (unless all slots are already used).
+            int used = std::stoi(p->params.at("slots"));
+            if (used < c.length()) {
+                auto more = simulate(c, Hardware::unbounded(), revolvePlan(c, used + 1).actions);
+                QVERIFY(more->totals.peak_bytes[0] > budget);
+            }
+        }
+    }
+
+    void infeasibleBudgetNamesTheMinimum() {
+        Chain c = uniformChain(50, 1, 2, 100, 300);
+        Timeline one = mustSimulate(c, revolvePlan(c, 1).actions);
+        std::int64_t need = one.totals.peak_bytes[0];
+        auto p = solve("revolve", c, Hardware::unbounded(), {{}, need - 1});
+        QVERIFY(!p.ok());
+        QVERIFY(p.errorValue().infeasible);
+        QVERIFY2(p.error().find(std::to_string(need) + " B") != std::string::npos, p.error().c_str());
+        QVERIFY(solve("revolve", c, Hardware::unbounded(), {{}, need}).ok());
+        auto s = solve("store-all", c, Hardware::unbounded(), {{}, 1000});
+        QVERIFY(!s.ok());
+        QVERIFY(s.errorValue().infeasible);
+        QVERIFY2(s.error().find(std::to_string(2 * 100 + 50 * 300) + " B") != std::string::npos, s.error().c_str());
+        auto q = solve("periodic", c, Hardware::unbounded(), {{}, 600});
+        QVERIFY(!q.ok());
+        QVERIFY(q.errorValue().infeasible);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSchedulers)
+#include "tst_schedulers.moc"

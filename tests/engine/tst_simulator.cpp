@@ -1,0 +1,207 @@
+// The simulator: timing, memory accounting and every rejection, each with the index of the first bad action.
+#include "sim/simulator.h"
+#include "test_util.h"
+
+#include <QtTest>
+
+using namespace ckpt;
+using namespace ckpt::test;
+
+namespace {
+
+Hardware twoLevels(std::int64_t cap0 = 1 << 30) {
+    return *Hardware::make("two", {MemoryLevel{"fast", cap0, 0, 0, 0}, MemoryLevel{"slow", 1 << 30, 50, 100, 0}});
+}
+
+Schedule storeAll(int n) {
+    Schedule s;
+    for (int i = 1; i <= n; ++i) s.push_back(Action::forward(i, Keep::Tape));
+    for (int i = n; i >= 1; --i) s.push_back(Action::backward(i));
+    return s;
+}
+
+} // namespace
+
+class TestSimulator : public QObject {
+    Q_OBJECT
+private slots:
+    void storeAllTimeAndPeak() {
+        Chain c = randomChain(17, 3);
+        auto tl = simulate(c, Hardware::unbounded(), storeAll(17));
+        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+        QCOMPARE(tl->totals.makespan_s, c.totalForward() + c.totalBackward());
+        QCOMPARE(tl->totals.forward_steps, 17LL);
+        QCOMPARE(tl->totals.recomputed_steps, 0LL);
+        QCOMPARE(tl->totals.backward_steps, 17LL);
+        // Peak from the memory model, computed here step by step: during forward i the tapes 1..i, x_{i-1}, x_i and
+        // the temporaries; during backward i the tapes 1..i, both gradients and the temporaries.
+        std::int64_t peak = 0, tapes = 0;
+        for (int i = 1; i <= 17; ++i) {
+            tapes += c.step(i).tape_bytes;
+            peak = std::max(peak, tapes + c.stateBytes(i - 1) + c.stateBytes(i) + c.step(i).forward_tmp_bytes);
+        }
+        for (int i = 17; i >= 1; --i) {
+            peak = std::max(peak, tapes + c.stateBytes(i) + c.stateBytes(i - 1) + c.step(i).backward_tmp_bytes);
+            tapes -= c.step(i).tape_bytes;
+        }
+        QCOMPARE(tl->totals.peak_bytes[0], peak);
+        // The memory curve agrees with the peak and ends with only the input gradient held.
+        std::int64_t curveMax = 0;
+        for (const auto& m : tl->memory[0]) curveMax = std::max(curveMax, m.total());
+        QCOMPARE(curveMax, peak);
+        QCOMPARE(tl->memory[0].back().total(), c.stateBytes(0));
+    }
+
+    void recomputeIsLabelled() {
+        Chain c = uniformChain(2);
+        Schedule s = {Action::forward(1, Keep::State), Action::forward(2, Keep::Tape), Action::backward(2),
+                      Action::forward(1, Keep::Tape), Action::backward(1)};
+        auto tl = simulate(c, Hardware::unbounded(), s);
+        QVERIFY(tl.ok());
+        QCOMPARE(tl->intervals[0].kind, IntervalKind::Forward);
+        QCOMPARE(tl->intervals[3].kind, IntervalKind::Recompute);
+        QCOMPARE(tl->totals.recomputed_steps, 1LL);
+        QCOMPARE(tl->totals.makespan_s, 3 * 1.0 + 2 * 2.0);
+    }
+
+    // x1 goes out to the slow level while step 2 computes, and comes back while step 3 is reversed.
+    void asynchronousTransfersOverlapCompute() {
+        Chain c = uniformChain(3, 1.0, 1.0, 100, 10);
+        Schedule s = {Action::forward(1, Keep::State), Action::write(1, 1),         Action::forward(2, Keep::None),
+                      Action::forward(3, Keep::Tape),  Action::read(1, 1),          Action::backward(3),
+                      Action::free(1, 1),              Action::forward(2, Keep::Tape), Action::backward(2),
+                      Action::forward(1, Keep::Tape),  Action::backward(1)};
+        auto tl = simulate(c, twoLevels(), s);
+        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+        const auto& iv = tl->intervals;
+        // write: 100 B at 100 B/s from t=1; read: 100 B at 50 B/s issued at t=3, when step 3's forward ends.
+        QCOMPARE(iv[1].lane, std::int16_t(1));
+        QCOMPARE(iv[1].start, 1.0);
+        QCOMPARE(iv[1].end, 2.0);
+        QCOMPARE(iv[2].start, 1.0); // forward 2 runs during the write
+        QCOMPARE(iv[4].kind, IntervalKind::Read);
+        QCOMPARE(iv[4].start, 3.0);
+        QCOMPARE(iv[4].end, 5.0);
+        QCOMPARE(iv[5].start, 3.0); // backward 3 runs during the read
+        QCOMPARE(iv[6].start, 5.0); // forward 2 waits for x1 to arrive
+        QCOMPARE(tl->totals.makespan_s, 9.0);
+        QCOMPARE(tl->totals.bytes_written, 100LL);
+        QCOMPARE(tl->totals.bytes_read, 100LL);
+        QCOMPARE(tl->totals.peak_bytes[1], 100LL);
+        QCOMPARE(tl->totals.channel_busy_s[1], 3.0);
+        QCOMPARE(tl->lanes.size(), std::size_t(2));
+    }
+
+    void rejectsForwardFromMissingState() {
+        Chain c = uniformChain(4);
+        auto tl = simulate(c, Hardware::unbounded(), {Action::forward(1, Keep::None), Action::forward(3, Keep::None)});
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 1LL);
+        QVERIFY2(tl.error().find("x2 is not held") != std::string::npos, tl.error().c_str());
+    }
+
+    void rejectsForwardFromStateOnSlowLevel() {
+        Chain c = uniformChain(3);
+        Schedule s = {Action::forward(1, Keep::None), Action::write(1, 1), Action::free(1, 0), Action::forward(2, Keep::None)};
+        auto tl = simulate(c, twoLevels(), s);
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 3LL);
+        QVERIFY2(tl.error().find("on level 1") != std::string::npos, tl.error().c_str());
+    }
+
+    void rejectsBackwardWithoutTape() {
+        Chain c = uniformChain(3);
+        Schedule s = {Action::forward(1, Keep::None), Action::forward(2, Keep::None), Action::forward(3, Keep::None),
+                      Action::backward(3)};
+        auto tl = simulate(c, Hardware::unbounded(), s);
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 3LL);
+        QVERIFY2(tl.error().find("tape of step 3") != std::string::npos, tl.error().c_str());
+    }
+
+    void rejectsBackwardOutOfOrder() {
+        Chain c = uniformChain(3);
+        Schedule s = {Action::forward(1, Keep::Tape), Action::forward(2, Keep::Tape), Action::backward(2)};
+        auto tl = simulate(c, Hardware::unbounded(), s);
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 2LL);
+        QVERIFY2(tl.error().find("backward step 3 must come first") != std::string::npos, tl.error().c_str());
+    }
+
+    void rejectsReadNeverWritten() {
+        Chain c = uniformChain(3);
+        auto tl = simulate(c, twoLevels(), {Action::forward(1, Keep::None), Action::read(0, 1)});
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 1LL);
+        QVERIFY2(tl.error().find("never written to level 1") != std::string::npos, tl.error().c_str());
+    }
+
+    void rejectsCapacityExceeded() {
+        // Store-all on 4 steps of x=100, tape=300: the tapes pass 1000 B during forward 3 (900 + 100 + 100 > 1000).
+        Chain c = uniformChain(4);
+        auto tl = simulate(c, twoLevels(1000), storeAll(4));
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 2LL);
+        QVERIFY2(tl.error().find("over its capacity") != std::string::npos, tl.error().c_str());
+        // The same through a budget on an unbounded machine.
+        SimOptions opt;
+        opt.budget_bytes = 1000;
+        auto tb = simulate(c, Hardware::unbounded(), storeAll(4), opt);
+        QVERIFY(!tb.ok());
+        QCOMPARE(tb.errorIndex(), 2LL);
+        QVERIFY2(tb.error().find("over the budget") != std::string::npos, tb.error().c_str());
+    }
+
+    void rejectsMissingBackward() {
+        Chain c = uniformChain(5);
+        Schedule s = storeAll(5);
+        s.pop_back();
+        auto tl = simulate(c, Hardware::unbounded(), s);
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 9LL);
+        QVERIFY2(tl.error().find("before backward step 1") != std::string::npos, tl.error().c_str());
+    }
+
+    void rejectsBackwardTwice() {
+        Chain c = uniformChain(3);
+        Schedule s = {Action::forward(1, Keep::Tape), Action::forward(2, Keep::Tape), Action::forward(3, Keep::Tape),
+                      Action::backward(3), Action::backward(3)};
+        auto tl = simulate(c, Hardware::unbounded(), s);
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 4LL);
+        QVERIFY2(tl.error().find("done twice") != std::string::npos, tl.error().c_str());
+    }
+
+    void rejectsActionAfterEnd() {
+        Chain c = uniformChain(3);
+        Schedule s = storeAll(3);
+        s.push_back(Action::forward(1, Keep::None));
+        auto tl = simulate(c, Hardware::unbounded(), s);
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 6LL);
+        QVERIFY2(tl.error().find("nothing may follow") != std::string::npos, tl.error().c_str());
+    }
+
+    void rejectsBadIndices() {
+        Chain c = uniformChain(3);
+        auto a = simulate(c, Hardware::unbounded(), {Action::forward(4, Keep::None)});
+        QVERIFY(!a.ok());
+        QCOMPARE(a.errorIndex(), 0LL);
+        auto b = simulate(c, Hardware::unbounded(), {Action::forward(1, Keep::None), Action::write(1, 1)});
+        QVERIFY(!b.ok());
+        QCOMPARE(b.errorIndex(), 1LL);
+        QVERIFY2(b.error().find("no memory level 1") != std::string::npos, b.error().c_str());
+    }
+
+    void earlierOverflowWinsOverLaterLogicError() {
+        Chain c = uniformChain(4);
+        Schedule s = storeAll(4);
+        s.insert(s.begin() + 5, Action::backward(4)); // a logic error at index 5, after the overflow at index 2
+        auto tl = simulate(c, twoLevels(1000), s);
+        QVERIFY(!tl.ok());
+        QCOMPARE(tl.errorIndex(), 2LL);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSimulator)
+#include "tst_simulator.moc"
