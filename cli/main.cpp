@@ -1,1 +1,57 @@
-int main() { return 0; }
+// ckpt: every feature of the engine from the shell.
+#include "commands.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+
+const char* kUsage = R"(ckpt - compare checkpointing schedules for backpropagation
+
+usage:
+  ckpt list [--json]
+  ckpt solve PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
+             [--out PLAN] [--format json|csv|trace] [--json]
+  ckpt simulate PROBLEM PLAN [--hardware HW] [--json]
+  ckpt compare PROBLEM [--hardware HW] [--schedulers a,b,...] [--budgets LIST] [--param NAME.k=v]...
+             [--csv FILE] [--json]
+  ckpt render PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
+             --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH]
+  ckpt bench [--steps N] [--slots S] [--repeat K]
+
+PROBLEM is a ckpt-chain JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
+BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or
+percentages of store-all's peak: "5%,10%,50%".
+Exit codes: 0 done, 1 infeasible (the message names the smallest budget that works), 2 bad input.
+)";
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using namespace ckpt::cli;
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? BadInput : Done;
+    }
+    std::string cmd = argv[1];
+    if (cmd == "--version") {
+        std::puts("ckpt 0.1.0");
+        return Done;
+    }
+    if (cmd == "list") return cmdList(argc, argv);
+    if (cmd == "solve") return cmdSolve(argc, argv);
+    if (cmd == "simulate") return cmdSimulate(argc, argv);
+    if (cmd == "compare") return cmdCompare(argc, argv);
+    if (cmd == "bench") return cmdBench(argc, argv);
+    if (cmd == "render") {
+#ifdef CKPT_HAVE_CHARTS
+        return cmdRender(argc, argv);
+#else
+        std::fputs("ckpt: this build has no charts (configured with CKPT_BUILD_GUI=OFF)\n", stderr);
+        return BadInput;
+#endif
+    }
+    std::fprintf(stderr, "ckpt: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+    return BadInput;
+}

@@ -87,7 +87,7 @@ public:
         // Memory is judged over the actions that were valid; an earlier overflow wins over a later logic error.
         std::string capErr;
         long long capAt = sweepMemory(bad < 0 ? std::numeric_limits<long long>::max() : bad, capErr);
-        if (capAt >= 0 && (bad < 0 || capAt <= bad)) return fail(capErr, capAt);
+        if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true}; // valid, but does not fit
         if (bad >= 0) return fail(why, bad);
         finishTotals();
         return std::move(tl);

@@ -1,0 +1,40 @@
+#pragma once
+// The Gantt chart (a lane for compute and one per transfer channel) above the memory-over-time plot of one level,
+// stacked by category, with the budget as a line. Both share one time axis: zoom or pan one and both follow.
+#include "model/chain.h"
+#include "model/hardware.h"
+#include "run/runner.h"
+
+#include <QWidget>
+#include <memory>
+
+class QCustomPlot;
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    // Shows a feasible run (run->timeline set); a null run clears the view.
+    void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain& chain, const ckpt::Hardware& hw);
+    std::shared_ptr<const ckpt::Run> run() const;
+    void setMemoryLevel(int level);
+
+    QCustomPlot* plot() const; // for export and tests
+    int intervalCount() const; // intervals held by the Gantt plottable (one per timed action)
+    double memoryMaximum() const; // the highest stacked total drawn by the memory plot, in bytes
+
+public slots:
+    void highlightStep(int step); // from the chain table: marks every action of that step
+    void zoomBack();
+    void resetZoom();
+
+signals:
+    void actionClicked(int actionIndex, int step); // a click on a Gantt interval
+    void rangeSelected(double t0, double t1, double deltaTime, double deltaBytes);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};

@@ -1,0 +1,293 @@
+#include "commands.h"
+
+#include "common.h"
+#include "io/export.h"
+#include "io/files.h"
+#include "io/json_io.h"
+#include "table.h"
+#include "util/units.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace ckpt::cli {
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, sep))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+bool parseArgs(Args& args, int argc, char** argv, const std::vector<std::string>& flags, const std::vector<std::string>& options) {
+    if (args.parse(argc, argv, 2, flags, options)) return true;
+    complain(std::string(argv[1]) + ": " + args.error() + " (see ckpt --help)");
+    return false;
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// Writes the plan (json), or its simulated timeline (csv, trace) to `path`.
+bool writePlan(const std::string& path, std::string format, const Run& run, const Chain& chain) {
+    if (format.empty()) {
+        if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0) format = "csv";
+        else if (path.find(".trace") != std::string::npos) format = "trace";
+        else format = "json";
+    }
+    Result<bool> ok = true;
+    if (format == "json") ok = savePlan(path, *run.plan, chain);
+    else if (format == "csv") ok = writeTextFileAtomic(path, timelineToCsv(*run.plan, *run.timeline));
+    else if (format == "trace") ok = writeTextFileAtomic(path, timelineToChromeTrace(*run.plan, *run.timeline));
+    else {
+        complain("--format: expected json, csv or trace, got '" + format + "'");
+        return false;
+    }
+    if (!ok) {
+        complain(ok.error());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int cmdList(int argc, char** argv) {
+    Args args;
+    if (!parseArgs(args, argc, argv, {"json"}, {})) return BadInput;
+    if (args.has("json")) {
+        nlohmann::json all = nlohmann::json::array();
+        for (const auto& s : schedulers()) {
+            nlohmann::json j = {{"name", s.name}, {"description", s.description}, {"paper", s.paper},
+                                {"model", std::string(1, s.model)}, {"optimality", optimalityName(s.optimality)}};
+            j["params"] = nlohmann::json::array();
+            for (const auto& p : s.params) {
+                nlohmann::json pj = {{"name", p.name}, {"description", p.description}, {"default", p.default_value},
+                                     {"min", p.min}, {"max", p.max}};
+                if (!p.choices.empty()) pj["choices"] = p.choices;
+                j["params"].push_back(pj);
+            }
+            all.push_back(j);
+        }
+        std::puts(all.dump(2).c_str());
+        return Done;
+    }
+    Table t({"scheduler", "model", "kind", "parameters", "description"});
+    for (const auto& s : schedulers()) {
+        std::string params;
+        for (const auto& p : s.params) params += (params.empty() ? "" : " ") + p.name + "=" + p.default_value;
+        t.add({s.name, std::string(1, s.model), optimalityName(s.optimality), params.empty() ? "-" : params, s.description});
+    }
+    std::fputs(t.render().c_str(), stdout);
+    return Done;
+}
+
+int cmdSolve(int argc, char** argv) {
+    Args args;
+    if (!parseArgs(args, argc, argv, {"json"}, {"hardware", "scheduler", "slots", "budget", "param", "out", "format"}))
+        return BadInput;
+    if (args.positional().size() != 1) {
+        complain("solve: expected one PROBLEM file (see ckpt --help)");
+        return BadInput;
+    }
+    if (!args.has("scheduler")) {
+        complain("solve: --scheduler NAME is required (ckpt list shows them)");
+        return BadInput;
+    }
+    auto chain = loadProblem(args.positional()[0]);
+    if (!chain) return BadInput;
+    auto hw = loadMachine(args.value("hardware"));
+    if (!hw) return BadInput;
+    std::string name = args.value("scheduler");
+    const SchedulerInfo* info = findScheduler(name);
+    if (!info) {
+        complain(solve(name, *chain, *hw, {}).error());
+        return BadInput;
+    }
+    SolveRequest req;
+    for (const auto& kv : args.values("param")) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            complain("--param: expected NAME=VALUE, got '" + kv + "'");
+            return BadInput;
+        }
+        req.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    if (args.has("slots")) {
+        std::string knob;
+        for (const auto& p : info->params)
+            if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
+        if (knob.empty()) {
+            complain(name + " has no slot count; use --budget or --param (ckpt list shows its parameters)");
+            return BadInput;
+        }
+        req.params[knob] = args.value("slots");
+    }
+    if (args.has("budget")) {
+        auto b = parseBytes(args.value("budget"));
+        if (!b) {
+            complain("--budget: " + b.error());
+            return BadInput;
+        }
+        if (*b <= 0) {
+            complain("--budget: expected a size > 0");
+            return BadInput;
+        }
+        req.budget_bytes = *b;
+    }
+    Run run = runScheduler(name, *chain, *hw, req);
+    if (args.has("json")) std::puts(summaryJson(run).dump(2).c_str());
+    else if (run.feasible) std::fputs(describeRun(run, *hw).c_str(), stdout);
+    if (!run.feasible) {
+        complain(run.message);
+        return exitCodeOf(run);
+    }
+    if (args.has("out") && !writePlan(args.value("out"), args.value("format"), run, *chain)) return BadInput;
+    return Done;
+}
+
+int cmdSimulate(int argc, char** argv) {
+    Args args;
+    if (!parseArgs(args, argc, argv, {"json"}, {"hardware", "budget"})) return BadInput;
+    if (args.positional().size() != 2) {
+        complain("simulate: expected PROBLEM and PLAN files (see ckpt --help)");
+        return BadInput;
+    }
+    auto chain = loadProblem(args.positional()[0]);
+    if (!chain) return BadInput;
+    auto plan = loadPlan(args.positional()[1]);
+    if (!plan) {
+        complain(plan.error());
+        return BadInput;
+    }
+    auto hw = loadMachine(args.value("hardware"));
+    if (!hw) return BadInput;
+    if (args.has("budget")) {
+        auto b = parseBytes(args.value("budget"));
+        if (!b) {
+            complain("--budget: " + b.error());
+            return BadInput;
+        }
+        plan->budget_bytes = *b;
+    }
+    Run run = runPlan(*plan, *chain, *hw);
+    if (args.has("json")) std::puts(summaryJson(run).dump(2).c_str());
+    else if (run.feasible) std::fputs(describeRun(run, *hw).c_str(), stdout);
+    if (!run.feasible) complain(args.positional()[1] + ": " + run.message);
+    return exitCodeOf(run);
+}
+
+int cmdCompare(int argc, char** argv) {
+    Args args;
+    if (!parseArgs(args, argc, argv, {"json"}, {"hardware", "schedulers", "budgets", "param", "csv"})) return BadInput;
+    if (args.positional().size() != 1) {
+        complain("compare: expected one PROBLEM file (see ckpt --help)");
+        return BadInput;
+    }
+    auto chain = loadProblem(args.positional()[0]);
+    if (!chain) return BadInput;
+    auto hw = loadMachine(args.value("hardware"));
+    if (!hw) return BadInput;
+    CompareRequest req;
+    req.schedulers = split(args.value("schedulers"), ',');
+    for (const auto& s : req.schedulers)
+        if (!findScheduler(s)) {
+            complain(solve(s, *chain, *hw, {}).error());
+            return BadInput;
+        }
+    if (args.has("budgets")) {
+        auto b = parseBudgetList(args.value("budgets"), *chain, *hw);
+        if (!b) {
+            complain("--budgets: " + b.error());
+            return BadInput;
+        }
+        req.budgets = *b;
+    }
+    for (const auto& kv : args.values("param")) {
+        auto dot = kv.find('.');
+        auto eq = kv.find('=');
+        if (dot == std::string::npos || eq == std::string::npos || dot > eq) {
+            complain("--param: expected SCHEDULER.NAME=VALUE, got '" + kv + "'");
+            return BadInput;
+        }
+        req.params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
+    }
+    std::vector<Run> runs = compare(*chain, *hw, req);
+    for (const Run& r : runs)
+        if (r.bad_input) {
+            complain(r.scheduler + ": " + r.message);
+            return BadInput;
+        }
+    if (args.has("json")) {
+        nlohmann::json all = nlohmann::json::array();
+        for (const Run& r : runs) all.push_back(summaryJson(r));
+        std::puts(all.dump(2).c_str());
+    } else {
+        std::vector<std::string> header = {"scheduler", "budget", "parameters", "forward", "recomputed", "makespan", "overhead"};
+        for (int l = 0; l < hw->levelCount(); ++l) header.push_back("peak L" + std::to_string(l));
+        header.push_back("solve");
+        Table t(header);
+        std::vector<std::string> notes;
+        for (const Run& r : runs) {
+            std::string params;
+            for (const auto& [k, v] : r.params) params += (params.empty() ? "" : " ") + k + "=" + v;
+            std::vector<std::string> row = {r.scheduler, r.budget_bytes ? formatBytes(double(r.budget_bytes)) : "none",
+                                            params.empty() ? "-" : params};
+            if (!r.feasible) {
+                notes.push_back("[" + std::to_string(notes.size() + 1) + "] " + r.scheduler + ": " + r.message);
+                row.push_back("infeasible [" + std::to_string(notes.size()) + "]");
+            } else {
+                const Totals& tt = r.timeline->totals;
+                row.push_back(std::to_string(tt.forward_steps));
+                row.push_back(std::to_string(tt.recomputed_steps));
+                row.push_back(formatSeconds(tt.makespan_s));
+                row.push_back(fmt("%.3fx", tt.makespan_s / r.baseline_makespan_s));
+                for (int l = 0; l < hw->levelCount(); ++l) row.push_back(formatBytes(double(tt.peak_bytes[size_t(l)])));
+                row.push_back(fmt("%.1f ms", r.solve_ms));
+            }
+            t.add(row);
+        }
+        std::printf("%s (%d steps) on %s\n\n", chain->name().c_str(), chain->length(), hw->name().c_str());
+        std::fputs(t.render().c_str(), stdout);
+        if (!notes.empty()) std::puts("");
+        for (const auto& note : notes) std::puts(note.c_str());
+    }
+    if (args.has("csv")) {
+        std::string csv = "scheduler,budget_bytes,params,feasible,forward_steps,recomputed_steps,makespan_s,overhead";
+        for (int l = 0; l < hw->levelCount(); ++l) csv += ",peak_bytes_L" + std::to_string(l);
+        csv += ",solve_ms,message\n";
+        for (const Run& r : runs) {
+            std::string params;
+            for (const auto& [k, v] : r.params) params += (params.empty() ? "" : " ") + k + "=" + v;
+            csv += r.scheduler + "," + std::to_string(r.budget_bytes) + "," + params + "," + (r.feasible ? "1" : "0");
+            if (r.feasible) {
+                const Totals& tt = r.timeline->totals;
+                csv += "," + std::to_string(tt.forward_steps) + "," + std::to_string(tt.recomputed_steps) + "," +
+                       fmt("%.9g", tt.makespan_s) + "," + fmt("%.6g", tt.makespan_s / r.baseline_makespan_s);
+                for (int l = 0; l < hw->levelCount(); ++l) csv += "," + std::to_string(tt.peak_bytes[size_t(l)]);
+                csv += "," + fmt("%.3f", r.solve_ms) + ",\n";
+            } else {
+                csv += ",,,,";
+                for (int l = 0; l < hw->levelCount(); ++l) csv += ",";
+                std::string msg = r.message;
+                for (char& c : msg)
+                    if (c == '"') c = '\'';
+                csv += "," + fmt("%.3f", r.solve_ms) + ",\"" + msg + "\"\n";
+            }
+        }
+        auto ok = writeTextFileAtomic(args.value("csv"), csv);
+        if (!ok) {
+            complain(ok.error());
+            return BadInput;
+        }
+    }
+    return Done;
+}
+
+} // namespace ckpt::cli

@@ -1,0 +1,14 @@
+#pragma once
+// The `ckpt` subcommands. Each returns the process exit code: 0 done, 1 infeasible, 2 bad input.
+namespace ckpt::cli {
+
+enum Exit { Done = 0, Infeasible = 1, BadInput = 2 };
+
+int cmdList(int argc, char** argv);
+int cmdSolve(int argc, char** argv);
+int cmdSimulate(int argc, char** argv);
+int cmdCompare(int argc, char** argv);
+int cmdBench(int argc, char** argv);
+int cmdRender(int argc, char** argv); // cli/render.cpp, built with the charts of app/plots
+
+} // namespace ckpt::cli

@@ -1,0 +1,61 @@
+#include "common.h"
+
+#include "commands.h"
+#include "io/json_io.h"
+#include "util/units.h"
+
+#include <cstdio>
+
+namespace ckpt::cli {
+
+void complain(const std::string& message) { std::fprintf(stderr, "ckpt: %s\n", message.c_str()); }
+
+std::optional<Chain> loadProblem(const std::string& path) {
+    auto c = loadChain(path);
+    if (!c) {
+        complain(c.error());
+        return std::nullopt;
+    }
+    return std::move(*c);
+}
+
+std::optional<Hardware> loadMachine(const std::string& path) {
+    if (path.empty()) return Hardware::unbounded();
+    auto h = loadHardware(path);
+    if (!h) {
+        complain(h.error());
+        return std::nullopt;
+    }
+    return std::move(*h);
+}
+
+std::string describeRun(const Run& run, const Hardware& hw) {
+    std::string out = "scheduler      " + run.scheduler;
+    for (const auto& [k, v] : run.params) out += "  " + k + "=" + v;
+    out += "\n";
+    if (run.budget_bytes > 0) out += "budget         " + formatBytes(double(run.budget_bytes)) + "\n";
+    if (!run.feasible) return out + "result         " + run.message + "\n";
+    const Totals& t = run.timeline->totals;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "steps          %lld\nforward steps  %lld (%lld recomputed)\nbackward steps %lld\n"
+                  "makespan       %s (%.3fx store-all)\ncompute        %s\nactions        %zu\n",
+                  t.steps, t.forward_steps, t.recomputed_steps, t.backward_steps, formatSeconds(t.makespan_s).c_str(),
+                  run.baseline_makespan_s > 0 ? t.makespan_s / run.baseline_makespan_s : 1.0,
+                  formatSeconds(t.compute_s).c_str(), run.plan->actions.size());
+    out += buf;
+    for (int l = 0; l < hw.levelCount(); ++l)
+        out += "peak level " + std::to_string(l) + "   " + formatBytes(double(t.peak_bytes[size_t(l)])) + "  (" +
+               (hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name) + ")\n";
+    if (t.bytes_written || t.bytes_read)
+        out += "transfers      " + formatBytes(double(t.bytes_written)) + " written, " + formatBytes(double(t.bytes_read)) + " read\n";
+    std::snprintf(buf, sizeof buf, "solve          %.2f ms, simulate %.2f ms\n", run.solve_ms, run.simulate_ms);
+    return out + buf;
+}
+
+int exitCodeOf(const Run& run) {
+    if (run.feasible) return Done;
+    return run.bad_input ? BadInput : Infeasible;
+}
+
+} // namespace ckpt::cli

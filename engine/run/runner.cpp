@@ -1,0 +1,149 @@
+#include "run/runner.h"
+
+#include "schedulers/store_all.h"
+#include "sim/simulator.h"
+#include "util/units.h"
+
+#include <chrono>
+#include <sstream>
+
+namespace ckpt {
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void simulateInto(Run& run, const Chain& chain, const Hardware& hw) {
+    auto t0 = std::chrono::steady_clock::now();
+    SimOptions opt;
+    opt.budget_bytes = run.budget_bytes;
+    auto tl = simulate(chain, hw, run.plan->actions, opt);
+    run.simulate_ms = msSince(t0);
+    if (!tl) {
+        run.feasible = false;
+        run.bad_input = !tl.errorValue().infeasible;
+        run.message = tl.error();
+        return;
+    }
+    run.timeline = std::move(*tl);
+    run.feasible = true;
+}
+
+} // namespace
+
+Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardware& hw, const SolveRequest& request) {
+    Run run;
+    run.scheduler = scheduler;
+    run.budget_bytes = request.budget_bytes;
+    run.params = request.params;
+    run.baseline_makespan_s = chain.totalForward() + chain.totalBackward();
+    auto t0 = std::chrono::steady_clock::now();
+    auto plan = solve(scheduler, chain, hw, request);
+    run.solve_ms = msSince(t0);
+    if (!plan) {
+        run.message = plan.error();
+        run.bad_input = !plan.errorValue().infeasible;
+        return run;
+    }
+    run.params = plan->params;
+    run.plan = std::move(*plan);
+    simulateInto(run, chain, hw);
+    return run;
+}
+
+Run runPlan(const Plan& plan, const Chain& chain, const Hardware& hw) {
+    Run run;
+    run.scheduler = plan.scheduler;
+    run.params = plan.params;
+    run.budget_bytes = plan.budget_bytes;
+    run.baseline_makespan_s = chain.totalForward() + chain.totalBackward();
+    run.plan = plan;
+    simulateInto(run, chain, hw);
+    return run;
+}
+
+nlohmann::json summaryJson(const Run& run) {
+    nlohmann::json j;
+    j["scheduler"] = run.scheduler;
+    j["params"] = run.params;
+    j["feasible"] = run.feasible;
+    j["budget_bytes"] = run.budget_bytes;
+    j["solve_ms"] = run.solve_ms;
+    j["simulate_ms"] = run.simulate_ms;
+    if (!run.feasible) {
+        j["message"] = run.message;
+        return j;
+    }
+    const Totals& t = run.timeline->totals;
+    j["steps"] = t.steps;
+    j["forward_steps"] = t.forward_steps;
+    j["backward_steps"] = t.backward_steps;
+    j["recomputed_steps"] = t.recomputed_steps;
+    j["makespan_s"] = t.makespan_s;
+    j["compute_s"] = t.compute_s;
+    j["predicted_makespan_s"] = run.plan->predicted_makespan_s;
+    j["overhead"] = run.baseline_makespan_s > 0 ? t.makespan_s / run.baseline_makespan_s : 1.0;
+    j["peak_bytes"] = t.peak_bytes;
+    j["bytes_written"] = t.bytes_written;
+    j["bytes_read"] = t.bytes_read;
+    j["actions"] = run.plan->actions.size();
+    return j;
+}
+
+std::int64_t storeAllPeak(const Chain& chain, const Hardware& hw) {
+    std::vector<MemoryLevel> levels = hw.levels();
+    levels[0].capacity_bytes = Hardware::unbounded().level(0).capacity_bytes;
+    SimOptions opt;
+    opt.memory_curve = false;
+    auto tl = simulate(chain, *Hardware::make(hw.name(), levels), storeAllPlan(chain).actions, opt);
+    return tl ? tl->totals.peak_bytes[0] : 0;
+}
+
+Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const Chain& chain, const Hardware& hw) {
+    std::vector<std::int64_t> out;
+    std::stringstream ss(text);
+    std::string item;
+    std::int64_t base = -1;
+    while (std::getline(ss, item, ',')) {
+        while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+        while (!item.empty() && item.back() == ' ') item.pop_back();
+        if (item.empty()) continue;
+        if (item == "none" || item == "0") {
+            out.push_back(0);
+        } else if (item.back() == '%') {
+            auto pct = parseSeconds(item.substr(0, item.size() - 1)); // a plain non-negative number
+            if (!pct || *pct <= 0) return fail("budget '" + item + "': expected a percentage > 0 of store-all's peak, e.g. 5%");
+            if (base < 0) base = storeAllPeak(chain, hw);
+            out.push_back(std::max<std::int64_t>(1, std::int64_t(double(base) * *pct / 100.0)));
+        } else {
+            auto b = parseBytes(item);
+            if (!b) return fail("budget '" + item + "': " + b.error());
+            if (*b <= 0) return fail("budget '" + item + "': expected a size > 0");
+            out.push_back(*b);
+        }
+    }
+    if (out.empty()) return fail("the budget list is empty");
+    return out;
+}
+
+std::vector<Run> compare(const Chain& chain, const Hardware& hw, const CompareRequest& request,
+                         const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
+    std::vector<std::string> names = request.schedulers;
+    if (names.empty())
+        for (const auto& s : schedulers()) names.push_back(s.name);
+    std::vector<Run> runs;
+    int total = int(names.size() * request.budgets.size());
+    for (std::int64_t budget : request.budgets)
+        for (const auto& name : names) {
+            if (cancel && cancel->load()) return runs;
+            SolveRequest r;
+            r.budget_bytes = budget;
+            if (auto it = request.params.find(name); it != request.params.end()) r.params = it->second;
+            runs.push_back(runScheduler(name, chain, hw, r));
+            if (progress) progress(int(runs.size()), total);
+        }
+    return runs;
+}
+
+} // namespace ckpt

@@ -1,0 +1,54 @@
+#pragma once
+// Solve and simulate in one call, as both front ends do, and the summary that `ckpt solve --json` prints and the
+// explorer's comparison table shows: one definition, so the two always agree.
+#include "model/chain.h"
+#include "model/hardware.h"
+#include "plan/plan.h"
+#include "schedulers/registry.h"
+#include "sim/timeline.h"
+
+#include <atomic>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+struct Run {
+    std::string scheduler;
+    std::map<std::string, std::string> params; // what the plan was made with (after defaults and fitting)
+    std::int64_t budget_bytes = 0;
+    bool feasible = false;
+    bool bad_input = false; // an error of the request (unknown parameter, value out of range, invalid plan)
+    std::string message;    // why not feasible
+    std::optional<Plan> plan;
+    std::optional<Timeline> timeline;
+    double solve_ms = 0;
+    double simulate_ms = 0;
+    double baseline_makespan_s = 0; // store-all's: sum of forward and backward times
+};
+
+Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardware& hw, const SolveRequest& request);
+// Simulates a plan that came from elsewhere (a file); the plan's budget applies.
+Run runPlan(const Plan& plan, const Chain& chain, const Hardware& hw);
+
+// The fields of `ckpt solve --json`: scheduler, feasible, steps, forward_steps, backward_steps, recomputed_steps,
+// makespan_s, compute_s, overhead, peak_bytes (per level), budget_bytes, actions, solve_ms, ...
+nlohmann::json summaryJson(const Run& run);
+
+// A budget list: "64MiB,1GiB", or percentages of store-all's peak in level 0 ("5%,10%,50%"), or "none".
+Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const Chain& chain, const Hardware& hw);
+std::int64_t storeAllPeak(const Chain& chain, const Hardware& hw);
+
+struct CompareRequest {
+    std::vector<std::string> schedulers;     // empty: all of the registry
+    std::vector<std::int64_t> budgets = {0}; // 0: no budget
+    std::map<std::string, std::map<std::string, std::string>> params; // per scheduler
+};
+// Every scheduler at every budget. `progress(done, total)` is called after each run; a set `cancel` stops early.
+std::vector<Run> compare(const Chain& chain, const Hardware& hw, const CompareRequest& request,
+                         const std::function<void(int, int)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+} // namespace ckpt
