@@ -158,6 +158,31 @@ private slots:
         }
     }
 
+    // Whatever the registry holds: on random chains, with defaults and under budgets, every plan validates and the
+    // scheduler's own prediction equals the simulated makespan.
+    void everyRegisteredSchedulerOnRandomChains() {
+        for (const SchedulerInfo& info : schedulers()) {
+            for (unsigned seed = 100; seed < 112; ++seed) {
+                Chain c = randomChain(2 + int(seed % 29), seed);
+                std::int64_t full = mustSimulate(c, storeAllPlan(c).actions).totals.peak_bytes[0];
+                for (double fraction : {0.0, 0.6, 0.3}) {
+                    std::int64_t budget = std::int64_t(double(full) * fraction);
+                    auto plan = solve(info.name, c, Hardware::unbounded(), {{}, budget});
+                    if (!plan) {
+                        QVERIFY2(budget > 0 && plan.errorValue().infeasible, (info.name + ": " + plan.error()).c_str());
+                        continue;
+                    }
+                    SimOptions opt;
+                    opt.budget_bytes = budget;
+                    auto tl = simulate(c, Hardware::unbounded(), plan->actions, opt);
+                    QVERIFY2(tl.ok(), (info.name + ": " + (tl.ok() ? "" : tl.error())).c_str());
+                    QCOMPARE(tl->totals.makespan_s, plan->predicted_makespan_s);
+                    QCOMPARE(tl->totals.backward_steps, (long long)c.length());
+                }
+            }
+        }
+    }
+
     void registryListsParameters() {
         QVERIFY(findScheduler("store-all"));
         QVERIFY(findScheduler("periodic"));

@@ -1,0 +1,154 @@
+// The `ckpt` command as a user runs it: exit codes, messages that name the place, and outputs that read back.
+#include "schedulers/revolve.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Output {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Output ckptRun(const QStringList& args) {
+    QProcess p;
+    p.start(CKPT_CLI, args);
+    if (!p.waitForFinished(120000)) qFatal("ckpt did not finish");
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QString example(const char* name) { return QString(CKPT_SOURCE_DIR) + "/examples/" + name; }
+QString hardware(const char* name) { return QString(CKPT_SOURCE_DIR) + "/resources/hardware/" + name; }
+
+void writeFile(const QString& path, const QByteArray& text) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString path(const char* name) { return m_dir.filePath(name); }
+
+private slots:
+    void malformedFileNamesLineAndColumn() {
+        writeFile(path("bad.json"), "{\n  \"format\": \"ckpt-chain\",\n  \"version\": 1,\n  \"steps\": [ {\"forward\": 1,, } ]\n}\n");
+        Output o = ckptRun({"solve", path("bad.json"), "--scheduler", "revolve"});
+        QCOMPARE(o.code, 2);
+        QVERIFY2(o.err.contains("bad.json:4:"), o.err.constData());
+    }
+
+    void badFieldNamesItsPath() {
+        writeFile(path("neg.json"), R"({"format":"ckpt-chain","version":1,"name":"n","steps":[
+            {"forward":1,"backward":2,"state_bytes":10,"tape_bytes":20},
+            {"forward":-1,"backward":2,"state_bytes":10,"tape_bytes":20}]})");
+        Output o = ckptRun({"solve", path("neg.json"), "--scheduler", "store-all"});
+        QCOMPARE(o.code, 2);
+        QVERIFY2(o.err.contains("neg.json") && o.err.contains("steps[1].forward"), o.err.constData());
+    }
+
+    void badHardwareAndMissingFile() {
+        writeFile(path("hw.json"), R"({"format":"ckpt-hardware","version":1,"name":"h","levels":[{"name":"a","capacity_bytes":0}]})");
+        Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--hardware", path("hw.json"), "--scheduler", "store-all"});
+        QCOMPARE(o.code, 2);
+        QVERIFY2(o.err.contains("hw.json") && o.err.contains("capacity"), o.err.constData());
+        Output m = ckptRun({"solve", path("nope.json"), "--scheduler", "store-all"});
+        QCOMPARE(m.code, 2);
+        QVERIFY2(m.err.contains("nope.json"), m.err.constData());
+    }
+
+    void badArguments() {
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "nonsense"}).code, 2);
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget", "-5MiB"}).code, 2);
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--param", "slots=abc"}).code, 2);
+        QCOMPARE(ckptRun({"frobnicate"}).code, 2);
+    }
+
+    void infeasibleBudgetNamesTheSmallestThatWorks() {
+        Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget", "1MiB"});
+        QCOMPARE(o.code, 1);
+        // The message names a budget; solving with exactly that budget then succeeds.
+        QRegularExpression re("\\((\\d+) B\\)");
+        auto m = re.match(QString::fromUtf8(o.err));
+        QVERIFY2(m.hasMatch(), o.err.constData());
+        Output ok = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget", m.captured(1), "--json"});
+        QCOMPARE(ok.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(ok.out).object()["peak_bytes"].toArray()[0].toDouble(), m.captured(1).toDouble());
+    }
+
+    void solveJsonMatchesTheClosedForm() {
+        Output o = ckptRun({"solve", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "10", "--json"});
+        QCOMPARE(o.code, 0);
+        QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        for (const char* key : {"scheduler", "feasible", "steps", "forward_steps", "backward_steps", "recomputed_steps",
+                                "makespan_s", "compute_s", "peak_bytes", "budget_bytes", "actions", "solve_ms"})
+            QVERIFY2(j.contains(key), key);
+        QCOMPARE(j["forward_steps"].toInt(), 4636); // n + t(1000, 10), algorithms.md
+        QCOMPARE(j["recomputed_steps"].toInt(), 3636);
+        QCOMPARE(j["backward_steps"].toInt(), 1000);
+        QVERIFY(j["feasible"].toBool());
+    }
+
+    void planRoundTripsThroughSimulate() {
+        QString plan = path("plan.json");
+        Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "periodic", "--slots", "3", "--out", plan, "--json"});
+        QCOMPARE(o.code, 0);
+        Output s = ckptRun({"simulate", example("small-hetero-12.ckpt-chain.json"), plan, "--json"});
+        QCOMPARE(s.code, 0);
+        QJsonObject a = QJsonDocument::fromJson(o.out).object(), b = QJsonDocument::fromJson(s.out).object();
+        QCOMPARE(b["makespan_s"].toDouble(), a["makespan_s"].toDouble());
+        QCOMPARE(b["forward_steps"].toInt(), a["forward_steps"].toInt());
+        QCOMPARE(b["peak_bytes"].toArray(), a["peak_bytes"].toArray());
+        // A plan made for a longer chain is refused with the first bad action's index.
+        Output bad = ckptRun({"simulate", example("resnet18-b32-224.ckpt-chain.json"), plan});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("action "), bad.err.constData());
+    }
+
+    void traceAndCsvExports() {
+        QString trace = path("plan.trace.json"), csv = path("plan.csv");
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3", "--out", trace, "--format", "trace"}).code, 0);
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+        int complete = 0;
+        for (const auto& e : t["traceEvents"].toArray()) complete += e.toObject()["ph"].toString() == "X";
+        // 12 steps, 3 slots: n + t(12, 3) forward steps and 12 backward steps, one complete event each.
+        QCOMPARE(complete, int(12 + ckpt::revolveAdvances(12, 3) + 12));
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3", "--out", csv}).code, 0);
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        QCOMPARE(c.readAll().count('\n'), complete + 1);
+    }
+
+    void compareListsEverySchedulerAtEveryBudget() {
+        QString csv = path("cmp.csv");
+        Output o = ckptRun({"compare", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--hardware", hardware("gpu-a100.ckpt-hardware.json"),
+                            "--budgets", "none,5%,50%", "--json", "--csv", csv});
+        QCOMPARE(o.code, 0);
+        QJsonArray runs = QJsonDocument::fromJson(o.out).array();
+        Output l = ckptRun({"list", "--json"});
+        int schedulers = QJsonDocument::fromJson(l.out).array().size();
+        QVERIFY(schedulers >= 3);
+        QCOMPARE(runs.size(), 3 * schedulers);
+        for (const auto& r : runs) {
+            QJsonObject o2 = r.toObject();
+            if (o2["feasible"].toBool() && o2["budget_bytes"].toDouble() > 0)
+                QVERIFY(o2["peak_bytes"].toArray()[0].toDouble() <= o2["budget_bytes"].toDouble());
+        }
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        QCOMPARE(c.readAll().count('\n'), runs.size() + 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
