@@ -8,10 +8,22 @@
 
 namespace ckpt {
 
-// One row per action: index,action,kind,step_or_state,keep,level,lane,start_s,end_s,bytes
+// CSV with a header line and one row per interval of the timeline (a free has none), in timeline order:
+//   index          the action's index in the plan (0-based)
+//   action         the plan's action as a short code: "F12/tape", "B7", "W40@1" (write x40 to level 1), "R40@1"
+//   kind           forward, recompute (a forward step that already ran), backward, write, read
+//   step_or_state  the step of a compute interval, the state of a transfer
+//   keep           none, state or tape for forward steps, else empty
+//   level          the memory level of a transfer, else empty
+//   lane           the lane's name ("compute", or the slower level's name)
+//   start_s,end_s  seconds, written with as many digits as the double needs to read back exactly
+//   bytes          bytes moved (transfers) or produced (compute), as in Interval
 std::string timelineToCsv(const Plan& plan, const Timeline& tl);
-// Chrome trace JSON ("traceEvents", complete events "ph":"X" in microseconds), one thread id per lane, with thread
-// names; memory per level as counter events ("ph":"C"). Opens in Perfetto and chrome://tracing.
+// Chrome trace JSON: {"traceEvents": [...], "displayTimeUnit": "ms"}. Thread 0 is the compute lane, thread L the
+// channel of level L (named by "thread_name" metadata); one complete event ("ph": "X", ts/dur in microseconds) per
+// interval, named "F12", "R12" (recompute), "B12", "W40→L1", "R40←L1", with cat = intervalKindName and args
+// {action, step or state, bytes}; memory per level as counter events ("ph": "C", one series per category).
+// Opens in Perfetto and chrome://tracing.
 std::string timelineToChromeTrace(const Plan& plan, const Timeline& tl);
 
 } // namespace ckpt

@@ -1,7 +1,16 @@
 #pragma once
-// JSON files of the program (see README "File formats"). Every document has "format" and "version".
+// JSON files of the program. Every document has "format" and "version" (1); unknown members are ignored.
+//   ckpt-chain:    "name", optional "comment", and either "steps": [{"forward", "backward", "state_bytes",
+//                  "tape_bytes", optional "forward_tmp_bytes", "backward_tmp_bytes"}, ...] or "uniform": {"length", and
+//                  the same fields}. Times are seconds or strings such as "3ms"; sizes are integers or "512 KiB".
+//   ckpt-hardware: "name", "levels": [{"name", "capacity_bytes" (absent or null: unbounded), "read_bytes_per_s",
+//                  "write_bytes_per_s" (numbers or "25 GB/s"; optional on level 0), "latency_s"}], level 0 first.
+//   ckpt-plan:     "scheduler", "params" {name: text}, "budget_bytes", "predicted_makespan_s", "chain" {"name",
+//                  "length"} (informational), "actions": [["F", step, "none"|"state"|"tape"], ["B", step],
+//                  ["W"|"R"|"D", state, level], ...] (D frees). Only "actions" is required.
 // Errors name the file, then either line:column (malformed JSON) or the JSON path of the bad field
 // (e.g. "steps[3].forward"), and say what was expected: "lstm.json: steps[3].forward: expected a number >= 0, got -1".
+// No function here throws; the ...ToJson functions can only fail as any allocation does.
 #include "model/chain.h"
 #include "model/hardware.h"
 #include "plan/plan.h"
@@ -12,7 +21,8 @@
 
 namespace ckpt {
 
-// `source` is the name used in messages (usually the file path).
+// `source` is the name used in messages (usually the file path). A missing "name" defaults to the file name without
+// its folder and extension. Unknown members are ignored.
 Result<Chain> chainFromJson(const nlohmann::json& doc, const std::string& source);
 Result<Hardware> hardwareFromJson(const nlohmann::json& doc, const std::string& source);
 Result<Plan> planFromJson(const nlohmann::json& doc, const std::string& source);
@@ -21,11 +31,26 @@ nlohmann::json chainToJson(const Chain& chain); // uniform chains use the compac
 nlohmann::json hardwareToJson(const Hardware& hw);
 nlohmann::json planToJson(const Plan& plan);
 
+// Adds "chain": {"name", "length"} to the plan: informational, so a reader can see what the plan was made for.
+nlohmann::json planToJson(const Plan& plan, const Chain& chain);
+
 // Parses text; a syntax error gives "source:line:column: what was expected".
 Result<nlohmann::json> parseJson(const std::string& text, const std::string& source);
+// Two-space indents, but an array or object that fits in the line stays on one line (a plan: one action per line);
+// "format" and "version" come first. Numbers read back to the same values.
+std::string jsonToText(const nlohmann::json& doc);
 
+// Read and parse a file; messages start with the path.
+Result<nlohmann::json> loadJson(const std::string& path);
 Result<Chain> loadChain(const std::string& path);
 Result<Hardware> loadHardware(const std::string& path);
 Result<Plan> loadPlan(const std::string& path);
+
+// Atomic saves (see writeTextFileAtomic) in the jsonToText layout.
+Result<bool> saveJson(const std::string& path, const nlohmann::json& doc);
+Result<bool> saveChain(const std::string& path, const Chain& chain);
+Result<bool> saveHardware(const std::string& path, const Hardware& hw);
+Result<bool> savePlan(const std::string& path, const Plan& plan);
+Result<bool> savePlan(const std::string& path, const Plan& plan, const Chain& chain);
 
 } // namespace ckpt

@@ -1,0 +1,118 @@
+// Chain files ("ckpt-chain"): a list of steps, or one step repeated ("uniform").
+#include "io/files.h"
+#include "io/json_io.h"
+#include "io/json_reader.h"
+
+namespace ckpt {
+
+namespace {
+
+using io::FieldReader;
+using io::JsonPath;
+using nlohmann::json;
+
+constexpr const char* kFormat = "ckpt-chain";
+
+Step readStep(FieldReader& r) {
+    Step s;
+    r.seconds("forward", s.forward);
+    r.seconds("backward", s.backward);
+    r.bytes("state_bytes", s.state_bytes);
+    r.bytes("tape_bytes", s.tape_bytes);
+    r.bytes("forward_tmp_bytes", s.forward_tmp_bytes, false);
+    r.bytes("backward_tmp_bytes", s.backward_tmp_bytes, false);
+    return s;
+}
+
+void writeStep(const Step& s, json& out) {
+    out["forward"] = s.forward;
+    out["backward"] = s.backward;
+    out["state_bytes"] = s.state_bytes;
+    out["tape_bytes"] = s.tape_bytes;
+    if (s.forward_tmp_bytes != 0) out["forward_tmp_bytes"] = s.forward_tmp_bytes;
+    if (s.backward_tmp_bytes != 0) out["backward_tmp_bytes"] = s.backward_tmp_bytes;
+}
+
+Result<Chain> readChain(const json& doc, const std::string& source) {
+    if (auto e = io::checkHeader(doc, kFormat, source)) return *e;
+    JsonPath root;
+    FieldReader top(doc, root, source);
+    std::string name = io::nameFromSource(source);
+    top.string("name", name, false);
+    const json* steps = top.find("steps", false);
+    const json* uniform = top.find("uniform", false);
+    if (!top.ok()) return top.error();
+    if (steps && uniform) return fail(source + ": give either \"steps\" or \"uniform\", not both");
+    if (!steps && !uniform) return fail(source + ": missing \"steps\" (or \"uniform\" for a chain of equal steps)");
+
+    if (uniform) {
+        JsonPath path = root.member("uniform");
+        FieldReader r(*uniform, path, source);
+        long long length = 0;
+        r.integer("length", length, 1, 50'000'000);
+        Step step = readStep(r);
+        if (!r.ok()) return r.error();
+        auto chain = Chain::uniform(std::move(name), static_cast<int>(length), step);
+        if (!chain) return fail(source + ": " + chain.error());
+        return chain;
+    }
+
+    JsonPath path = root.member("steps");
+    if (!steps->is_array()) return io::expected(source, path, "an array of steps", *steps);
+    std::vector<Step> list;
+    list.reserve(steps->size());
+    for (std::size_t k = 0; k < steps->size(); ++k) {
+        JsonPath at = path.element(k);
+        FieldReader r((*steps)[k], at, source);
+        Step step = readStep(r);
+        if (!r.ok()) return r.error();
+        list.push_back(step);
+    }
+    auto chain = Chain::make(std::move(name), std::move(list));
+    if (!chain) return fail(source + ": " + chain.error());
+    return chain;
+}
+
+} // namespace
+
+Result<Chain> chainFromJson(const nlohmann::json& doc, const std::string& source) {
+    try {
+        return readChain(doc, source);
+    } catch (const std::exception& e) {
+        return fail(source + ": " + e.what());
+    }
+}
+
+nlohmann::json chainToJson(const Chain& chain) {
+    json doc = {{"format", kFormat}, {"version", 1}, {"name", chain.name()}};
+    if (chain.length() > 1 && chain.isUniform()) {
+        json u = {{"length", chain.length()}};
+        writeStep(chain.step(1), u);
+        doc["uniform"] = std::move(u);
+    } else {
+        json steps = json::array();
+        for (const Step& s : chain.steps()) {
+            json j = json::object();
+            writeStep(s, j);
+            steps.push_back(std::move(j));
+        }
+        doc["steps"] = std::move(steps);
+    }
+    return doc;
+}
+
+Result<Chain> loadChain(const std::string& path) {
+    auto doc = loadJson(path);
+    if (!doc) return doc.errorValue();
+    return chainFromJson(*doc, path);
+}
+
+Result<bool> saveChain(const std::string& path, const Chain& chain) {
+    try {
+        return writeTextFileAtomic(path, jsonToText(chainToJson(chain)));
+    } catch (const std::exception& e) {
+        return fail(path + ": " + e.what());
+    }
+}
+
+} // namespace ckpt
