@@ -32,7 +32,7 @@ struct Action {
     bool operator==(const Action&) const = default;
 };
 
-// "F12/state", "B7", "W40@1", "R40@1", "D40@0": used in messages, CSV and traces.
+// "forward 12 (keep state)", "backward 7", "write x40 to level 1": for messages and tooltips.
 std::string toString(const Action& a);
 const char* keepName(Keep k); // "none", "state", "tape"
 

@@ -2,6 +2,7 @@
 
 #include "schedulers/periodic.h"
 #include "schedulers/revolve.h"
+#include "schedulers/rotor.h"
 #include "schedulers/store_all.h"
 #include "util/units.h"
 
@@ -29,7 +30,7 @@ const std::string& Params::text(const std::string& name) const {
 }
 
 const std::vector<SchedulerInfo>& schedulers() {
-    static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler()};
+    static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler(), rotorScheduler()};
     return all;
 }
 

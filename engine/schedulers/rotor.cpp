@@ -1,0 +1,216 @@
+// Rotor: Beaumont, Eyraud-Dubois, Herrmann, Joly, Shilova, "Optimal checkpointing for heterogeneous chains: how to
+// train deep neural networks with limited memory" (2019). Dynamic programme over (s, t, m) with the three forward
+// modes no-keep / keep-state / keep-tape, in the simulator's memory model (see plan/action.h), memory discretised.
+//
+// Opt(s, t, m): least time to turn {x_s, grad x_t} into {grad x_s}, reversing steps s+1..t, holding at most m.
+//   turn  (t = s+1): F(t, tape) B(t)
+//   taped:           F(s+1, tape), Opt(s+1, t, m - tape_{s+1}), B(s+1)
+//   checkpoint at k: F(s+1, state) F(s+2..k, none), Opt(k, t, m - x_s), Opt(s, k, m)
+// It is optimal among persistent schedules (a kept checkpoint is consumed only by a taped forward, nothing is freed
+// by hand); tests/engine/tst_optimal checks that against exhaustive search, and shows a chain where dropping a small
+// checkpoint early and rebuilding it beats every persistent schedule.
+#include "schedulers/rotor.h"
+
+#include "schedulers/fit.h"
+#include "schedulers/revolve.h"
+#include "schedulers/store_all.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace ckpt {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr std::int16_t kNone = -1, kTurn = 0, kTaped = 1; // >= 2: checkpoint at k = s + choice - 1
+
+class Rotor {
+public:
+    Rotor(const Chain& c, std::int64_t unit, int slots) : chain(c), n(c.length()), M(slots) {
+        uniform = c.isUniform();
+        auto units = [&](std::int64_t b) { return int((b + unit - 1) / unit); };
+        X.resize(size_t(n) + 1);
+        for (int j = 0; j <= n; ++j) X[size_t(j)] = units(c.stateBytes(j));
+        T.assign(size_t(n) + 1, 0), FT.assign(size_t(n) + 1, 0), BT.assign(size_t(n) + 1, 0);
+        F.assign(size_t(n) + 1, 0), B.assign(size_t(n) + 1, 0), PF.assign(size_t(n) + 1, 0);
+        for (int i = 1; i <= n; ++i) {
+            const Step& st = c.step(i);
+            T[size_t(i)] = units(st.tape_bytes), FT[size_t(i)] = units(st.forward_tmp_bytes);
+            BT[size_t(i)] = units(st.backward_tmp_bytes);
+            F[size_t(i)] = st.forward, B[size_t(i)] = st.backward;
+            PF[size_t(i)] = PF[size_t(i) - 1] + st.forward;
+        }
+        std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
+        cost.assign(rows * std::size_t(M + 1), kInf);
+        choice.assign(rows * std::size_t(M + 1), kNone);
+    }
+
+    static std::size_t tableBytes(int n, int slots, bool uniform) {
+        std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
+        return rows * std::size_t(slots + 1) * (sizeof(float) + sizeof(std::int16_t));
+    }
+
+    void run() {
+        for (int span = 1; span <= n; ++span) {
+            if (uniform) {
+                if (span < n) fill(0, span); // any interior span
+                fill(n - span, n);           // the span that ends the chain (no gradient held at rest)
+            } else {
+                for (int s = 0; s + span <= n; ++s) fill(s, s + span);
+            }
+        }
+    }
+
+    float optimum() const { return at(0, n)[M]; }
+
+    void emit(int s, int t, int m, Plan& plan, double& time) const {
+        std::int16_t c = choiceAt(s, t)[m];
+        auto fwd = [&](int i, Keep k) {
+            plan.actions.push_back(Action::forward(i, k));
+            time += F[size_t(i)];
+        };
+        auto bwd = [&](int i) {
+            plan.actions.push_back(Action::backward(i));
+            time += B[size_t(i)];
+        };
+        if (c == kTurn) {
+            fwd(t, Keep::Tape);
+            bwd(t);
+        } else if (c == kTaped) {
+            fwd(s + 1, Keep::Tape);
+            emit(s + 1, t, m - T[size_t(s) + 1], plan, time);
+            bwd(s + 1);
+        } else {
+            int k = s + c - 1;
+            for (int i = s + 1; i <= k; ++i) fwd(i, i == s + 1 ? Keep::State : Keep::None);
+            emit(k, t, m - X[size_t(s)], plan, time);
+            emit(s, k, m, plan, time);
+        }
+    }
+
+private:
+    const Chain& chain;
+    int n, M;
+    bool uniform = false;
+    std::vector<int> X, T, FT, BT;
+    std::vector<double> F, B, PF;
+    std::vector<float> cost;
+    std::vector<std::int16_t> choice;
+
+    std::size_t row(int s, int t) const {
+        if (uniform) return std::size_t(t - s) * 2 + (t == n ? 1 : 0);
+        // Rows grouped by s: for each s, t = s+1..n.
+        std::size_t before = std::size_t(s) * std::size_t(n) - std::size_t(s) * (std::size_t(s) - 1) / 2;
+        return before + std::size_t(t - s - 1);
+    }
+    float* at(int s, int t) { return &cost[row(s, t) * std::size_t(M + 1)]; }
+    const float* at(int s, int t) const { return &cost[row(s, t) * std::size_t(M + 1)]; }
+    std::int16_t* choiceAt(int s, int t) { return &choice[row(s, t) * std::size_t(M + 1)]; }
+    const std::int16_t* choiceAt(int s, int t) const { return &choice[row(s, t) * std::size_t(M + 1)]; }
+
+    int G(int t) const { return t < n ? X[size_t(t)] : 0; } // grad x_t held at rest
+
+    void fill(int s, int t) {
+        float* out = at(s, t);
+        std::int16_t* ch = choiceAt(s, t);
+        const int xs = X[size_t(s)], g = G(t);
+        if (t == s + 1) {
+            int peak = std::max(xs + X[size_t(t)] + T[size_t(t)] + FT[size_t(t)] + g,
+                                T[size_t(t)] + X[size_t(t)] + xs + BT[size_t(t)]);
+            float c = float(F[size_t(t)] + B[size_t(t)]);
+            for (int m = peak; m <= M; ++m) out[m] = c, ch[m] = kTurn;
+            return;
+        }
+        // Taped first step.
+        {
+            const int i = s + 1, ti = T[size_t(i)];
+            int peak = std::max(xs + X[size_t(i)] + ti + FT[size_t(i)] + g, ti + X[size_t(i)] + xs + BT[size_t(i)]);
+            const float* sub = at(i, t);
+            float c = float(F[size_t(i)] + B[size_t(i)]);
+            for (int m = std::max(peak, ti); m <= M; ++m) {
+                float v = c + sub[m - ti];
+                if (v < out[m]) out[m] = v, ch[m] = kTaped;
+            }
+        }
+        // Checkpoint x_s and advance to x_k.
+        int advPeak = 0;
+        for (int k = s + 1; k < t; ++k) {
+            int stepPeak = xs + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g;
+            advPeak = std::max(advPeak, stepPeak);
+            if (advPeak > M) break; // longer advances only need more
+            const float* right = at(k, t);
+            const float* left = at(s, k);
+            const float adv = float(PF[size_t(k)] - PF[size_t(s)]);
+            const std::int16_t code = std::int16_t(k - s + 1);
+            for (int m = std::max(advPeak, xs); m <= M; ++m) {
+                float v = adv + right[m - xs] + left[m];
+                if (v < out[m]) out[m] = v, ch[m] = code;
+            }
+        }
+    }
+};
+
+} // namespace
+
+Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots) {
+    const int n = chain.length();
+    if (budget <= 0) return fail("rotor needs a budget > 0");
+    if (n > 20000) return fail("rotor: the chain has " + std::to_string(n) + " steps; the programme handles at most 20000");
+    // Sizes round up to whole slots, which costs optimality; when every size is a multiple of a common unit that
+    // divides the budget into at most 4x the asked slots, use that unit and lose nothing.
+    std::int64_t unit = std::max<std::int64_t>(1, (budget + slots - 1) / slots);
+    std::int64_t common = 0;
+    for (int i = 1; i <= n; ++i) {
+        const Step& s = chain.step(i);
+        for (std::int64_t b : {s.state_bytes, s.tape_bytes, s.forward_tmp_bytes, s.backward_tmp_bytes}) common = std::gcd(common, b);
+    }
+    if (common > 0 && budget / common <= 4 * std::int64_t(slots)) unit = std::min(unit, common);
+    int M = int(budget / unit);
+    std::size_t bytes = Rotor::tableBytes(n, M, chain.isUniform());
+    if (bytes > (std::size_t(4) << 30))
+        return fail("rotor: " + std::to_string(n) + " heterogeneous steps with " + std::to_string(slots) +
+                    " memory slots need a " + std::to_string(bytes >> 20) + " MiB table; lower the slots parameter");
+    Rotor dp(chain, unit, M);
+    dp.run();
+    if (!std::isfinite(dp.optimum())) {
+        // Every schedule keeps x_0 until the end; keeping nothing else (revolve with one slot) is the leanest.
+        Plan lean = revolvePlan(chain, 1);
+        std::int64_t need = planPeak(chain, Hardware::unbounded(), lean);
+        Error e = needsBudget("rotor", need, budget);
+        e.message += " (rounding sizes to slots of " + std::to_string(unit) + " B may ask a little more)";
+        return e;
+    }
+    RotorResult r;
+    r.unit = unit;
+    r.dp_cost = dp.optimum();
+    double time = 0;
+    r.plan.actions.reserve(4 * std::size_t(n));
+    dp.emit(0, n, M, r.plan, time);
+    r.plan.predicted_makespan_s = time;
+    return r;
+}
+
+SchedulerInfo rotorScheduler() {
+    SchedulerInfo s;
+    s.name = "rotor";
+    s.description = "Optimal for heterogeneous chains within a byte budget (DP over no-keep / keep-state / keep-tape)";
+    s.paper = "Beaumont, Eyraud-Dubois, Herrmann, Joly, Shilova 2019, \"Optimal checkpointing for heterogeneous chains\"";
+    s.model = 'B';
+    s.optimality = Optimality::Optimal;
+    s.params = {{"slots", "memory slots the budget is divided into (sizes round up to whole slots)", ParamType::Int,
+                 "500", 10, 30000, {}}};
+    s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
+        std::int64_t limit = levelZeroLimit(hw, budget);
+        Plan all = storeAllPlan(chain);
+        if (limit == 0 || planPeak(chain, hw, all) <= limit) return all; // nothing to recompute: store-all is optimal
+        auto r = rotorSolve(chain, limit, int(params.integer("slots")));
+        if (!r) return r.errorValue();
+        r->plan.params["unit_bytes"] = std::to_string(r->unit);
+        return std::move(r->plan);
+    };
+    return s;
+}
+
+} // namespace ckpt
