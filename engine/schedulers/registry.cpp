@@ -1,5 +1,6 @@
 #include "schedulers/registry.h"
 
+#include "schedulers/bptt_dp.h"
 #include "schedulers/periodic.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -30,7 +31,7 @@ const std::string& Params::text(const std::string& name) const {
 }
 
 const std::vector<SchedulerInfo>& schedulers() {
-    static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler(), rotorScheduler()};
+    static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler(), rotorScheduler(), bpttDpScheduler()};
     return all;
 }
 

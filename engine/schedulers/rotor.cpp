@@ -32,7 +32,8 @@ public:
         uniform = c.isUniform();
         auto units = [&](std::int64_t b) { return int((b + unit - 1) / unit); };
         X.resize(size_t(n) + 1);
-        for (int j = 0; j <= n; ++j) X[size_t(j)] = units(c.stateBytes(j));
+        for (int j = 0; j <= n; ++j)
+            X[size_t(j)] = units(c.stateBytes(j));
         T.assign(size_t(n) + 1, 0), FT.assign(size_t(n) + 1, 0), BT.assign(size_t(n) + 1, 0);
         F.assign(size_t(n) + 1, 0), B.assign(size_t(n) + 1, 0), PF.assign(size_t(n) + 1, 0);
         for (int i = 1; i <= n; ++i) {
@@ -58,7 +59,8 @@ public:
                 if (span < n) fill(0, span); // any interior span
                 fill(n - span, n);           // the span that ends the chain (no gradient held at rest)
             } else {
-                for (int s = 0; s + span <= n; ++s) fill(s, s + span);
+                for (int s = 0; s + span <= n; ++s)
+                    fill(s, s + span);
             }
         }
     }
@@ -84,7 +86,8 @@ public:
             bwd(s + 1);
         } else {
             int k = s + c - 1;
-            for (int i = s + 1; i <= k; ++i) fwd(i, i == s + 1 ? Keep::State : Keep::None);
+            for (int i = s + 1; i <= k; ++i)
+                fwd(i, i == s + 1 ? Keep::State : Keep::None);
             emit(k, t, m - X[size_t(s)], plan, time);
             emit(s, k, m, plan, time);
         }
@@ -120,7 +123,8 @@ private:
             int peak = std::max(xs + X[size_t(t)] + T[size_t(t)] + FT[size_t(t)] + g,
                                 T[size_t(t)] + X[size_t(t)] + xs + BT[size_t(t)]);
             float c = float(F[size_t(t)] + B[size_t(t)]);
-            for (int m = peak; m <= M; ++m) out[m] = c, ch[m] = kTurn;
+            for (int m = peak; m <= M; ++m)
+                out[m] = c, ch[m] = kTurn;
             return;
         }
         // Taped first step.
@@ -157,14 +161,16 @@ private:
 Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots) {
     const int n = chain.length();
     if (budget <= 0) return fail("rotor needs a budget > 0");
-    if (n > 20000) return fail("rotor: the chain has " + std::to_string(n) + " steps; the programme handles at most 20000");
+    if (n > 20000)
+        return fail("rotor: the chain has " + std::to_string(n) + " steps; the programme handles at most 20000");
     // Sizes round up to whole slots, which costs optimality; when every size is a multiple of a common unit that
     // divides the budget into at most 4x the asked slots, use that unit and lose nothing.
     std::int64_t unit = std::max<std::int64_t>(1, (budget + slots - 1) / slots);
     std::int64_t common = 0;
     for (int i = 1; i <= n; ++i) {
         const Step& s = chain.step(i);
-        for (std::int64_t b : {s.state_bytes, s.tape_bytes, s.forward_tmp_bytes, s.backward_tmp_bytes}) common = std::gcd(common, b);
+        for (std::int64_t b : {s.state_bytes, s.tape_bytes, s.forward_tmp_bytes, s.backward_tmp_bytes})
+            common = std::gcd(common, b);
     }
     if (common > 0 && budget / common <= 4 * std::int64_t(slots)) unit = std::min(unit, common);
     int M = int(budget / unit);
@@ -196,11 +202,17 @@ SchedulerInfo rotorScheduler() {
     SchedulerInfo s;
     s.name = "rotor";
     s.description = "Optimal for heterogeneous chains within a byte budget (DP over no-keep / keep-state / keep-tape)";
-    s.paper = "Beaumont, Eyraud-Dubois, Herrmann, Joly, Shilova 2019, \"Optimal checkpointing for heterogeneous chains\"";
+    s.paper =
+        "Beaumont, Eyraud-Dubois, Herrmann, Joly, Shilova 2019, \"Optimal checkpointing for heterogeneous chains\"";
     s.model = 'B';
     s.optimality = Optimality::Optimal;
-    s.params = {{"slots", "memory slots the budget is divided into (sizes round up to whole slots)", ParamType::Int,
-                 "500", 10, 30000, {}}};
+    s.params = {{"slots",
+                 "memory slots the budget is divided into (sizes round up to whole slots)",
+                 ParamType::Int,
+                 "500",
+                 10,
+                 30000,
+                 {}}};
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         std::int64_t limit = levelZeroLimit(hw, budget);
         Plan all = storeAllPlan(chain);

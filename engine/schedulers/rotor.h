@@ -5,7 +5,7 @@ namespace ckpt {
 
 struct RotorResult {
     Plan plan;
-    double dp_cost = 0;  // the programme's optimum in its discretised memory model
+    double dp_cost = 0;    // the programme's optimum in its discretised memory model
     std::int64_t unit = 1; // bytes per memory slot
 };
 

@@ -8,18 +8,22 @@
 #include <limits>
 #include <queue>
 #include <string>
-#include <vector>
 #include <unordered_map>
+#include <vector>
 
 namespace ckpt::test {
 
 struct SearchOptions {
-    bool modelA = false; // taped forward only for the step reversed next (Revolve's model)
-    int maxStates = -1;  // modelA: at most this many states held, the working state aside (Revolve's slots)
+    bool modelA = false;        // taped forward only for the step reversed next (Revolve's model)
+    int maxStates = -1;         // modelA: at most this many states held, the working state aside (Revolve's slots)
     bool countForwards = false; // minimise forward steps instead of time
     // Persistent schedules (rotor's class): nothing is freed by hand, and a state kept as a checkpoint (forward with
     // keep = state, and x_0) is never released by an untaped forward; only a taped forward may consume it.
     bool persistent = false;
+    // Gruslys et al.'s slot model (alpha > 0): the budget counts slots, a kept state 1 and a tape alpha; the working
+    // state and the tape of the step reversed next are free; transients are not counted.
+    int alpha = 0;
+    bool onlyInputKept = false; // BPTT-ISM: no state but x_0 is kept as a checkpoint
 };
 
 // The least total time (or forward count) that reverses the chain with level 0 never above `budget`
@@ -52,13 +56,18 @@ inline double exhaustiveOptimum(const Chain& c, std::int64_t budget, const Searc
         return m;
     };
     auto held = [&](const Config& k) { return __builtin_popcount(k.states) - (k.work >= 0 ? 1 : 0); };
+    auto slots = [&](const Config& k) {
+        int tapes = __builtin_popcount(k.tapes) - (k.b >= 1 && (k.tapes >> (k.b - 1) & 1) ? 1 : 0);
+        return std::int64_t(held(k)) + std::int64_t(opt.alpha) * tapes;
+    };
     using Item = std::pair<double, Config>;
     auto later = [](const Item& a, const Item& b) { return a.first > b.first; };
     std::priority_queue<Item, std::vector<Item>, decltype(later)> queue(later);
     std::unordered_map<Config, double, Hash> best;
     std::unordered_map<Config, std::pair<Config, std::string>, Hash> parent;
     Config start{1u, 0u, opt.persistent ? 1u : 0u, n, -1};
-    if (x(0) > cap) return std::numeric_limits<double>::infinity();
+    if (opt.alpha == 0 && x(0) > cap) return std::numeric_limits<double>::infinity();
+    if (opt.alpha > 0 && cap < 1) return std::numeric_limits<double>::infinity();
     best[start] = 0;
     queue.push({0, start});
     Config from{};
@@ -97,7 +106,8 @@ inline double exhaustiveOptimum(const Chain& c, std::int64_t budget, const Searc
                 if (opt.modelA && keep == 2 && i != k.b) continue;
                 if (keep == 0 && (k.checkpoints >> (i - 1) & 1)) continue; // persistent: not by an untaped forward
                 std::int64_t peak = r + x(i) + (keep == 2 ? s.tape_bytes : 0) + s.forward_tmp_bytes;
-                if (peak > cap) continue;
+                if (opt.alpha == 0 && peak > cap) continue;
+                if (opt.onlyInputKept && keep == 1 && i > 1) continue;
                 Config nk = k;
                 if (keep != 1) nk.states &= ~(1u << (i - 1)), nk.checkpoints &= ~(1u << (i - 1));
                 if (keep == 1 && opt.persistent) nk.checkpoints |= 1u << (i - 1);
@@ -108,6 +118,7 @@ inline double exhaustiveOptimum(const Chain& c, std::int64_t budget, const Searc
                 }
                 if (keep == 2) nk.tapes |= 1u << (i - 1);
                 if (opt.modelA && opt.maxStates >= 0 && held(nk) > opt.maxStates) continue;
+                if (opt.alpha > 0 && slots(nk) > cap) continue;
                 relax(nk, d + (opt.countForwards ? 1.0 : s.forward), "F" + std::to_string(i) + "nst"[keep]);
             }
         }
@@ -115,7 +126,7 @@ inline double exhaustiveOptimum(const Chain& c, std::int64_t budget, const Searc
         if (k.tapes >> (k.b - 1) & 1) {
             const Step& s = c.step(k.b);
             std::int64_t peak = r + (k.b == n ? x(n) : 0) + x(k.b - 1) + s.backward_tmp_bytes;
-            if (peak <= cap) {
+            if (opt.alpha > 0 || peak <= cap) {
                 Config nk = k;
                 nk.tapes &= ~(1u << (k.b - 1));
                 nk.states &= ~(1u << (k.b - 1));

@@ -1,5 +1,6 @@
 // Optimal schedulers against exhaustive search over every valid schedule on small chains (tests/engine/exhaustive.h).
 #include "exhaustive.h"
+#include "schedulers/bptt_dp.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -20,14 +21,15 @@ Chain smallChain(int n, unsigned seed, bool uniform) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> cost(1, 6), size(1, 6);
     std::vector<Step> steps;
-    Step first{double(cost(rng)), double(2 * cost(rng)), 8 * size(rng), 8 * size(rng), 8 * (size(rng) - 1), 8 * (size(rng) - 1)};
+    Step first{double(cost(rng)), double(2 * cost(rng)), 8 * size(rng),
+               8 * size(rng),     8 * (size(rng) - 1),   8 * (size(rng) - 1)};
     for (int i = 0; i < n; ++i) {
         if (uniform) {
             steps.push_back(first);
             continue;
         }
-        steps.push_back(Step{double(cost(rng)), double(2 * cost(rng)), 8 * size(rng), 8 * size(rng), 8 * (size(rng) - 1),
-                             8 * (size(rng) - 1)});
+        steps.push_back(Step{double(cost(rng)), double(2 * cost(rng)), 8 * size(rng), 8 * size(rng),
+                             8 * (size(rng) - 1), 8 * (size(rng) - 1)});
     }
     return *Chain::make(uniform ? "uniform" : "random", steps);
 }
@@ -60,11 +62,16 @@ private slots:
                 double truth = exhaustiveOptimum(c, budget, persistent);
                 auto r = rotorSolve(c, budget, int(budget / 8));
                 if (!std::isfinite(truth)) {
-                    QVERIFY2(!r.ok() && r.errorValue().infeasible, qPrintable(QString("seed %1 budget %2").arg(seed).arg(budget)));
+                    QVERIFY2(!r.ok() && r.errorValue().infeasible,
+                             qPrintable(QString("seed %1 budget %2").arg(seed).arg(budget)));
                     ++infeasibleBoth;
                     continue;
                 }
-                QVERIFY2(r.ok(), qPrintable(QString("seed %1 n %2 budget %3: %4").arg(seed).arg(n).arg(budget).arg(r.ok() ? "" : r.error().c_str())));
+                QVERIFY2(r.ok(), qPrintable(QString("seed %1 n %2 budget %3: %4")
+                                                .arg(seed)
+                                                .arg(n)
+                                                .arg(budget)
+                                                .arg(r.ok() ? "" : r.error().c_str())));
                 SimOptions opt;
                 opt.budget_bytes = budget;
                 auto tl = simulate(c, Hardware::unbounded(), r->plan.actions, opt);
@@ -102,7 +109,8 @@ private slots:
         std::vector<std::string> path;
         QCOMPARE(exhaustiveOptimum(c, 192, {}, &path), 77.0);
         std::string text;
-        for (const auto& a : path) text += a + " ";
+        for (const auto& a : path)
+            text += a + " ";
         QCOMPARE(text, std::string("F1s F2n F3s F4n F5t F6t B6 B5 F3n F4t B4 F1t F2t F3t B3 B2 B1 "));
     }
 
@@ -121,6 +129,56 @@ private slots:
             }
     }
 
+    // Gruslys et al.'s three programmes against the search in their slot model, for every small length, tape size and
+    // slot count; and each plan, replayed by the simulator, does exactly the forward steps the programme counts.
+    void bpttDpEqualsExhaustiveSearch() {
+        for (BpttVariant variant : {BpttVariant::HSM, BpttVariant::ISM, BpttVariant::MSM})
+            for (int alpha = 1; alpha <= 3; ++alpha) {
+                BpttTable table(8, 9, alpha, variant);
+                for (int n = 1; n <= 7; ++n)
+                    for (int m = 1; m <= 9; ++m) {
+                        Chain c = uniformChain(n);
+                        SearchOptions opt;
+                        opt.alpha = alpha;
+                        opt.countForwards = true;
+                        opt.modelA = variant == BpttVariant::HSM;
+                        opt.onlyInputKept = variant == BpttVariant::ISM;
+                        double truth = exhaustiveOptimum(c, m, opt);
+                        auto dp = table.forwardSteps(n, m);
+                        QString where =
+                            QString("variant %1 alpha %2 n %3 m %4").arg(int(variant)).arg(alpha).arg(n).arg(m);
+                        QVERIFY2(dp.has_value() == std::isfinite(truth), qPrintable(where));
+                        if (!dp) continue;
+                        QVERIFY2(double(*dp) == truth,
+                                 qPrintable(where + QString(": dp %1, search %2").arg(*dp).arg(truth)));
+                        auto tl = simulate(c, Hardware::unbounded(), table.plan(c, m).actions);
+                        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+                        QCOMPARE(tl->totals.forward_steps, *dp);
+                    }
+            }
+    }
+
+    void bpttMixedNeverWorseThanHidden() {
+        Chain c = uniformChain(300, 1.0, 2.0, 128, 512);
+        BpttTable hsm(300, 40, 4, BpttVariant::HSM), msm(300, 40, 4, BpttVariant::MSM),
+            ism(300, 40, 4, BpttVariant::ISM);
+        for (int m = 1; m <= 40; ++m) {
+            auto h = hsm.forwardSteps(300, m), x = msm.forwardSteps(300, m), i = ism.forwardSteps(300, m);
+            QVERIFY(h.has_value() && x.has_value());
+            QVERIFY(*x <= *h);
+            if (i) QVERIFY(*x <= *i);
+            // HSM is Revolve: n + t(n, m) forward steps.
+            QCOMPARE(*h, 300 + revolveAdvances(300, m));
+        }
+        // At the same byte budget, through the registry.
+        for (std::int64_t budget : {6000, 12000, 40000}) {
+            auto a = solve("bptt-dp", c, Hardware::unbounded(), {{{"variant", "msm"}}, budget});
+            auto b = solve("bptt-dp", c, Hardware::unbounded(), {{{"variant", "hsm"}}, budget});
+            QVERIFY2(a.ok() && b.ok(), a.ok() ? (b.ok() ? "" : b.error().c_str()) : a.error().c_str());
+            QVERIFY(a->predicted_makespan_s <= b->predicted_makespan_s);
+        }
+    }
+
     void rotorNeverWorseThanRevolveOnHomogeneousChains() {
         for (int n : {5, 20, 60}) {
             Chain c = uniformChain(n, 1.0, 2.0, 64, 192);
@@ -131,7 +189,11 @@ private slots:
                 QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
                 QVERIFY(peakOf(c, r->plan.actions) <= peak);
                 QVERIFY2(r->plan.predicted_makespan_s <= rev.predicted_makespan_s,
-                         qPrintable(QString("n %1 s %2: rotor %3 > revolve %4").arg(n).arg(s).arg(r->plan.predicted_makespan_s).arg(rev.predicted_makespan_s)));
+                         qPrintable(QString("n %1 s %2: rotor %3 > revolve %4")
+                                        .arg(n)
+                                        .arg(s)
+                                        .arg(r->plan.predicted_makespan_s)
+                                        .arg(rev.predicted_makespan_s)));
             }
         }
     }

@@ -1,0 +1,197 @@
+// BPTT-HSM, -ISM and -MSM: Gruslys, Munos, Danihelka, Lanctot, Graves, "Memory-Efficient Backpropagation Through
+// Time" (NIPS 2016). A dynamic programme over (length, slots) for homogeneous sequences: keep hidden states (HSM),
+// internal states = tapes (ISM), or choose per position (MSM). Model A for hidden states (a taped re-run before each
+// backward), model B for stored tapes. Written in the simulator's vocabulary:
+//   Q(t, m): reverse t steps from a start state that occupies one of the m slots;
+//   W(t, m): the same from the working state (just produced, not counted); m excludes it.
+//   Q: turn       advance t-1, F(t, tape) B(t), then Q(t-1, m)               cost t + Q(t-1, m)
+//      hidden y   advance y (x_y becomes the working state), W(t-y, m-1), Q(y, m)   cost y + W + Q   [HSM, MSM]
+//      tape first F(1, tape) (start released), W(t-1, m-alpha), B(1)        cost 1 + W(t-1, m-alpha) [ISM, MSM]
+//   W: keep       F(1, state): the start becomes counted                      Q(t, m)                  [HSM, MSM]
+//      tape first as above; for t = 1 the turn F(1, tape) B(1)              cost 1 + W(t-1, m-alpha)
+// In ISM the working state after `hidden y` is never kept, so only tapes are stored.
+#include "schedulers/bptt_dp.h"
+
+#include "schedulers/fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ckpt {
+namespace {
+
+constexpr long long kInf = std::numeric_limits<long long>::max() / 4;
+constexpr std::int32_t kTurn = -1, kTapeFirst = -2, kKeep = -3, kNoChoice = -4; // >= 1: hidden state at y
+
+} // namespace
+
+BpttTable::BpttTable(int n, int maxSlots, int alpha, BpttVariant variant)
+    : m_n(n), m_slots(maxSlots), m_alpha(std::max(1, alpha)), m_variant(variant) {
+    std::size_t size = std::size_t(n + 1) * std::size_t(maxSlots + 1);
+    m_q.assign(size, kInf), m_w.assign(size, kInf), m_qc.assign(size, kNoChoice), m_wc.assign(size, kNoChoice);
+    const bool hidden = variant != BpttVariant::ISM, tapes = variant != BpttVariant::HSM;
+    for (int m = 0; m <= maxSlots; ++m)
+        m_w[at(0, m)] = 0, m_q[at(0, m)] = m >= 1 ? 0 : kInf;
+    for (int t = 1; t <= n; ++t) {
+        for (int m = 0; m <= maxSlots; ++m) {
+            // W first needs Q(t, m) of the same t; compute Q(t, m) for this m (it only uses shorter t or W with
+            // fewer slots), then W(t, m).
+            long long best = kInf;
+            std::int32_t choice = kNoChoice;
+            if (m >= 1) {
+                if (t == 1)
+                    best = 1, choice = kTurn;
+                else if (m_q[at(t - 1, m)] < kInf)
+                    best = t + m_q[at(t - 1, m)], choice = kTurn;
+                for (int y = 1; y < t && m >= 2; ++y) {
+                    long long right = m_w[at(t - y, m - 1)], left = m_q[at(y, m)];
+                    if (right >= kInf || left >= kInf) continue;
+                    long long v = y + right + left;
+                    if (v < best) best = v, choice = y;
+                }
+                if (tapes && t >= 2 && m >= m_alpha && m_w[at(t - 1, m - m_alpha)] < kInf) {
+                    long long v = 1 + m_w[at(t - 1, m - m_alpha)];
+                    if (v < best) best = v, choice = kTapeFirst;
+                }
+            }
+            m_q[at(t, m)] = best, m_qc[at(t, m)] = choice;
+            // W: keep the working state (it becomes Q), or tape first.
+            long long wb = kInf;
+            std::int32_t wc = kNoChoice;
+            if (t == 1)
+                wb = 1, wc = kTapeFirst;
+            else if (tapes && m >= m_alpha && m_w[at(t - 1, m - m_alpha)] < kInf)
+                wb = 1 + m_w[at(t - 1, m - m_alpha)], wc = kTapeFirst;
+            if (hidden && best < wb) wb = best, wc = kKeep;
+            m_w[at(t, m)] = wb, m_wc[at(t, m)] = wc;
+        }
+    }
+}
+
+std::optional<long long> BpttTable::forwardSteps(int n, int m) const {
+    if (n > m_n || m > m_slots || m < 0) return std::nullopt;
+    long long v = m_q[at(n, m)];
+    if (v >= kInf) return std::nullopt;
+    return v;
+}
+
+void BpttTable::emitQ(int s, int t, int m, Plan& p, double& time, const Chain& c) const {
+    if (t == 0) return;
+    auto fwd = [&](int i, Keep k) { p.actions.push_back(Action::forward(i, k)), time += c.step(i).forward; };
+    auto bwd = [&](int i) { p.actions.push_back(Action::backward(i)), time += c.step(i).backward; };
+    std::int32_t ch = m_qc[at(t, m)];
+    if (ch == kTurn) {
+        for (int i = s + 1; i < s + t; ++i)
+            fwd(i, i == s + 1 ? Keep::State : Keep::None);
+        fwd(s + t, Keep::Tape);
+        bwd(s + t);
+        emitQ(s, t - 1, m, p, time, c);
+    } else if (ch == kTapeFirst) {
+        fwd(s + 1, Keep::Tape);
+        emitW(s + 1, t - 1, m - m_alpha, p, time, c);
+        bwd(s + 1);
+    } else {
+        int y = ch;
+        for (int i = s + 1; i <= s + y; ++i)
+            fwd(i, i == s + 1 ? Keep::State : Keep::None);
+        emitW(s + y, t - y, m - 1, p, time, c);
+        emitQ(s, y, m, p, time, c);
+    }
+}
+
+void BpttTable::emitW(int s, int t, int m, Plan& p, double& time, const Chain& c) const {
+    if (t == 0) return;
+    std::int32_t ch = m_wc[at(t, m)];
+    if (ch == kKeep) return emitQ(s, t, m, p, time, c);
+    // Tape first (for t = 1, the turn).
+    p.actions.push_back(Action::forward(s + 1, Keep::Tape));
+    time += c.step(s + 1).forward;
+    emitW(s + 1, t - 1, m - m_alpha, p, time, c);
+    p.actions.push_back(Action::backward(s + 1));
+    time += c.step(s + 1).backward;
+}
+
+Plan BpttTable::plan(const Chain& chain, int m) const {
+    Plan p;
+    double time = 0;
+    emitQ(0, chain.length(), m, p, time, chain);
+    p.predicted_makespan_s = time;
+    p.params["slots"] = std::to_string(m);
+    p.params["alpha"] = std::to_string(m_alpha);
+    return p;
+}
+
+SchedulerInfo bpttDpScheduler() {
+    SchedulerInfo s;
+    s.name = "bptt-dp";
+    s.description = "Gruslys et al.'s DP: keep hidden states (HSM), tapes (ISM) or either per position (MSM)";
+    s.paper = "Gruslys, Munos, Danihelka, Lanctot, Graves 2016, \"Memory-Efficient Backpropagation Through Time\"";
+    s.model = 'A';
+    s.optimality = Optimality::Optimal;
+    s.params = {
+        {"variant",
+         "hsm: hidden states only; ism: tapes only; msm: mixed",
+         ParamType::Choice,
+         "msm",
+         0,
+         0,
+         {"hsm", "ism", "msm"}},
+        {"slots",
+         "memory in state-sized slots, the start state's included; 0 = the most that fit the budget, or ceil(sqrt(n))",
+         ParamType::Int,
+         "0",
+         0,
+         1e7,
+         {}},
+        {"alpha",
+         "slots one tape takes; 0 = ceil(tape / state) from the chain (the largest over its steps)",
+         ParamType::Int,
+         "0",
+         0,
+         1e6,
+         {}}};
+    s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
+        const int n = chain.length();
+        const std::string& v = params.text("variant");
+        BpttVariant variant = v == "hsm" ? BpttVariant::HSM : v == "ism" ? BpttVariant::ISM : BpttVariant::MSM;
+        int alpha = int(params.integer("alpha"));
+        if (alpha == 0) {
+            double ratio = 1;
+            for (const Step& st : chain.steps())
+                if (st.state_bytes > 0) ratio = std::max(ratio, double(st.tape_bytes) / double(st.state_bytes));
+            alpha = int(std::ceil(ratio - 1e-9));
+        }
+        int slots = int(std::min<long long>(params.integer("slots"), 2LL * n + 2));
+        std::int64_t limit = levelZeroLimit(hw, budget);
+        if (slots > 0 || limit == 0) {
+            if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
+            BpttTable table(n, slots, alpha, variant);
+            if (!table.forwardSteps(n, slots))
+                return infeasible("bptt-dp (" + v + ") cannot reverse " + std::to_string(n) + " steps in " +
+                                  std::to_string(slots) + " slots with tapes of " + std::to_string(alpha) +
+                                  " slots; ism needs at least " + std::to_string(alpha + 1) + " slots");
+            Plan p = table.plan(chain, slots);
+            if (limit > 0) {
+                std::int64_t peak = planPeak(chain, hw, p);
+                if (peak > limit) return needsBudget("bptt-dp with " + std::to_string(slots) + " slots", peak, limit);
+            }
+            return p;
+        }
+        // The most slots that fit: one table up to the slots the budget could ever hold, then a search on the peak.
+        std::int64_t state = std::max<std::int64_t>(1, chain.stateBytes(0));
+        int most = int(std::clamp<std::int64_t>(limit / state, 1, 2LL * n + 2));
+        BpttTable table(n, most, alpha, variant);
+        int lo = 1;
+        while (lo <= most && !table.forwardSteps(n, lo))
+            ++lo;
+        if (lo > most)
+            return infeasible("bptt-dp (" + v + ") needs more than " + std::to_string(most) + " slots of " +
+                              std::to_string(state) + " B; the budget is " + std::to_string(limit) + " B");
+        return largestFitting("bptt-dp", "slots", lo, most, limit, chain, hw,
+                              [&](int k) { return table.plan(chain, k); });
+    };
+    return s;
+}
+
+} // namespace ckpt

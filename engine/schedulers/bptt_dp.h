@@ -1,0 +1,33 @@
+#pragma once
+#include "schedulers/registry.h"
+
+#include <optional>
+
+namespace ckpt {
+
+enum class BpttVariant { HSM, ISM, MSM };
+
+// Gruslys et al.'s programme in slots: a hidden state (checkpoint) costs 1 slot, a stored internal state (tape)
+// `alpha` slots; the start state counts, the working state and the tape consumed right away do not. Cost is the
+// number of forward steps. Tables for every length <= n and slot count <= maxSlots.
+class BpttTable {
+public:
+    BpttTable(int n, int maxSlots, int alpha, BpttVariant variant);
+    // Least forward steps to reverse n steps with m slots; nullopt if none fits.
+    std::optional<long long> forwardSteps(int n, int m) const;
+    // The schedule for chain steps 1..n with m slots (feasible m only).
+    Plan plan(const Chain& chain, int m) const;
+
+private:
+    int m_n, m_slots, m_alpha;
+    BpttVariant m_variant;
+    std::vector<long long> m_q, m_w;      // cost with a counted start state (Q) / a working start state (W)
+    std::vector<std::int32_t> m_qc, m_wc; // choices
+    std::size_t at(int t, int m) const { return std::size_t(t) * std::size_t(m_slots + 1) + std::size_t(m); }
+    void emitQ(int s, int t, int m, Plan& p, double& time, const Chain& c) const;
+    void emitW(int s, int t, int m, Plan& p, double& time, const Chain& c) const;
+};
+
+SchedulerInfo bpttDpScheduler();
+
+} // namespace ckpt
