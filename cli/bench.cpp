@@ -1,18 +1,21 @@
 // ckpt bench: how fast the engine plans and simulates long chains (numbers for the closing notes and the README).
 #include "commands.h"
 #include "common.h"
+#include "run/runner.h"
 #include "schedulers/revolve.h"
+#include "schedulers/rotor.h"
 #include "sim/simulator.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <random>
 
 namespace ckpt::cli {
 
 int cmdBench(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"json"}, {"steps", "slots", "repeat"})) {
+    if (!args.parse(argc, argv, 2, {"json"}, {"steps", "slots", "repeat", "rotor-steps"})) {
         complain("bench: " + args.error());
         return BadInput;
     }
@@ -48,10 +51,40 @@ int cmdBench(int argc, char** argv) {
     std::sort(simMs.begin(), simMs.end());
     double plan = planMs[planMs.size() / 2], sim = simMs[simMs.size() / 2];
     double perSec = double(actions) / ((plan + sim) / 1000.0);
+    // Rotor on a seeded heterogeneous chain: the DP is O(n^3 M) there (no position invariance to exploit).
+    int rotorSteps = std::atoi(args.value("rotor-steps", "1000").c_str());
+    double rotorMs = -1;
+    std::size_t rotorActions = 0;
+    if (rotorSteps > 0) {
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<double> cost(0.5e-3, 3e-3);
+        std::uniform_int_distribution<int> mib(1, 16);
+        std::vector<Step> steps;
+        for (int i = 0; i < rotorSteps; ++i) {
+            double f = cost(rng);
+            steps.push_back(Step{f, 2 * f, std::int64_t(mib(rng)) << 20, std::int64_t(mib(rng)) << 21, 0, 0});
+        }
+        Chain het = *Chain::make("bench-heterogeneous", steps);
+        std::int64_t budget = storeAllPeak(het, hw) / 10;
+        auto t0 = clock::now();
+        auto r = rotorSolve(het, budget, 500);
+        rotorMs = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+        if (!r) {
+            complain("bench: rotor: " + r.error());
+            return BadInput;
+        }
+        auto tl = simulate(het, hw, r->plan.actions, SimOptions{budget, false});
+        if (!tl) {
+            complain("bench: rotor's plan does not validate: " + tl.error());
+            return BadInput;
+        }
+        rotorActions = r->plan.actions.size();
+    }
     if (args.has("json")) {
-        std::printf("{\"scheduler\":\"revolve\",\"steps\":%d,\"slots\":%d,\"actions\":%zu,\"forward_steps\":%lld,"
-                    "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f}\n",
-                    n, s, actions, forwardSteps, plan, sim, perSec);
+        std::printf(
+            "{\"scheduler\":\"revolve\",\"steps\":%d,\"slots\":%d,\"actions\":%zu,\"forward_steps\":%lld,"
+            "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f,\"rotor_steps\":%d,\"rotor_ms\":%.1f}\n",
+            n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs);
     } else {
         std::printf("revolve, n = %d steps, %d slots (median of %d runs)\n", n, s, repeat);
         std::printf("  actions produced   %zu (%lld forward steps)\n", actions, forwardSteps);
@@ -59,6 +92,11 @@ int cmdBench(int argc, char** argv) {
         std::printf("  time to simulate   %.2f ms\n", sim);
         std::printf("  total              %.2f ms\n", plan + sim);
         std::printf("  actions per second %.3g\n", perSec);
+        if (rotorSteps > 0)
+            std::printf(
+                "rotor, n = %d heterogeneous steps (seed 7), 500 memory slots, budget 10%% of store-all's peak\n"
+                "  time to solve      %.0f ms (%zu actions)\n",
+                rotorSteps, rotorMs, rotorActions);
     }
     return Done;
 }

@@ -18,7 +18,7 @@ usage:
              [--csv FILE] [--json]
   ckpt render PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH]
-  ckpt bench [--steps N] [--slots S] [--repeat K]
+  ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
 
 PROBLEM is a ckpt-chain JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
 BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or

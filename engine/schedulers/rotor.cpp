@@ -24,7 +24,6 @@ namespace ckpt {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr std::int16_t kNone = -1, kTurn = 0, kTaped = 1; // >= 2: checkpoint at k = s + choice - 1
 
 class Rotor {
 public:
@@ -45,12 +44,11 @@ public:
         }
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
         cost.assign(rows * std::size_t(M + 1), kInf);
-        choice.assign(rows * std::size_t(M + 1), kNone);
     }
 
     static std::size_t tableBytes(int n, int slots, bool uniform) {
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
-        return rows * std::size_t(slots + 1) * (sizeof(float) + sizeof(std::int16_t));
+        return rows * std::size_t(slots + 1) * sizeof(float);
     }
 
     void run() {
@@ -67,8 +65,9 @@ public:
 
     float optimum() const { return at(0, n)[M]; }
 
+    // Rebuilds the choices from the table: the options are evaluated in the order and with the same float
+    // operations as fill(), and the first that reaches the stored optimum is the one fill() kept.
     void emit(int s, int t, int m, Plan& plan, double& time) const {
-        std::int16_t c = choiceAt(s, t)[m];
         auto fwd = [&](int i, Keep k) {
             plan.actions.push_back(Action::forward(i, k));
             time += F[size_t(i)];
@@ -77,20 +76,40 @@ public:
             plan.actions.push_back(Action::backward(i));
             time += B[size_t(i)];
         };
-        if (c == kTurn) {
+        if (t == s + 1) {
             fwd(t, Keep::Tape);
             bwd(t);
-        } else if (c == kTaped) {
-            fwd(s + 1, Keep::Tape);
-            emit(s + 1, t, m - T[size_t(s) + 1], plan, time);
-            bwd(s + 1);
-        } else {
-            int k = s + c - 1;
-            for (int i = s + 1; i <= k; ++i)
-                fwd(i, i == s + 1 ? Keep::State : Keep::None);
-            emit(k, t, m - X[size_t(s)], plan, time);
-            emit(s, k, m, plan, time);
+            return;
         }
+        const float target = at(s, t)[m];
+        const int xs = X[size_t(s)], g = G(t);
+        {
+            const int i = s + 1, ti = T[size_t(i)];
+            int peak = std::max(xs + X[size_t(i)] + ti + FT[size_t(i)] + g, ti + X[size_t(i)] + xs + BT[size_t(i)]);
+            if (m >= std::max(peak, ti) && float(F[size_t(i)] + B[size_t(i)]) + at(i, t)[m - ti] == target) {
+                fwd(s + 1, Keep::Tape);
+                emit(s + 1, t, m - ti, plan, time);
+                bwd(s + 1);
+                return;
+            }
+        }
+        int advPeak = 0, best = -1;
+        float bestValue = kInf;
+        for (int k = s + 1; k < t; ++k) {
+            advPeak = std::max(advPeak, xs + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
+            if (advPeak > M) break;
+            if (m < std::max(advPeak, xs)) continue;
+            float v = float(PF[size_t(k)] - PF[size_t(s)]) + at(k, t)[m - xs] + at(s, k)[m];
+            if (v == target) {
+                best = k;
+                break;
+            }
+            if (v < bestValue) bestValue = v, best = k;
+        }
+        for (int i = s + 1; i <= best; ++i)
+            fwd(i, i == s + 1 ? Keep::State : Keep::None);
+        emit(best, t, m - xs, plan, time);
+        emit(s, best, m, plan, time);
     }
 
 private:
@@ -100,7 +119,6 @@ private:
     std::vector<int> X, T, FT, BT;
     std::vector<double> F, B, PF;
     std::vector<float> cost;
-    std::vector<std::int16_t> choice;
 
     std::size_t row(int s, int t) const {
         if (uniform) return std::size_t(t - s) * 2 + (t == n ? 1 : 0);
@@ -110,21 +128,18 @@ private:
     }
     float* at(int s, int t) { return &cost[row(s, t) * std::size_t(M + 1)]; }
     const float* at(int s, int t) const { return &cost[row(s, t) * std::size_t(M + 1)]; }
-    std::int16_t* choiceAt(int s, int t) { return &choice[row(s, t) * std::size_t(M + 1)]; }
-    const std::int16_t* choiceAt(int s, int t) const { return &choice[row(s, t) * std::size_t(M + 1)]; }
 
     int G(int t) const { return t < n ? X[size_t(t)] : 0; } // grad x_t held at rest
 
     void fill(int s, int t) {
         float* out = at(s, t);
-        std::int16_t* ch = choiceAt(s, t);
         const int xs = X[size_t(s)], g = G(t);
         if (t == s + 1) {
             int peak = std::max(xs + X[size_t(t)] + T[size_t(t)] + FT[size_t(t)] + g,
                                 T[size_t(t)] + X[size_t(t)] + xs + BT[size_t(t)]);
             float c = float(F[size_t(t)] + B[size_t(t)]);
             for (int m = peak; m <= M; ++m)
-                out[m] = c, ch[m] = kTurn;
+                out[m] = c;
             return;
         }
         // Taped first step.
@@ -133,10 +148,8 @@ private:
             int peak = std::max(xs + X[size_t(i)] + ti + FT[size_t(i)] + g, ti + X[size_t(i)] + xs + BT[size_t(i)]);
             const float* sub = at(i, t);
             float c = float(F[size_t(i)] + B[size_t(i)]);
-            for (int m = std::max(peak, ti); m <= M; ++m) {
-                float v = c + sub[m - ti];
-                if (v < out[m]) out[m] = v, ch[m] = kTaped;
-            }
+            for (int m = std::max(peak, ti); m <= M; ++m)
+                out[m] = std::min(out[m], c + sub[m - ti]);
         }
         // Checkpoint x_s and advance to x_k.
         int advPeak = 0;
@@ -147,11 +160,9 @@ private:
             const float* right = at(k, t);
             const float* left = at(s, k);
             const float adv = float(PF[size_t(k)] - PF[size_t(s)]);
-            const std::int16_t code = std::int16_t(k - s + 1);
-            for (int m = std::max(advPeak, xs); m <= M; ++m) {
-                float v = adv + right[m - xs] + left[m];
-                if (v < out[m]) out[m] = v, ch[m] = code;
-            }
+            // The hot loop: vectorised (no branches, no choice bookkeeping).
+            for (int m = std::max(advPeak, xs); m <= M; ++m)
+                out[m] = std::min(out[m], adv + right[m - xs] + left[m]);
         }
     }
 };
