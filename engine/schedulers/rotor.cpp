@@ -183,7 +183,7 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
         for (std::int64_t b : {s.state_bytes, s.tape_bytes, s.forward_tmp_bytes, s.backward_tmp_bytes})
             common = std::gcd(common, b);
     }
-    if (common > 0 && budget / common <= 4 * std::int64_t(slots)) unit = std::min(unit, common);
+    if (common > 0 && budget / common <= 4 * std::int64_t(slots)) unit = common;
     int M = int(budget / unit);
     std::size_t bytes = Rotor::tableBytes(n, M, chain.isUniform());
     if (bytes > (std::size_t(4) << 30))
