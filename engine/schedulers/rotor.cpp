@@ -175,7 +175,8 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
     if (n > 20000)
         return fail("rotor: the chain has " + std::to_string(n) + " steps; the programme handles at most 20000");
     // Sizes round up to whole slots, which costs optimality; when every size is a multiple of a common unit that
-    // divides the budget into at most 4x the asked slots, use that unit and lose nothing.
+    // divides the budget into at most 4x the asked slots (and the table stays under 512 MiB), use that unit and lose
+    // nothing.
     std::int64_t unit = std::max<std::int64_t>(1, (budget + slots - 1) / slots);
     std::int64_t common = 0;
     for (int i = 1; i <= n; ++i) {
@@ -183,7 +184,9 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
         for (std::int64_t b : {s.state_bytes, s.tape_bytes, s.forward_tmp_bytes, s.backward_tmp_bytes})
             common = std::gcd(common, b);
     }
-    if (common > 0 && budget / common <= 4 * std::int64_t(slots)) unit = common;
+    if (common > 0 && budget / common <= 4 * std::int64_t(slots) &&
+        Rotor::tableBytes(n, int(budget / common), chain.isUniform()) <= (std::size_t(512) << 20))
+        unit = common;
     int M = int(budget / unit);
     std::size_t bytes = Rotor::tableBytes(n, M, chain.isUniform());
     if (bytes > (std::size_t(4) << 30))
