@@ -1,0 +1,391 @@
+#include "trainer/executor.h"
+
+#include <algorithm>
+
+namespace ckpt::trainer {
+namespace {
+
+template <typename T> std::vector<ByteSpan> spansOf(Tensors<T>& t) {
+    std::vector<ByteSpan> s;
+    for (Mat<T>& m : t.parts)
+        s.push_back(ByteSpan{m.data(), std::size_t(m.size()) * sizeof(T)});
+    return s;
+}
+
+std::string x(int j) {
+    return "x" + std::to_string(j);
+}
+
+} // namespace
+
+template <typename T>
+Result<std::unique_ptr<Executor<T>>> Executor<T>::make(const Hardware& hw, const std::string& scratch) {
+    std::unique_ptr<Executor> e(new Executor());
+    const int L = hw.levelCount();
+    e->m_disks.resize(std::size_t(L));
+    e->m_workers.resize(std::size_t(L));
+    e->m_laneNames.push_back("compute");
+    for (int l = 1; l < L; ++l) {
+        auto d = DiskLevel::create(scratch, l);
+        if (!d) return d.errorValue();
+        e->m_disks[std::size_t(l)] = std::move(*d);
+        e->m_workers[std::size_t(l)] = std::make_unique<IoWorker>();
+        e->m_laneNames.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
+    }
+    e->m_store.reset(L);
+    return e;
+}
+
+template <typename T> Executor<T>::~Executor() {
+    drain();
+}
+
+template <typename T> void Executor<T>::drain() {
+    for (auto& w : m_workers)
+        if (w) w->drain();
+}
+
+template <typename T>
+Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const Schedule& plan, Parameters<T>& grads) {
+    const int n = batch.length();
+    const int L = levels();
+    const auto N = std::size_t(n) + 1;
+    m_n = n;
+    m_store.reset(L);
+    m_level0.assign(N, nullptr);
+    m_onLevel.assign(std::size_t(L), std::vector<char>(N, 0));
+    m_onBytes.assign(std::size_t(L), std::vector<std::int64_t>(N, 0));
+    m_tapes.assign(N, {});
+    m_haveTape.assign(N, 0);
+    m_backwardDone.assign(N + 1, 0);
+    m_forwardRuns.assign(N, 0);
+    m_intervals.assign(plan.size(), std::nullopt);
+    m_ioError.clear();
+    m_grad = {};
+    m_loss.assign(N, 0.0);
+    m_readWait = 0;
+    // x_0, the input of the chain, is in level 0 before anything runs.
+    auto x0 = std::make_shared<Slot>();
+    x0->data = net.cell().zeroState();
+    x0->bytes = x0->data.bytes();
+    m_store.add(0, MemoryCategory::State, x0->bytes);
+    m_level0[0] = x0;
+
+    std::string why;
+    long long bad = -1;
+    for (std::size_t k = 0; k < plan.size() && bad < 0; ++k) {
+        std::string err = step(net, batch, grads, plan[k], int(k));
+        if (err.empty()) {
+            std::lock_guard lock(m_mu);
+            err = m_ioError;
+        }
+        if (!err.empty()) {
+            bad = (long long)k;
+            why = "action " + std::to_string(k) + " (" + toString(plan[k]) + "): " + err;
+        }
+    }
+    drain();
+    if (bad < 0 && !m_ioError.empty()) {
+        bad = (long long)plan.size();
+        why = m_ioError;
+    }
+    if (bad < 0 && !m_backwardDone[1]) {
+        int missing = n;
+        while (missing > 1 && m_backwardDone[std::size_t(missing)])
+            --missing;
+        bad = (long long)plan.size();
+        why = "the plan ends (after " + std::to_string(plan.size()) + " actions) before backward step " +
+              std::to_string(missing) + ": every step from " + std::to_string(n) + " down to 1 must be reversed";
+    }
+    for (auto& d : m_disks)
+        if (d) d->clear(); // states a plan left on a level
+    Execution ex;
+    if (bad >= 0) {
+        m_level0.clear();
+        m_tapes.clear();
+        return fail(why, bad);
+    }
+    double sum = 0;
+    for (int t = 1; t <= n; ++t)
+        sum += m_loss[std::size_t(t)];
+    ex.loss = sum / (double(batch.size()) * n);
+    ex.timeline = finishTimeline(plan);
+    ex.read_wait_s = m_readWait;
+    // The gradient of x_0 is the last thing held, as in the simulator's curve; it goes with the run.
+    m_grad = {};
+    m_level0.clear();
+    return ex;
+}
+
+template <typename T>
+std::string Executor<T>::step(Network<T>& net, const Batch<T>& batch, Parameters<T>& grads, const Action& a, int k) {
+    if (m_backwardDone[1]) return "the backward pass has already reached step 1; nothing may follow it";
+    const int n = m_n;
+    auto checkState = [&](int j) -> std::string {
+        if (j < 0 || j > n) return "there is no state " + x(j) + " (states are x0..x" + std::to_string(n) + ")";
+        return {};
+    };
+    auto checkLevel = [&](int l, bool slowOnly) -> std::string {
+        if (l < 0 || l >= levels())
+            return "there is no memory level " + std::to_string(l) + " (the machine has " + std::to_string(levels()) +
+                   ")";
+        if (slowOnly && l == 0)
+            return "transfers go between level 0 and a slower level; level 0 cannot be the other end";
+        return {};
+    };
+    switch (a.kind) {
+    case ActionKind::Forward:
+        if (a.index < 1 || a.index > n)
+            return "there is no step " + std::to_string(a.index) + " (steps are 1.." + std::to_string(n) + ")";
+        return forward(net, batch, a.index, a.keep, k);
+    case ActionKind::Backward:
+        if (a.index < 1 || a.index > n)
+            return "there is no step " + std::to_string(a.index) + " (steps are 1.." + std::to_string(n) + ")";
+        return backward(net, batch, grads, a.index, k);
+    case ActionKind::Write:
+        if (auto e = checkState(a.index); !e.empty()) return e;
+        if (auto e = checkLevel(a.level, true); !e.empty()) return e;
+        return write(a.index, a.level, k);
+    case ActionKind::Read:
+        if (auto e = checkState(a.index); !e.empty()) return e;
+        if (auto e = checkLevel(a.level, true); !e.empty()) return e;
+        return read(net.cell(), a.index, a.level, k);
+    case ActionKind::Free:
+        if (auto e = checkState(a.index); !e.empty()) return e;
+        if (auto e = checkLevel(a.level, false); !e.empty()) return e;
+        return freeState(a.index, a.level);
+    }
+    return "unknown action";
+}
+
+template <typename T>
+std::string Executor<T>::forward(Network<T>& net, const Batch<T>& batch, int i, Keep keep, int k) {
+    const auto si = std::size_t(i);
+    if (m_backwardDone[si]) return "step " + std::to_string(i) + " was already reversed; its forward cannot run again";
+    SlotPtr in = m_level0[si - 1];
+    if (!in) {
+        for (int l = 1; l < levels(); ++l)
+            if (m_onLevel[std::size_t(l)][si - 1])
+                return "its input " + x(i - 1) + " is on level " + std::to_string(l) +
+                       ", not in level 0: the store does not hold it in RAM (read it first)";
+        return "its input " + x(i - 1) + " is not held by the store (the executor never recomputes it silently)";
+    }
+    if (m_level0[si]) return x(i) + " is already held in level 0";
+    if (keep == Keep::Tape && m_haveTape[si]) return "the tape of step " + std::to_string(i) + " is already held";
+    {
+        std::unique_lock lock(m_mu);
+        if (!in->ready) {
+            const double w0 = m_store.now();
+            m_cv.wait(lock, [&] { return in->ready; });
+            m_readWait += m_store.now() - w0;
+        }
+        if (!m_ioError.empty()) return m_ioError;
+    }
+    const Cell<T>& cell = net.cell();
+    const double start = m_store.now();
+    auto out = std::make_shared<Slot>();
+    out->data = cell.allocState();
+    out->bytes = out->data.bytes();
+    m_store.add(0, MemoryCategory::State, out->bytes);
+    std::int64_t tapeBytes = 0;
+    if (keep == Keep::Tape) {
+        m_tapes[si] = cell.allocTape();
+        tapeBytes = m_tapes[si].bytes();
+        m_store.add(0, MemoryCategory::Tape, tapeBytes);
+        m_haveTape[si] = 1;
+    }
+    net.forward(batch, i, in->data, out->data, keep == Keep::Tape ? &m_tapes[si] : nullptr);
+    const double end = m_store.now();
+    m_level0[si] = out;
+    IntervalKind kind = m_forwardRuns[si]++ ? IntervalKind::Recompute : IntervalKind::Forward;
+    record(k, Interval{start, end, k, i, out->bytes + tapeBytes, 0, kind});
+    if (keep != Keep::State) release0(i - 1);
+    if (i >= m_n || m_backwardDone[si + 1]) release0(i); // x_i can never be used again
+    return {};
+}
+
+template <typename T>
+std::string Executor<T>::backward(Network<T>& net, const Batch<T>& batch, Parameters<T>& grads, int i, int k) {
+    const auto si = std::size_t(i);
+    if (m_backwardDone[si]) return "backward step " + std::to_string(i) + " is done twice";
+    if (i < m_n && !m_backwardDone[si + 1])
+        return "the gradient of " + x(i) + " does not exist yet: backward step " + std::to_string(i + 1) +
+               " must come first";
+    if (!m_haveTape[si])
+        return "the tape of step " + std::to_string(i) + " is not held: run forward " + std::to_string(i) +
+               " with keep tape first";
+    const Cell<T>& cell = net.cell();
+    const double start = m_store.now();
+    if (i == m_n) {
+        m_grad = cell.zeroState(); // the gradient of x_n: the loss enters through each step's read-out
+        m_store.add(0, MemoryCategory::Gradient, m_grad.bytes());
+    }
+    Tensors<T> dIn = cell.allocState();
+    m_store.add(0, MemoryCategory::Gradient, dIn.bytes());
+    m_loss[si] = net.backward(batch, i, m_tapes[si], m_grad, dIn, grads);
+    const double end = m_store.now();
+    m_store.add(0, MemoryCategory::Gradient, -m_grad.bytes());
+    m_grad = std::move(dIn);
+    m_store.add(0, MemoryCategory::Tape, -m_tapes[si].bytes());
+    m_tapes[si] = {};
+    m_haveTape[si] = 0;
+    m_backwardDone[si] = 1;
+    record(k, Interval{start, end, k, i, m_grad.bytes(), 0, IntervalKind::Backward});
+    // x_{i-1} can never be used again, on any level.
+    release0(i - 1);
+    for (int l = 1; l < levels(); ++l)
+        if (m_onLevel[std::size_t(l)][si - 1]) releaseOnDisk(i - 1, l);
+    return {};
+}
+
+template <typename T> std::string Executor<T>::write(int j, int l, int k) {
+    const auto sj = std::size_t(j), sl = std::size_t(l);
+    SlotPtr s = m_level0[sj];
+    if (!s) return x(j) + " is not held in level 0, so it cannot be written";
+    if (m_onLevel[sl][sj]) return x(j) + " is already held on level " + std::to_string(l);
+    m_onLevel[sl][sj] = 1;
+    m_onBytes[sl][sj] = s->bytes;
+    {
+        std::lock_guard lock(m_mu);
+        ++s->pins;
+    }
+    m_workers[sl]->submit([this, s, j, l, k] {
+        {
+            std::unique_lock lock(m_mu);
+            m_cv.wait(lock, [&] { return s->ready; });
+        }
+        const double start = m_store.add(l, MemoryCategory::State, s->bytes);
+        auto ok = m_disks[std::size_t(l)]->write(j, spansOf(s->data));
+        const double end = m_store.now();
+        unpin(*s);
+        record(k, Interval{start, end, k, j, s->bytes, std::int16_t(l), IntervalKind::Write});
+        if (!ok) ioFailed(ok.error());
+    });
+    return {};
+}
+
+template <typename T> std::string Executor<T>::read(const Cell<T>& cell, int j, int l, int k) {
+    const auto sj = std::size_t(j), sl = std::size_t(l);
+    if (!m_onLevel[sl][sj]) return x(j) + " is not held on level " + std::to_string(l);
+    if (m_level0[sj]) return x(j) + " is already held in level 0";
+    auto s = std::make_shared<Slot>();
+    s->bytes = m_onBytes[sl][sj];
+    s->ready = false;
+    s->pins = 1; // the read fills it
+    m_level0[sj] = s;
+    m_workers[sl]->submit([this, s, j, l, k, cell] {
+        const double start = m_store.add(0, MemoryCategory::State, s->bytes);
+        s->data = cell.allocState();
+        auto ok = m_disks[std::size_t(l)]->read(j, spansOf(s->data));
+        const double end = m_store.now();
+        {
+            std::lock_guard lock(m_mu);
+            s->ready = true;
+        }
+        unpin(*s);
+        m_cv.notify_all();
+        record(k, Interval{start, end, k, j, s->bytes, std::int16_t(l), IntervalKind::Read});
+        if (!ok) ioFailed(ok.error());
+    });
+    return {};
+}
+
+template <typename T> std::string Executor<T>::freeState(int j, int l) {
+    const auto sj = std::size_t(j), sl = std::size_t(l);
+    if (l == 0) {
+        if (!m_level0[sj]) return x(j) + " is not held on level 0";
+        release0(j);
+        return {};
+    }
+    if (!m_onLevel[sl][sj]) return x(j) + " is not held on level " + std::to_string(l);
+    releaseOnDisk(j, l);
+    return {};
+}
+
+template <typename T> void Executor<T>::release0(int j) {
+    SlotPtr s = std::move(m_level0[std::size_t(j)]);
+    m_level0[std::size_t(j)] = nullptr;
+    if (!s) return;
+    std::lock_guard lock(m_mu);
+    if (s->pins == 0)
+        m_store.add(0, MemoryCategory::State, -s->bytes);
+    else
+        s->releasePending = true; // the transfer still using it releases it when done
+}
+
+template <typename T> void Executor<T>::releaseOnDisk(int j, int l) {
+    const auto sj = std::size_t(j), sl = std::size_t(l);
+    m_onLevel[sl][sj] = 0;
+    const std::int64_t bytes = m_onBytes[sl][sj];
+    // Queued behind the level's transfers, so a read of this copy finishes first.
+    m_workers[sl]->submit([this, j, l, bytes] {
+        auto ok = m_disks[std::size_t(l)]->remove(j);
+        m_store.add(l, MemoryCategory::State, -bytes);
+        if (!ok) ioFailed(ok.error());
+    });
+}
+
+template <typename T> void Executor<T>::unpin(Slot& s) {
+    std::lock_guard lock(m_mu);
+    if (--s.pins == 0 && s.releasePending) {
+        s.releasePending = false;
+        m_store.add(0, MemoryCategory::State, -s.bytes);
+    }
+}
+
+template <typename T> void Executor<T>::record(int k, const Interval& iv) {
+    std::lock_guard lock(m_mu);
+    m_intervals[std::size_t(k)] = iv;
+}
+
+template <typename T> void Executor<T>::ioFailed(const std::string& why) {
+    {
+        std::lock_guard lock(m_mu);
+        if (m_ioError.empty()) m_ioError = why;
+    }
+    m_cv.notify_all();
+}
+
+template <typename T> Timeline Executor<T>::finishTimeline(const Schedule& plan) {
+    Timeline tl;
+    tl.lanes = m_laneNames;
+    Totals& t = tl.totals;
+    const int L = levels();
+    t.channel_busy_s.assign(std::size_t(L), 0.0);
+    for (std::size_t k = 0; k < plan.size(); ++k) {
+        if (!m_intervals[k]) continue;
+        const Interval& iv = *m_intervals[k];
+        tl.intervals.push_back(iv);
+        t.makespan_s = std::max(t.makespan_s, iv.end);
+        switch (iv.kind) {
+        case IntervalKind::Forward:
+        case IntervalKind::Recompute:
+            ++t.forward_steps;
+            break;
+        case IntervalKind::Backward:
+            ++t.backward_steps;
+            break;
+        case IntervalKind::Write:
+            t.bytes_written += iv.bytes;
+            break;
+        case IntervalKind::Read:
+            t.bytes_read += iv.bytes;
+            break;
+        }
+        if (iv.lane == 0)
+            t.compute_s += iv.end - iv.start;
+        else
+            t.channel_busy_s[std::size_t(iv.lane)] += iv.end - iv.start;
+    }
+    t.steps = m_n;
+    t.recomputed_steps = t.forward_steps - m_n;
+    t.peak_bytes = m_store.peaks();
+    t.peak_time_s = m_store.peakTimes();
+    tl.memory = m_store.curves();
+    return tl;
+}
+
+template class Executor<float>;
+template class Executor<double>;
+
+} // namespace ckpt::trainer

@@ -1,0 +1,98 @@
+#pragma once
+// Runs a chain plan for real, action by action, on a network and a batch: forwards in each keep mode, backwards, and
+// the transfers. Level 0 is RAM with a counted store; every slower level of the hardware is a folder of files with
+// its own background I/O thread, so an asynchronous plan overlaps its transfers with compute for real. A forward
+// whose input is still being read waits for it (the wait shows as a gap before it on the compute lane).
+//
+// The executor trusts nothing: a plan that asks for a state the store does not hold (or runs a backward without its
+// tape, or out of order) is an error naming the action, never a silent recompute. It does not check capacities:
+// plans come from the simulator, which does.
+//
+// What is counted, and when, follows the simulator (sim/simulator.cpp) event for event: x_0 from the start; a
+// forward allocates its output (and its tape) when it starts and releases its input at its end unless it keeps
+// it; x_n, and x_j once backward j+1 is done, go at once; backward i allocates the gradient of x_{i-1} (and, for
+// i = n, of x_n) when it starts and releases the gradient of x_i and its tape at its end; a write counts on its
+// level from its start, and a level-0 copy it reads from is released only when it ends; a read counts in level 0
+// from its start. The measured Timeline has the simulator's type.
+#include "model/hardware.h"
+#include "plan/plan.h"
+#include "sim/timeline.h"
+#include "trainer/counted_store.h"
+#include "trainer/disk_level.h"
+#include "trainer/io_worker.h"
+#include "trainer/network.h"
+#include "util/result.h"
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace ckpt::trainer {
+
+struct Execution {
+    double loss = 0;        // mean over the batch and the steps
+    Timeline timeline;      // measured: wall-clock seconds from the start of the run
+    double read_wait_s = 0; // compute time spent waiting for reads
+};
+
+template <typename T> class Executor {
+public:
+    // One folder (under `scratch`, or the system's temporary folder) and one I/O thread per slower level of hw.
+    static Result<std::unique_ptr<Executor>> make(const Hardware& hw, const std::string& scratch = {});
+    ~Executor();
+
+    // Adds the gradients of the batch's mean loss into `grads`.
+    Result<Execution> run(Network<T>& net, const Batch<T>& batch, const Schedule& plan, Parameters<T>& grads);
+
+    int levels() const { return int(m_laneNames.size()); }
+
+private:
+    struct Slot {
+        Tensors<T> data;
+        std::int64_t bytes = 0;
+        bool ready = true;
+        int pins = 0; // transfers reading or filling it; a release waits for them
+        bool releasePending = false;
+    };
+    using SlotPtr = std::shared_ptr<Slot>;
+
+    Executor() = default;
+
+    std::vector<std::string> m_laneNames;
+    std::vector<std::unique_ptr<DiskLevel>> m_disks;  // [level], null for level 0
+    std::vector<std::unique_ptr<IoWorker>> m_workers; // [level], null for level 0; destroyed before the disks
+    CountedStore m_store;
+
+    // One run's state. Compute-thread only, except what m_mu guards.
+    std::mutex m_mu;
+    std::condition_variable m_cv;
+    std::vector<SlotPtr> m_level0;                    // [state]
+    std::vector<std::vector<char>> m_onLevel;         // [level][state], as issued
+    std::vector<std::vector<std::int64_t>> m_onBytes; // [level][state]
+    std::vector<Tensors<T>> m_tapes;
+    std::vector<char> m_haveTape, m_backwardDone;
+    std::vector<int> m_forwardRuns;
+    std::vector<std::optional<Interval>> m_intervals; // [action], guarded
+    std::string m_ioError;                            // guarded
+    Tensors<T> m_grad;                                // gradient of x_i after backward i
+    std::vector<double> m_loss;
+    double m_readWait = 0;
+    int m_n = 0;
+
+    std::string step(Network<T>& net, const Batch<T>& batch, Parameters<T>& grads, const Action& a, int k);
+    std::string forward(Network<T>& net, const Batch<T>& batch, int i, Keep keep, int k);
+    std::string backward(Network<T>& net, const Batch<T>& batch, Parameters<T>& grads, int i, int k);
+    std::string write(int j, int level, int k);
+    std::string read(const Cell<T>& cell, int j, int level, int k);
+    std::string freeState(int j, int level);
+    void release0(int j);
+    void releaseOnDisk(int j, int level);
+    void unpin(Slot& s);
+    void record(int k, const Interval& iv);
+    void ioFailed(const std::string& why);
+    void drain();
+    Timeline finishTimeline(const Schedule& plan);
+};
+
+} // namespace ckpt::trainer
