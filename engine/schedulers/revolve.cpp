@@ -49,11 +49,11 @@ std::int64_t split(std::int64_t n, int s) {
 
 struct Builder {
     const Chain& chain;
-    Plan plan;
-    double time = 0;
+    Schedule& actions;
+    double& time;
 
     void fwd(int i, Keep keep) {
-        plan.actions.push_back(Action::forward(i, keep));
+        actions.push_back(Action::forward(i, keep));
         time += chain.step(i).forward;
     }
     // From the checkpoint x_a to x_m, keeping x_a.
@@ -62,7 +62,7 @@ struct Builder {
     }
     void turn(int i) {
         fwd(i, Keep::Tape);
-        plan.actions.push_back(Action::backward(i));
+        actions.push_back(Action::backward(i));
         time += chain.step(i).backward;
     }
     // Reverses steps a+1..b, given x_a in a slot and s slots in all (x_a's included).
@@ -99,12 +99,18 @@ std::int64_t revolveAdvances(std::int64_t n, int s) {
 Plan revolvePlan(const Chain& chain, int slots) {
     const int n = chain.length();
     const int s = std::clamp(slots, 1, n);
-    Builder b{chain, {}, 0};
-    b.plan.actions.reserve(static_cast<std::size_t>(n + revolveAdvances(n, s) + n));
+    Plan plan;
+    plan.actions.reserve(static_cast<std::size_t>(n + revolveAdvances(n, s) + n));
+    Builder b{chain, plan.actions, plan.predicted_makespan_s};
     b.reverse(0, n, s);
-    b.plan.predicted_makespan_s = b.time;
-    b.plan.params["slots"] = std::to_string(s);
-    return std::move(b.plan);
+    plan.params["slots"] = std::to_string(s);
+    return plan;
+}
+
+void appendRevolve(const Chain& chain, int a, int b, int slots, Schedule& out, double& time) {
+    if (b <= a) return;
+    Builder builder{chain, out, time};
+    builder.reverse(a, b, std::clamp(slots, 1, b - a));
 }
 
 SchedulerInfo revolveScheduler() {

@@ -11,6 +11,10 @@ std::int64_t revolveBeta(int s, int r);
 std::int64_t revolveAdvances(std::int64_t n, int s);
 // The binomial schedule: s slots, the input state's slot included (s >= 1).
 Plan revolvePlan(const Chain& chain, int slotCount);
+// Appends the binomial reversal of steps a+1..b to `out`, given x_a held in level 0 (it takes one of the `slotCount`
+// slots, clamped to 1..b-a); adds the compute time of the appended actions to `time`. For schedulers that reverse a
+// part of the chain with Revolve (the segments of the multi-level schedulers).
+void appendRevolve(const Chain& chain, int a, int b, int slotCount, Schedule& out, double& time);
 SchedulerInfo revolveScheduler();
 
 } // namespace ckpt
