@@ -1,6 +1,8 @@
 #include "schedulers/registry.h"
 
+#include "schedulers/async_multistage.h"
 #include "schedulers/bptt_dp.h"
+#include "schedulers/double_checkpointing.h"
 #include "schedulers/periodic.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -31,7 +33,9 @@ const std::string& Params::text(const std::string& name) const {
 }
 
 const std::vector<SchedulerInfo>& schedulers() {
-    static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler(), rotorScheduler(), bpttDpScheduler()};
+    static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler(), rotorScheduler(), bpttDpScheduler(),
+                                                   asyncMultistageScheduler(),
+                                                   doubleCheckpointingScheduler()};
     return all;
 }
 

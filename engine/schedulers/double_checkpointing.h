@@ -1,0 +1,6 @@
+#pragma once
+#include "schedulers/registry.h"
+
+namespace ckpt {
+SchedulerInfo doubleCheckpointingScheduler();
+} // namespace ckpt
