@@ -3,6 +3,7 @@
 #include "schedulers/async_multistage.h"
 #include "schedulers/bptt_dp.h"
 #include "schedulers/double_checkpointing.h"
+#include "schedulers/multistage.h"
 #include "schedulers/periodic.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -34,6 +35,7 @@ const std::string& Params::text(const std::string& name) const {
 
 const std::vector<SchedulerInfo>& schedulers() {
     static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler(), rotorScheduler(), bpttDpScheduler(),
+                                                   multistageScheduler(),
                                                    asyncMultistageScheduler(),
                                                    doubleCheckpointingScheduler()};
     return all;

@@ -1,0 +1,239 @@
+// Multistage checkpointing over level 0 and slower levels (model A), four variants:
+//   disk-revolve           Aupy, Herrmann, Hovland, Robert 2016, "Optimal multistage algorithm for adjoint
+//                          computation": the optimal dynamic programme for memory + disk (hrevolve.cpp);
+//   periodic-disk-revolve  Aupy & Herrmann 2017, "Periodicity in optimal hierarchical checkpointing schemes for adjoint
+//                          computations": a disk checkpoint every period, each period reversed by that programme;
+//   h-revolve              Herrmann & Pallez 2020, "H-Revolve: a framework for adjoint computation on synchronous
+//                          hierarchical platforms": the programme nested level by level over every slower level;
+//   stumm-walther          Stumm & Walther 2009, "MultiStage approaches for optimal offline checkpointing": binomial
+//                          checkpoints split between memory and disk (stumm_walther.cpp).
+// The papers' transfers are synchronous. The simulator overlaps them with compute, so a plan runs at most as long as
+// its synchronous cost (a write no longer blocks; a read still blocks the forward step that needs it). The plans are
+// emitted as the papers order them, and predicted_makespan_s replays the simulator's overlap rule (TransferClock), so
+// it equals the simulated makespan; the synchronous optimum stays available from HierarchicalRevolve::cost and
+// diskRevolveOptimum. The programme takes homogeneous costs: the chain's mean forward and backward times, and the
+// transfer time of its largest state.
+#include "schedulers/multistage.h"
+
+#include "schedulers/fit.h"
+#include "schedulers/multilevel.h"
+#include "schedulers/revolve.h"
+#include "schedulers/stumm_walther.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+namespace ckpt {
+namespace {
+
+const std::string kName = "multistage";
+constexpr double kMaxOperations = 4e9; // a few seconds of the programme's inner loop
+constexpr double kMaxCells = 2.5e7;    // about 0.8 GB of tables
+
+Result<std::unique_ptr<HierarchicalRevolve>> buildTable(const std::string& what, int length, int memory,
+                                                        const MultistageCosts& c) {
+    auto e = HierarchicalRevolve::effort(length, memory, c.levels);
+    if (e.operations > kMaxOperations || e.cells > kMaxCells) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%.2g table cells and %.2g steps", e.cells, e.operations);
+        return fail(kName + " (" + what + "): the programme for " + std::to_string(length) + " steps and " +
+                    std::to_string(memory) + " memory slots would take " + buf +
+                    "; use variant periodic-disk-revolve, fewer memory slots, or async-multistage");
+    }
+    return std::make_unique<HierarchicalRevolve>(length, memory, c.uf, c.ub, c.levels);
+}
+
+// The most Revolve slots within `limit`: memory-only plans with that many slots have the same level-0 footprint as
+// the multistage plans, so the fit for those searches no further (plus one, for the transfers in flight).
+int revolveSlotsThatFit(const Chain& chain, const Hardware& hw, std::int64_t limit) {
+    auto r = largestFitting("revolve", "slots", 1, chain.length(), limit, chain, hw,
+                            [&](int k) { return revolvePlan(chain, k); });
+    return r ? std::stoi(r->params.at("slots")) : 1;
+}
+
+struct Periodic {
+    int period = 1;
+    double cost = 0;
+};
+
+// The period with the least synchronous cost of the whole plan: (K - 1)(wd + P uf + rd + D(P)) + A(n - (K - 1)P).
+// `capacity`: states the level holds (-1: unbounded); the sweep keeps K - 1 there.
+Periodic bestPeriod(int n, int fixed, int maxPeriod, int memory, int capacity, const MultistageCosts& c,
+                    const HierarchicalRevolve& table) {
+    const StorageLevel& io = c.levels.back();
+    Periodic best{0, 0};
+    for (int P = fixed > 0 ? fixed : 1; P <= (fixed > 0 ? fixed : maxPeriod); ++P) {
+        const int K = (n + P - 1) / P;
+        if (capacity >= 0 && K - 1 > capacity) continue;
+        const double cost = (K - 1) * (io.write + P * c.uf + io.read + table.costStored(P, memory)) +
+                            table.cost(n - (K - 1) * P, memory);
+        if (best.period == 0 || cost < best.cost) best = {P, cost};
+    }
+    return best;
+}
+
+} // namespace
+
+MultistageCosts multistageCosts(const Chain& chain, const Hardware& hw, const std::vector<int>& levels, int diskSlots) {
+    MultistageCosts c;
+    c.uf = meanForward(chain);
+    c.ub = meanBackward(chain);
+    const std::int64_t x = largestState(chain);
+    for (int l : levels) {
+        long long cap = levelSlots(hw, l, x);
+        if (l == levels.back() && diskSlots > 0) cap = std::min<long long>(cap, diskSlots);
+        c.levels.push_back(
+            StorageLevel{l, hw.writeSeconds(l, x), hw.readSeconds(l, x), cap >= chain.length() ? -1 : int(cap)});
+    }
+    return c;
+}
+
+Plan periodicDiskRevolvePlan(const Chain& chain, const Hardware& hw, const HierarchicalRevolve& table, int period,
+                             int memorySlots, int level, double* synchronous) {
+    const int n = chain.length();
+    const int P = std::clamp(period, 1, n);
+    const int last = (n - 1) / P * P;
+    Plan p;
+    for (int a = 0; a < last; a += P) {
+        p.actions.push_back(Action::write(a, level));
+        for (int i = a + 1; i <= a + P; ++i)
+            p.actions.push_back(Action::forward(i, Keep::None));
+    }
+    table.append(chain, last, n - last, memorySlots, p.actions);
+    for (int a = last - P; a >= 0; a -= P) {
+        p.actions.push_back(Action::read(a, level));
+        table.appendStored(chain, a, P, memorySlots, p.actions);
+    }
+    TransferClock clock(chain, hw);
+    clock.apply(p.actions);
+    p.predicted_makespan_s = clock.makespan();
+    if (synchronous) *synchronous = clock.synchronous();
+    return p;
+}
+
+SchedulerInfo multistageScheduler() {
+    SchedulerInfo s;
+    s.name = kName;
+    s.description = "Checkpoints in memory and on slower levels: Disk-Revolve's optimal programme, its periodic form, "
+                    "H-Revolve over every level, or Stumm & Walther's binomial split (model A)";
+    s.paper = "Stumm & Walther 2009; Aupy, Herrmann, Hovland, Robert 2016 (Disk-Revolve); Aupy & Herrmann 2017 "
+              "(Periodic-Disk-Revolve); Herrmann & Pallez 2020 (H-Revolve)";
+    s.model = 'A';
+    s.optimality = Optimality::Optimal; // disk-revolve, in the papers' synchronous model; the others approximate it
+    s.min_levels = 2;
+    s.params = {
+        {"variant",
+         "disk-revolve (optimal, two levels), periodic-disk-revolve, h-revolve (every level), stumm-walther",
+         ParamType::Choice,
+         "disk-revolve",
+         0,
+         0,
+         {"disk-revolve", "periodic-disk-revolve", "h-revolve", "stumm-walther"}},
+        {"memory_slots",
+         "state slots in level 0 (the input's included); 0 = the most that fit the budget, or "
+         "ceil(sqrt(n)) without one",
+         ParamType::Int,
+         "0",
+         0,
+         1e9,
+         {}},
+        {"disk_slots",
+         "states the slower level holds at once (h-revolve: the slowest); 0 = as many as its capacity "
+         "holds (stumm-walther: the count with the least cost)",
+         ParamType::Int,
+         "0",
+         0,
+         1e9,
+         {}},
+        {"level", "the slower level used as disk (not h-revolve, which uses them all)", ParamType::Int, "1", 1, 64, {}},
+        {"period",
+         "periodic-disk-revolve: steps between disk checkpoints; 0 = the best by a scan",
+         ParamType::Int,
+         "0",
+         0,
+         1e9,
+         {}},
+    };
+    s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
+        const std::string variant = params.text("variant");
+        const std::string who = kName + " (" + variant + ")";
+        auto level = slowerLevel(who, hw, variant == "h-revolve" ? 1 : params.integer("level"));
+        if (!level) return level.errorValue();
+        const int n = chain.length();
+        std::vector<int> levels = {*level};
+        if (variant == "h-revolve")
+            for (int l = 2; l < hw.levelCount(); ++l)
+                levels.push_back(l);
+        const int diskSlots = int(std::min<long long>(params.integer("disk_slots"), n));
+        const MultistageCosts costs = multistageCosts(chain, hw, levels, diskSlots);
+        const std::int64_t limit = levelZeroLimit(hw, budget);
+        int memory = int(std::min<long long>(params.integer("memory_slots"), n));
+        if (memory == 0 && limit == 0) memory = std::max(1, int(std::ceil(std::sqrt(double(n)))));
+        const int most = memory > 0 ? memory : std::min(n, revolveSlotsThatFit(chain, hw, limit) + 1);
+
+        std::function<Plan(int)> make;
+        std::unique_ptr<HierarchicalRevolve> table;
+        if (variant == "stumm-walther") {
+            const long long fit = levelSlots(hw, *level, largestState(chain));
+            make = [&, fit](int cm) {
+                int cd = diskSlots > 0 ? diskSlots : stummWaltherBestDisk(chain, hw, cm, *level);
+                cd = int(std::min<long long>(cd, fit));
+                Plan p = stummWaltherPlan(chain, hw, cm, cd, *level);
+                p.params["disk_slots"] = std::to_string(cd);
+                return p;
+            };
+        } else if (variant == "periodic-disk-revolve") {
+            MultistageCosts inner = costs; // periods keep their starts on the level; inside, more only if unbounded
+            if (inner.levels.back().capacity >= 0) inner.levels.back().capacity = 0;
+            const int fixed = int(std::min<long long>(params.integer("period"), n));
+            int maxPeriod = fixed > 0 ? fixed : std::min(n, std::max(64, 2 * most));
+            if (costs.levels.back().capacity >= 0)
+                maxPeriod =
+                    std::max(maxPeriod, (n + costs.levels.back().capacity) / (costs.levels.back().capacity + 1));
+            auto t = buildTable(variant, maxPeriod, std::min(most, std::max(0, maxPeriod - 2)), inner);
+            if (!t) return t.errorValue();
+            table = std::move(*t);
+            const int capacity = costs.levels.back().capacity;
+            make = [&, inner, fixed, maxPeriod, capacity](int cm) {
+                Periodic best = bestPeriod(n, fixed, maxPeriod, cm, capacity, inner, *table);
+                Plan p = periodicDiskRevolvePlan(chain, hw, *table, best.period, cm, *level);
+                p.params["period"] = std::to_string(best.period);
+                return p;
+            };
+            if (bestPeriod(n, fixed, maxPeriod, most, capacity, inner, *table).period == 0)
+                return infeasible(who + ": the slower level holds " + std::to_string(costs.levels.back().capacity) +
+                                  " states, too few for any period up to " + std::to_string(maxPeriod));
+        } else {
+            auto t = buildTable(variant, n, std::min(most, std::max(0, n - 2)), costs);
+            if (!t) return t.errorValue();
+            table = std::move(*t);
+            make = [&](int cm) {
+                Plan p;
+                table->append(chain, 0, n, cm, p.actions);
+                p.predicted_makespan_s = overlappedMakespan(chain, hw, p.actions);
+                return p;
+            };
+        }
+        auto finish = [&](Plan p, int cm) {
+            p.params["memory_slots"] = std::to_string(cm);
+            return p;
+        };
+        if (memory > 0) {
+            Plan p = finish(make(memory), memory);
+            if (limit > 0) {
+                const std::int64_t peak = planPeak(chain, hw, p);
+                if (peak > limit)
+                    return needsBudget(who + " with " + std::to_string(memory) + " memory slots", peak, limit);
+            }
+            return p;
+        }
+        return largestFitting(who, "memory_slots", 1, most, limit, chain, hw,
+                              [&](int cm) { return finish(make(cm), cm); });
+    };
+    return s;
+}
+
+} // namespace ckpt
