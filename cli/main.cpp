@@ -19,10 +19,16 @@ usage:
   ckpt render PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH]
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
+  ckpt train [--cell lstm|gru|rnn] [--hidden H] [--batch B] [--input I] [--length T] [--task copy|adding|sine|text]
+             [--text FILE] [--scheduler NAME] [--slots N | --budget BYTES|P%] [--param k=v]... [--hardware HW|measured]
+             [--iterations K] [--precision fp32|fp64] [--optimizer adam|sgd] [--lr X] [--clip X] [--seed N]
+             [--scratch DIR] [--check-gradients] [--profile OUT.json] [--timeline OUT.json] [--json]
 
 PROBLEM is a ckpt-chain JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
 BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or
 percentages of store-all's peak: "5%,10%,50%".
+ckpt train runs a real RNN (engine/trainer) with the plan; defaults: lstm, H 64, B 16, T 100, task copy, store-all,
+100 iterations. HW "measured" is RAM plus a disk level of files at the speeds this machine just showed.
 Exit codes: 0 done, 1 infeasible (the message names the smallest budget that works), 2 bad input.
 )";
 
@@ -44,6 +50,7 @@ int main(int argc, char** argv) {
     if (cmd == "simulate") return cmdSimulate(argc, argv);
     if (cmd == "compare") return cmdCompare(argc, argv);
     if (cmd == "bench") return cmdBench(argc, argv);
+    if (cmd == "train") return cmdTrain(argc, argv);
     if (cmd == "render") {
 #ifdef CKPT_HAVE_CHARTS
         return cmdRender(argc, argv);

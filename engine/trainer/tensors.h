@@ -3,6 +3,11 @@
 // what one step's backward needs). Column-major, one column per sample of the batch. Every matrix is an Eigen
 // allocation, so its data is aligned the same way on every call: vectorised loops then split a row the same way and
 // a recomputed step gives the same bits.
+// GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics (the `__Y = __Y` of _mm512_undefined_*)
+// once Eigen is inlined with -march=native: a false positive (GCC bug 105593, fixed in GCC 13).
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <Eigen/Core>
 
 #include <cstdint>

@@ -1,0 +1,327 @@
+// ckpt train: a real small RNN trained with any chain plan of the registry, measured beside the simulator's
+// prediction for the same plan on the chain the run profiled.
+#include "commands.h"
+#include "common.h"
+#include "io/export.h"
+#include "io/files.h"
+#include "io/json_io.h"
+#include "sim/simulator.h"
+#include "trainer/timeline_json.h"
+#include "trainer/trainer.h"
+#include "util/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ckpt::cli {
+namespace {
+
+using trainer::Trainer;
+using trainer::TrainerConfig;
+
+bool wholeNumber(const Args& args, const std::string& key, int lo, int& out) {
+    if (!args.has(key)) return true;
+    const std::string v = args.value(key);
+    char* end = nullptr;
+    long long x = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || x < lo || x > 1'000'000'000) {
+        complain("--" + key + ": expected a whole number >= " + std::to_string(lo) + ", got '" + v + "'");
+        return false;
+    }
+    out = int(x);
+    return true;
+}
+
+bool realNumber(const Args& args, const std::string& key, double lo, double& out) {
+    if (!args.has(key)) return true;
+    const std::string v = args.value(key);
+    char* end = nullptr;
+    double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !std::isfinite(x) || x < lo) {
+        complain("--" + key + ": expected a number >= " + std::to_string(lo) + ", got '" + v + "'");
+        return false;
+    }
+    out = x;
+    return true;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// Reads the network and the run settings; false after a message.
+bool readConfig(const Args& args, TrainerConfig& c) {
+    if (args.has("cell")) {
+        auto cell = trainer::parseCell(args.value("cell"));
+        if (!cell) {
+            complain("--cell: expected lstm, gru or rnn, got '" + args.value("cell") + "'");
+            return false;
+        }
+        c.cell = *cell;
+    }
+    if (!wholeNumber(args, "hidden", 1, c.hidden) || !wholeNumber(args, "batch", 1, c.batch) ||
+        !wholeNumber(args, "input", 1, c.input) || !wholeNumber(args, "length", 1, c.length))
+        return false;
+    int seed = 1;
+    if (!wholeNumber(args, "seed", 0, seed)) return false;
+    c.seed = std::uint64_t(seed);
+    if (args.has("text")) {
+        if (args.has("task") && args.value("task") != "text") {
+            complain("--text FILE is the text task's file; it does not go with --task " + args.value("task"));
+            return false;
+        }
+        c.task = "text";
+        c.text = args.value("text");
+    } else if (args.has("task")) {
+        c.task = args.value("task");
+    }
+    const std::string precision = args.value("precision", "fp32");
+    if (precision != "fp32" && precision != "fp64") {
+        complain("--precision: expected fp32 or fp64, got '" + precision + "'");
+        return false;
+    }
+    c.precision = precision == "fp32" ? trainer::Precision::Fp32 : trainer::Precision::Fp64;
+    if (args.has("optimizer")) {
+        auto o = trainer::parseOptimizer(args.value("optimizer"));
+        if (!o) {
+            complain("--optimizer: expected adam or sgd, got '" + args.value("optimizer") + "'");
+            return false;
+        }
+        c.optimizer.kind = *o;
+    }
+    if (!realNumber(args, "lr", 1e-12, c.optimizer.learning_rate) || !realNumber(args, "clip", 0, c.optimizer.clip))
+        return false;
+    c.scratch = args.value("scratch");
+    return true;
+}
+
+// Fills the scheduler's parameters and budget as `ckpt solve` does; false after a message.
+bool readRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw, SolveRequest& req) {
+    const SchedulerInfo* info = findScheduler(name);
+    if (!info) {
+        complain(solve(name, chain, hw, {}).error());
+        return false;
+    }
+    for (const auto& kv : args.values("param")) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            complain("--param: expected NAME=VALUE, got '" + kv + "'");
+            return false;
+        }
+        req.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    if (args.has("slots")) {
+        std::string knob;
+        for (const auto& p : info->params)
+            if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
+        if (knob.empty()) {
+            complain(name + " has no slot count; use --budget or --param (ckpt list shows its parameters)");
+            return false;
+        }
+        req.params[knob] = args.value("slots");
+    }
+    if (args.has("budget")) {
+        auto b = parseBudgetList(args.value("budget"), chain, hw);
+        if (!b || b->size() != 1) {
+            complain("--budget: " + (b ? std::string("expected one size or percentage") : b.error()));
+            return false;
+        }
+        req.budget_bytes = b->front();
+    }
+    return true;
+}
+
+bool writeTimelines(const std::string& path, const Run& run, const Chain& chain, const Timeline& measured) {
+    Result<bool> ok = true;
+    if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0) {
+        ok = writeTextFileAtomic(path, timelineToCsv(*run.plan, measured));
+    } else if (path.find(".trace") != std::string::npos) {
+        ok = writeTextFileAtomic(path, timelineToChromeTrace(*run.plan, measured));
+    } else {
+        nlohmann::json doc = {{"format", "ckpt-timelines"},
+                              {"version", 1},
+                              {"scheduler", run.scheduler},
+                              {"params", run.params},
+                              {"chain", {{"name", chain.name()}, {"length", chain.length()}}},
+                              {"predicted", trainer::timelineToJson(*run.timeline)},
+                              {"measured", trainer::timelineToJson(measured)}};
+        ok = writeTextFileAtomic(path, doc.dump() + "\n");
+    }
+    if (!ok) complain(ok.error());
+    return ok.ok();
+}
+
+} // namespace
+
+int cmdTrain(int argc, char** argv) {
+    Args args;
+    if (!args.parse(argc, argv, 2, {"json", "check-gradients"},
+                    {"cell",      "hidden", "batch",  "input", "length",   "task",       "text",
+                     "scheduler", "slots",  "budget", "param", "hardware", "iterations", "precision",
+                     "optimizer", "lr",     "clip",   "seed",  "scratch",  "profile",    "timeline"})) {
+        complain("train: " + args.error() + " (see ckpt --help)");
+        return BadInput;
+    }
+    if (!args.positional().empty()) {
+        complain("train: unexpected '" + args.positional().front() + "' (see ckpt --help)");
+        return BadInput;
+    }
+    TrainerConfig config;
+    int iterations = 100;
+    if (!readConfig(args, config) || !wholeNumber(args, "iterations", 1, iterations)) return BadInput;
+    auto made = Trainer::make(config);
+    if (!made) {
+        complain(made.error());
+        return BadInput;
+    }
+    Trainer& t = **made;
+    const bool json = args.has("json");
+    std::FILE* log = json ? stderr : stdout; // with --json, stdout holds the summary alone
+
+    // The hardware: a file, this machine as measured, or one unbounded level.
+    const std::string hwArg = args.value("hardware");
+    std::optional<Hardware> fileHw;
+    if (!hwArg.empty() && hwArg != "measured") {
+        fileHw = loadMachine(hwArg);
+        if (!fileHw) return BadInput;
+    }
+    const bool disk = hwArg == "measured" || (fileHw && fileHw->levelCount() > 1);
+    auto profile = t.profile(std::min(config.length, 32), 3, disk);
+    if (!profile) {
+        complain(profile.error());
+        return BadInput;
+    }
+    const Hardware hw = hwArg == "measured" ? Trainer::measuredHardware(*profile)
+                        : fileHw            ? *fileHw
+                                            : Hardware::unbounded();
+    const Chain chain = t.chain(*profile);
+    if (args.has("profile")) {
+        auto ok = saveChain(args.value("profile"), chain);
+        if (!ok) {
+            complain(ok.error());
+            return BadInput;
+        }
+    }
+    std::fprintf(log, "%s: %s\n", chain.name().c_str(), t.task().describe(config.length).c_str());
+    std::fprintf(log, "profile: forward %s (untaped %s, taped %s), backward %s per step; state %s, tape %s\n",
+                 formatSeconds(profile->forward_s).c_str(), formatSeconds(profile->forward_untaped_s).c_str(),
+                 formatSeconds(profile->forward_taped_s).c_str(), formatSeconds(profile->backward_s).c_str(),
+                 formatBytes(double(profile->state_bytes)).c_str(), formatBytes(double(profile->tape_bytes)).c_str());
+    if (disk)
+        std::fprintf(log, "disk level (files): write %s/s, read %s/s measured\n",
+                     formatBytes(profile->write_bytes_per_s).c_str(), formatBytes(profile->read_bytes_per_s).c_str());
+
+    const std::string name = args.value("scheduler", "store-all");
+    SolveRequest req;
+    if (!readRequest(args, name, chain, hw, req)) return BadInput;
+    Run run = runScheduler(name, chain, hw, req);
+    if (!run.feasible) {
+        complain(run.message);
+        return exitCodeOf(run);
+    }
+    const Totals& predicted = run.timeline->totals;
+    const std::int64_t storeAll = storeAllPeak(chain, hw);
+
+    std::vector<double> losses, seconds, makespans, waits;
+    std::vector<std::int64_t> peaks(std::size_t(hw.levelCount()), 0);
+    double gradDiff = args.has("check-gradients") ? 0.0 : -1.0;
+    Timeline last;
+    for (int k = 1; k <= iterations; ++k) {
+        auto it = t.iterate(*run.plan, hw, args.has("check-gradients"));
+        if (!it) {
+            complain("iteration " + std::to_string(k) + ": " + it.error());
+            return BadInput;
+        }
+        losses.push_back(it->loss);
+        seconds.push_back(it->seconds);
+        makespans.push_back(it->execution.timeline.totals.makespan_s);
+        waits.push_back(it->execution.read_wait_s);
+        for (std::size_t l = 0; l < peaks.size(); ++l)
+            peaks[l] = std::max(peaks[l], it->execution.timeline.totals.peak_bytes[l]);
+        if (it->max_abs_grad_diff >= 0) gradDiff = std::max(gradDiff, it->max_abs_grad_diff);
+        std::fprintf(
+            log, "iteration %d  loss %.6f  %s (plan %s)%s\n", k, it->loss, formatSeconds(it->seconds).c_str(),
+            formatSeconds(it->execution.timeline.totals.makespan_s).c_str(),
+            it->max_abs_grad_diff >= 0 ? ("  max |grad - store-all| " + fmt("%g", it->max_abs_grad_diff)).c_str() : "");
+        if (k == iterations) last = std::move(it->execution.timeline);
+    }
+    if (args.has("timeline") && !writeTimelines(args.value("timeline"), run, chain, last)) return BadInput;
+
+    const double measuredMakespan = median(makespans);
+    const double error = predicted.makespan_s > 0 ? measuredMakespan / predicted.makespan_s - 1 : 0;
+    if (json) {
+        nlohmann::json j = {{"scheduler", run.scheduler},
+                            {"params", run.params},
+                            {"budget_bytes", run.budget_bytes},
+                            {"cell", trainer::cellName(config.cell)},
+                            {"hidden", config.hidden},
+                            {"batch", config.batch},
+                            {"input", t.task().inputWidth()},
+                            {"length", config.length},
+                            {"task", t.task().name()},
+                            {"precision", config.precision == trainer::Precision::Fp32 ? "fp32" : "fp64"},
+                            {"iterations", iterations},
+                            {"losses", losses},
+                            {"loss_first", losses.front()},
+                            {"loss_last", losses.back()},
+                            {"seconds_per_iteration", median(seconds)},
+                            {"measured_makespan_s", measuredMakespan},
+                            {"predicted_makespan_s", predicted.makespan_s},
+                            {"prediction_error", error},
+                            {"read_wait_s", median(waits)},
+                            {"peak_store_bytes", peaks[0]},
+                            {"peak_bytes", peaks},
+                            {"predicted_peak_store_bytes", predicted.peak_bytes[0]},
+                            {"peak_store_bytes_store_all", storeAll},
+                            {"forward_steps", last.totals.forward_steps},
+                            {"recomputed_steps", last.totals.recomputed_steps},
+                            {"bytes_written", last.totals.bytes_written},
+                            {"bytes_read", last.totals.bytes_read},
+                            {"state_bytes", profile->state_bytes},
+                            {"tape_bytes", profile->tape_bytes},
+                            {"parameters", t.parameterCount()},
+                            {"profile",
+                             {{"forward_s", profile->forward_s},
+                              {"forward_untaped_s", profile->forward_untaped_s},
+                              {"forward_taped_s", profile->forward_taped_s},
+                              {"backward_s", profile->backward_s},
+                              {"write_bytes_per_s", profile->write_bytes_per_s},
+                              {"read_bytes_per_s", profile->read_bytes_per_s}}}};
+        if (gradDiff >= 0) j["max_abs_grad_diff"] = gradDiff;
+        std::puts(j.dump(2).c_str());
+        return Done;
+    }
+    std::printf("\nscheduler      %s", run.scheduler.c_str());
+    for (const auto& [k, v] : run.params)
+        std::printf("  %s=%s", k.c_str(), v.c_str());
+    std::printf("\nloss           %.6f -> %.6f (%.2fx lower)\n", losses.front(), losses.back(),
+                losses.back() > 0 ? losses.front() / losses.back() : 0.0);
+    std::printf("per iteration  %s (median), the plan %s measured, %s predicted (%+.1f%%)\n",
+                formatSeconds(median(seconds)).c_str(), formatSeconds(measuredMakespan).c_str(),
+                formatSeconds(predicted.makespan_s).c_str(), 100 * error);
+    std::printf("forward steps  %lld (%lld recomputed)\n", last.totals.forward_steps, last.totals.recomputed_steps);
+    std::printf("store peak     %s measured, %s predicted, store-all %s (%.1f%% of it)\n",
+                formatBytes(double(peaks[0])).c_str(), formatBytes(double(predicted.peak_bytes[0])).c_str(),
+                formatBytes(double(storeAll)).c_str(),
+                100.0 * double(peaks[0]) / double(std::max<std::int64_t>(1, storeAll)));
+    for (std::size_t l = 1; l < peaks.size(); ++l)
+        std::printf("level %zu peak   %s measured, %s predicted; %s written, %s read per iteration\n", l,
+                    formatBytes(double(peaks[l])).c_str(), formatBytes(double(predicted.peak_bytes[l])).c_str(),
+                    formatBytes(double(last.totals.bytes_written)).c_str(),
+                    formatBytes(double(last.totals.bytes_read)).c_str());
+    if (gradDiff >= 0) std::printf("gradients      max |diff| against store-all BPTT: %g\n", gradDiff);
+    return Done;
+}
+
+} // namespace ckpt::cli

@@ -1,0 +1,121 @@
+// `ckpt train` as a user runs it: the JSON summary's fields and values, the profile's chain file and the timelines
+// file read back, and exit codes with messages that name the bad option.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Output {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Output ckptRun(const QStringList& args) {
+    QProcess p;
+    p.start(CKPT_CLI, args);
+    if (!p.waitForFinished(120000)) qFatal("ckpt did not finish");
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+const QStringList kSmall = {"train", "--cell",   "gru", "--hidden",     "8", "--batch",
+                            "4",     "--length", "10",  "--iterations", "3"};
+
+} // namespace
+
+class TestTrainCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void summaryHasTheFields() {
+        Output o =
+            ckptRun(kSmall + QStringList{"--scheduler", "revolve", "--slots", "3", "--check-gradients", "--json"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        QJsonParseError pe;
+        QJsonObject j = QJsonDocument::fromJson(o.out, &pe).object();
+        QVERIFY2(pe.error == QJsonParseError::NoError, o.out.constData());
+        for (const char* key :
+             {"loss_first", "loss_last", "seconds_per_iteration", "peak_store_bytes", "peak_store_bytes_store_all",
+              "forward_steps", "predicted_makespan_s", "max_abs_grad_diff", "prediction_error", "measured_makespan_s"})
+            QVERIFY2(j.contains(key), key);
+        QCOMPARE(j["max_abs_grad_diff"].toDouble(), 0.0);
+        QCOMPARE(j["losses"].toArray().size(), 3);
+        // The counted store peaks where the simulator said, well under store-all's.
+        QCOMPARE(j["peak_store_bytes"].toInteger(), j["predicted_peak_store_bytes"].toInteger());
+        QVERIFY(j["peak_store_bytes"].toInteger() < j["peak_store_bytes_store_all"].toInteger());
+        QVERIFY(j["forward_steps"].toInteger() > 10); // revolve recomputes
+        QVERIFY(j["predicted_makespan_s"].toDouble() > 0);
+        QCOMPARE(j["state_bytes"].toInteger(), qint64(8 * 4 * 4));
+        QCOMPARE(j["tape_bytes"].toInteger(), qint64(6 * 8 * 4 * 4));
+        // Per-iteration losses go to stderr with --json, so stdout is the summary alone.
+        QVERIFY(o.err.contains("iteration 3"));
+    }
+
+    void profileAndTimelinesReadBack() {
+        const QString chain = m_dir.filePath("gru.ckpt-chain.json"), tl = m_dir.filePath("run.json");
+        Output o = ckptRun(kSmall + QStringList{"--scheduler", "periodic", "--profile", chain, "--timeline", tl});
+        QVERIFY2(o.code == 0, o.err.constData());
+        QVERIFY(o.out.contains("loss"));
+        QVERIFY(o.out.contains("predicted"));
+        // The profile is a chain file the rest of ckpt reads: plans made from it predict the run.
+        Output s = ckptRun({"solve", chain, "--scheduler", "revolve", "--json"});
+        QVERIFY2(s.code == 0, s.err.constData());
+        QFile f(chain);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject c = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(c["uniform"].toObject()["state_bytes"].toInteger(), qint64(8 * 4 * 4));
+        QCOMPARE(c["uniform"].toObject()["length"].toInt(), 10);
+        QVERIFY(c["uniform"].toObject()["forward"].toDouble() > 0);
+        QFile t(tl);
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(t.readAll()).object();
+        QCOMPARE(doc["format"].toString(), QString("ckpt-timelines"));
+        QJsonArray measured = doc["measured"].toObject()["intervals"].toArray();
+        QJsonArray predicted = doc["predicted"].toObject()["intervals"].toArray();
+        QCOMPARE(measured.size(), predicted.size());
+        QVERIFY(measured.size() > 20);
+        QCOMPARE(measured[0].toArray()[6].toString(), predicted[0].toArray()[6].toString());
+    }
+
+    void textTaskOnTheDebianLicence() {
+        if (!QFile::exists("/usr/share/common-licenses/GPL-3")) QSKIP("no GPL-3 licence text here");
+        Output o = ckptRun({"train", "--task", "text", "--cell", "lstm", "--hidden", "8", "--batch", "2", "--length",
+                            "16", "--iterations", "2", "--json"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        QVERIFY(j["input"].toInt() > 40); // one channel per distinct character
+        QCOMPARE(j["task"].toString(), QString("text"));
+    }
+
+    void exitCodesAndMessages() {
+        struct Bad {
+            QStringList args;
+            int code;
+            const char* says;
+        };
+        const std::vector<Bad> bad = {
+            {{"train", "--cell", "transformer"}, 2, "--cell"},
+            {{"train", "--hidden", "0"}, 2, "--hidden"},
+            {{"train", "--task", "sorting"}, 2, "unknown task 'sorting'"},
+            {{"train", "--text", "/nonexistent/novel.txt"}, 2, "/nonexistent/novel.txt"},
+            {{"train", "--scheduler", "magic"}, 2, "unknown scheduler 'magic'"},
+            {{"train", "--length", "2"}, 2, "at least 3"},
+            {{"train", "--bogus", "1"}, 2, "unknown option --bogus"},
+            {kSmall + QStringList{"--scheduler", "store-all", "--budget", "1KiB"}, 1, "store-all needs at least"},
+        };
+        for (const Bad& b : bad) {
+            Output o = ckptRun(b.args);
+            QVERIFY2(o.code == b.code, qPrintable(b.args.join(' ') + " -> " + QString::number(o.code) + ": " + o.err));
+            QVERIFY2(o.err.contains(b.says), o.err.constData());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrainCli)
+#include "tst_train_cli.moc"
