@@ -43,7 +43,7 @@ HierarchicalRevolve::Effort HierarchicalRevolve::effort(int L, int S, const std:
     Effort e;
     const double l = L, s = std::min(S, L);
     for (const auto& io : levels) {
-        const double layers = io.capacity < 0 ? 1.0 : io.capacity + 1.0;
+        const double layers = io.capacity < 0 || io.capacity >= L ? 1.0 : io.capacity + 1.0;
         e.cells += layers * (l + 1) * (S + 1.0);
         e.operations += layers * 3 * (S >= L ? l * l * l / 3 : s * l * l / 2);
     }

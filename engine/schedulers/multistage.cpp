@@ -47,11 +47,11 @@ Result<std::unique_ptr<HierarchicalRevolve>> buildTable(const std::string& what,
 }
 
 // The most Revolve slots within `limit`: memory-only plans with that many slots have the same level-0 footprint as
-// the multistage plans, so the fit for those searches no further (plus one, for the transfers in flight).
+// the multistage plans, so the fit for those searches no further (plus one, for the transfers in flight). 0: none.
 int revolveSlotsThatFit(const Chain& chain, const Hardware& hw, std::int64_t limit) {
     auto r = largestFitting("revolve", "slots", 1, chain.length(), limit, chain, hw,
                             [&](int k) { return revolvePlan(chain, k); });
-    return r ? std::stoi(r->params.at("slots")) : 1;
+    return r ? std::stoi(r->params.at("slots")) : 0;
 }
 
 struct Periodic {
@@ -172,14 +172,23 @@ SchedulerInfo multistageScheduler() {
         const std::int64_t limit = levelZeroLimit(hw, budget);
         int memory = int(std::min<long long>(params.integer("memory_slots"), n));
         if (memory == 0 && limit == 0) memory = std::max(1, int(std::ceil(std::sqrt(double(n)))));
-        const int most = memory > 0 ? memory : std::min(n, revolveSlotsThatFit(chain, hw, limit) + 1);
+        const int fitting = memory > 0 ? 0 : revolveSlotsThatFit(chain, hw, limit);
+        if (memory == 0 && fitting >= 1 && fitting >= n - 1) {
+            // Room for every state: Revolve alone takes (2n - 1) forward steps, the least of any model-A plan, and no
+            // transfer; every variant's programme ends there.
+            Plan p = revolvePlan(chain, fitting);
+            p.params.erase("slots");
+            p.params["memory_slots"] = std::to_string(fitting);
+            return p;
+        }
+        const int most = memory > 0 ? memory : std::min(n, fitting + 1); // >= 1
 
         std::function<Plan(int)> make;
         std::unique_ptr<HierarchicalRevolve> table;
         if (variant == "stumm-walther") {
             const long long fit = levelSlots(hw, *level, largestState(chain));
             make = [&, fit](int cm) {
-                int cd = diskSlots > 0 ? diskSlots : stummWaltherBestDisk(chain, hw, cm, *level);
+                int cd = diskSlots > 0 ? diskSlots : stummWaltherBestDisk(chain, hw, cm, *level, limit);
                 cd = int(std::min<long long>(cd, fit));
                 Plan p = stummWaltherPlan(chain, hw, cm, cd, *level);
                 p.params["disk_slots"] = std::to_string(cd);
@@ -204,8 +213,10 @@ SchedulerInfo multistageScheduler() {
                 return p;
             };
             if (bestPeriod(n, fixed, maxPeriod, most, capacity, inner, *table).period == 0)
-                return infeasible(who + ": the slower level holds " + std::to_string(costs.levels.back().capacity) +
-                                  " states, too few for any period up to " + std::to_string(maxPeriod));
+                return infeasible(who + ": level " + std::to_string(*level) + " holds " + std::to_string(capacity) +
+                                  " states; period " + std::to_string(fixed) + " keeps " +
+                                  std::to_string((n + fixed - 1) / fixed - 1) + " there: use a period of at least " +
+                                  std::to_string((n + capacity) / (capacity + 1)));
         } else {
             auto t = buildTable(variant, n, std::min(most, std::max(0, n - 2)), costs);
             if (!t) return t.errorValue();

@@ -7,6 +7,7 @@
 // counted on the schedule itself, which gives the same ranking.
 #include "schedulers/stumm_walther.h"
 
+#include "schedulers/fit.h"
 #include "schedulers/multilevel.h"
 #include "schedulers/revolve.h"
 
@@ -141,14 +142,15 @@ Plan stummWaltherPlan(const Chain& chain, const Hardware& hw, int memorySlots, i
     return p;
 }
 
-int stummWaltherBestDisk(const Chain& chain, const Hardware& hw, int memorySlots, int level) {
+int stummWaltherBestDisk(const Chain& chain, const Hardware& hw, int memorySlots, int level, std::int64_t limit) {
     const int n = chain.length();
+    const long long room = std::min<long long>(n, levelSlots(hw, level, largestState(chain)));
     int best = 0;
     double bestCost = 0;
-    for (int cd = 0; cd <= n; cd = cd < 32 ? cd + 1 : cd + cd / 4) {
+    for (int cd = 0; cd <= room; cd = cd < 32 ? cd + 1 : cd + cd / 4) {
         double sync = 0;
-        stummWaltherPlan(chain, hw, memorySlots, cd, level, &sync);
-        if (cd == 0 || sync < bestCost) best = cd, bestCost = sync;
+        Plan p = stummWaltherPlan(chain, hw, memorySlots, cd, level, &sync);
+        if (cd == 0 || (sync < bestCost && (limit <= 0 || planPeak(chain, hw, p) <= limit))) best = cd, bestCost = sync;
         if (memorySlots + cd >= n) break; // more slots change nothing
     }
     return best;

@@ -11,7 +11,9 @@ namespace ckpt {
 Plan stummWaltherPlan(const Chain& chain, const Hardware& hw, int memorySlots, int diskSlots, int level,
                       double* synchronous = nullptr);
 
-// The disk slot count (0..n) whose plan has the least synchronous cost, by a scan.
-int stummWaltherBestDisk(const Chain& chain, const Hardware& hw, int memorySlots, int level);
+// The disk slot count (0..n, at most what the level holds) whose plan has the least synchronous cost, by a scan, among
+// the plans whose level-0 peak stays within `limit` (if > 0; transfers in flight keep their states in level 0, so many
+// disk slots can cost memory).
+int stummWaltherBestDisk(const Chain& chain, const Hardware& hw, int memorySlots, int level, std::int64_t limit);
 
 } // namespace ckpt
