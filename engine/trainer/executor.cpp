@@ -40,6 +40,14 @@ template <typename T> Executor<T>::~Executor() {
     drain();
 }
 
+template <typename T> Tensors<T> Executor<T>::takeState(const Cell<T>& cell, bool zero) {
+    Tensors<T> t = m_pool.take(BufferPool<T>::State, [&] { return cell.allocState(); });
+    if (zero)
+        for (Mat<T>& m : t.parts)
+            m.setZero();
+    return t;
+}
+
 template <typename T> void Executor<T>::drain() {
     for (auto& w : m_workers)
         if (w) w->drain();
@@ -64,9 +72,15 @@ Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const
     m_grad = {};
     m_loss.assign(N, 0.0);
     m_readWait = 0;
+    const Shape& shape = net.shape();
+    if (shape.cell != m_poolShape.cell || shape.hidden != m_poolShape.hidden || shape.batch != m_poolShape.batch) {
+        m_pool.clear();
+        m_poolShape = shape;
+    }
     // x_0, the input of the chain, is in level 0 before anything runs.
     auto x0 = std::make_shared<Slot>();
-    x0->data = net.cell().zeroState();
+    x0->pool = &m_pool;
+    x0->data = takeState(net.cell(), true);
     x0->bytes = x0->data.bytes();
     m_store.add(0, MemoryCategory::State, x0->bytes);
     m_level0[0] = x0;
@@ -103,6 +117,7 @@ Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const
     if (bad >= 0) {
         m_level0.clear();
         m_tapes.clear();
+        m_grad = {};
         return fail(why, bad);
     }
     double sum = 0;
@@ -112,6 +127,7 @@ Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const
     ex.timeline = finishTimeline(plan);
     ex.read_wait_s = m_readWait;
     // The gradient of x_0 is the last thing held, as in the simulator's curve; it goes with the run.
+    m_pool.give(BufferPool<T>::State, std::move(m_grad));
     m_grad = {};
     m_level0.clear();
     return ex;
@@ -184,12 +200,13 @@ std::string Executor<T>::forward(Network<T>& net, const Batch<T>& batch, int i, 
     const Cell<T>& cell = net.cell();
     const double start = m_store.now();
     auto out = std::make_shared<Slot>();
-    out->data = cell.allocState();
+    out->pool = &m_pool;
+    out->data = takeState(cell, false);
     out->bytes = out->data.bytes();
     m_store.add(0, MemoryCategory::State, out->bytes);
     std::int64_t tapeBytes = 0;
     if (keep == Keep::Tape) {
-        m_tapes[si] = cell.allocTape();
+        m_tapes[si] = m_pool.take(BufferPool<T>::Tape, [&] { return cell.allocTape(); });
         tapeBytes = m_tapes[si].bytes();
         m_store.add(0, MemoryCategory::Tape, tapeBytes);
         m_haveTape[si] = 1;
@@ -217,16 +234,18 @@ std::string Executor<T>::backward(Network<T>& net, const Batch<T>& batch, Parame
     const Cell<T>& cell = net.cell();
     const double start = m_store.now();
     if (i == m_n) {
-        m_grad = cell.zeroState(); // the gradient of x_n: the loss enters through each step's read-out
+        m_grad = takeState(cell, true); // the gradient of x_n: the loss enters through each step's read-out
         m_store.add(0, MemoryCategory::Gradient, m_grad.bytes());
     }
-    Tensors<T> dIn = cell.allocState();
+    Tensors<T> dIn = takeState(cell, false);
     m_store.add(0, MemoryCategory::Gradient, dIn.bytes());
     m_loss[si] = net.backward(batch, i, m_tapes[si], m_grad, dIn, grads);
     const double end = m_store.now();
     m_store.add(0, MemoryCategory::Gradient, -m_grad.bytes());
+    m_pool.give(BufferPool<T>::State, std::move(m_grad));
     m_grad = std::move(dIn);
     m_store.add(0, MemoryCategory::Tape, -m_tapes[si].bytes());
+    m_pool.give(BufferPool<T>::Tape, std::move(m_tapes[si]));
     m_tapes[si] = {};
     m_haveTape[si] = 0;
     m_backwardDone[si] = 1;
@@ -269,13 +288,14 @@ template <typename T> std::string Executor<T>::read(const Cell<T>& cell, int j, 
     if (!m_onLevel[sl][sj]) return x(j) + " is not held on level " + std::to_string(l);
     if (m_level0[sj]) return x(j) + " is already held in level 0";
     auto s = std::make_shared<Slot>();
+    s->pool = &m_pool;
     s->bytes = m_onBytes[sl][sj];
     s->ready = false;
     s->pins = 1; // the read fills it
     m_level0[sj] = s;
     m_workers[sl]->submit([this, s, j, l, k, cell] {
         const double start = m_store.add(0, MemoryCategory::State, s->bytes);
-        s->data = cell.allocState();
+        s->data = takeState(cell, false);
         auto ok = m_disks[std::size_t(l)]->read(j, spansOf(s->data));
         const double end = m_store.now();
         {

@@ -17,6 +17,7 @@
 #include "model/hardware.h"
 #include "plan/plan.h"
 #include "sim/timeline.h"
+#include "trainer/buffer_pool.h"
 #include "trainer/counted_store.h"
 #include "trainer/disk_level.h"
 #include "trainer/io_worker.h"
@@ -49,11 +50,15 @@ public:
 
 private:
     struct Slot {
+        BufferPool<T>* pool = nullptr; // where the buffer goes back when the last user lets go
         Tensors<T> data;
         std::int64_t bytes = 0;
         bool ready = true;
         int pins = 0; // transfers reading or filling it; a release waits for them
         bool releasePending = false;
+        ~Slot() {
+            if (pool) pool->give(BufferPool<T>::State, std::move(data));
+        }
     };
     using SlotPtr = std::shared_ptr<Slot>;
 
@@ -63,6 +68,8 @@ private:
     std::vector<std::unique_ptr<DiskLevel>> m_disks;  // [level], null for level 0
     std::vector<std::unique_ptr<IoWorker>> m_workers; // [level], null for level 0; destroyed before the disks
     CountedStore m_store;
+    BufferPool<T> m_pool; // before everything that holds buffers, so it outlives them
+    Shape m_poolShape{};
 
     // One run's state. Compute-thread only, except what m_mu guards.
     std::mutex m_mu;
@@ -92,6 +99,7 @@ private:
     void record(int k, const Interval& iv);
     void ioFailed(const std::string& why);
     void drain();
+    Tensors<T> takeState(const Cell<T>& cell, bool zero);
     Timeline finishTimeline(const Schedule& plan);
 };
 
