@@ -117,8 +117,9 @@ Plan periodicDiskRevolvePlan(const Chain& chain, const Hardware& hw, const Hiera
 SchedulerInfo multistageScheduler() {
     SchedulerInfo s;
     s.name = kName;
-    s.description = "Checkpoints in memory and on slower levels: Disk-Revolve's optimal programme, its periodic form, "
-                    "H-Revolve over every level, or Stumm & Walther's binomial split (model A)";
+    s.description = "Checkpoints in memory and on slower levels: Disk-Revolve's programme (optimal with synchronous "
+                    "transfers), its periodic form, H-Revolve over every level, or Stumm & Walther's binomial split "
+                    "(model A)";
     s.paper = "Stumm & Walther 2009; Aupy, Herrmann, Hovland, Robert 2016 (Disk-Revolve); Aupy & Herrmann 2017 "
               "(Periodic-Disk-Revolve); Herrmann & Pallez 2020 (H-Revolve)";
     s.model = 'A';
