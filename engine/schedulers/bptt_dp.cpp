@@ -13,6 +13,8 @@
 #include "schedulers/bptt_dp.h"
 
 #include "schedulers/fit.h"
+#include "schedulers/revolve.h"
+#include "schedulers/store_all.h"
 
 #include <algorithm>
 #include <cmath>
@@ -177,6 +179,14 @@ SchedulerInfo bpttDpScheduler() {
                 if (peak > limit) return needsBudget("bptt-dp with " + std::to_string(slots) + " slots", peak, limit);
             }
             return p;
+        }
+        // When every tape fits, keeping them all is the optimum of every variant's slot model: store-all for the
+        // tape-keeping variants, Revolve with a slot per state for HSM.
+        Plan all = variant == BpttVariant::HSM ? revolvePlan(chain, n) : storeAllPlan(chain);
+        if (planPeak(chain, hw, all) <= limit) {
+            all.params["slots"] = std::to_string(variant == BpttVariant::HSM ? n : n * alpha + 1);
+            all.params["alpha"] = std::to_string(alpha);
+            return all;
         }
         // The most slots that fit: one table up to the slots the budget could ever hold, then a search on the peak.
         std::int64_t state = std::max<std::int64_t>(1, chain.stateBytes(0));

@@ -131,8 +131,8 @@ private slots:
 
     void compareListsEverySchedulerAtEveryBudget() {
         QString csv = path("cmp.csv");
-        Output o = ckptRun({"compare", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--hardware", hardware("gpu-a100.ckpt-hardware.json"),
-                            "--budgets", "none,5%,50%", "--json", "--csv", csv});
+        Output o = ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--hardware", hardware("gpu-a100.ckpt-hardware.json"),
+                            "--budgets", "none,45%,70%", "--json", "--csv", csv});
         QCOMPARE(o.code, 0);
         QJsonArray runs = QJsonDocument::fromJson(o.out).array();
         Output l = ckptRun({"list", "--json"});
