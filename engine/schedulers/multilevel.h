@@ -50,7 +50,7 @@ double meanBackward(const Chain& chain);
 // How many states of `bytes` fit in `level` at once; a large number (above any chain length) when unbounded.
 long long levelSlots(const Hardware& hw, int level, std::int64_t bytes);
 
-// Checks that the states `written` (indices) fit together in `level`; an infeasible error naming the need otherwise.
+// Empty if the states `written` (indices) fit together in `level`; otherwise the message for an infeasible error.
 std::string levelOverflow(const std::string& scheduler, const Chain& chain, const Hardware& hw, int level,
                           const std::vector<int>& written);
 

@@ -7,6 +7,7 @@
 #include "schedulers/multistage.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
+#include "schedulers/stumm_walther.h"
 #include "sim/simulator.h"
 #include "test_util.h"
 
@@ -310,6 +311,28 @@ private slots:
                     double sync = 0;
                     Plan p = periodicDiskRevolvePlan(c, hw, table, period, cm, 1, &sync);
                     QVERIFY(sync >= table.cost(n, cm));
+                    auto tl = simulate(c, hw, p.actions);
+                    QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+                    QCOMPARE(tl->totals.makespan_s, p.predicted_makespan_s);
+                }
+            }
+    }
+
+    // Stumm & Walther's split is a schedule of the same synchronous model: it keeps the memory slots, never beats the
+    // programme's optimum, and with no disk slot it is Revolve.
+    void stummWaltherInTheSynchronousModel() {
+        Hardware hw = machine({fast(), {"disk", std::numeric_limits<std::int64_t>::max(), 8.0 / 2, 8.0 / 1, 0}});
+        for (int n : {5, 12, 30})
+            for (int cm = 1; cm <= 3; ++cm) {
+                Chain c = uniformChain(n, 1.0, 2.0, 8, 24);
+                QVERIFY(stummWaltherPlan(c, hw, cm, 0, 1).actions == revolvePlan(c, cm).actions);
+                for (int cd = 1; cd <= 3; ++cd) {
+                    double sync = 0;
+                    Plan p = stummWaltherPlan(c, hw, cm, cd, 1, &sync);
+                    SyncModel model{n, cm, cd, 1.0, 2.0, 1.0, 2.0};
+                    std::string why;
+                    QVERIFY2(model.replay(p.actions, why) == sync, why.c_str());
+                    QVERIFY(sync >= diskRevolveOptimum(n, cm, cd, 1.0, 2.0, 1.0, 2.0));
                     auto tl = simulate(c, hw, p.actions);
                     QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
                     QCOMPARE(tl->totals.makespan_s, p.predicted_makespan_s);
