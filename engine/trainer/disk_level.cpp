@@ -10,6 +10,16 @@
 
 namespace ckpt::trainer {
 namespace fs = std::filesystem;
+namespace {
+
+std::size_t total(const std::vector<ByteSpan>& parts) {
+    std::size_t n = 0;
+    for (const ByteSpan& p : parts)
+        n += p.size;
+    return n;
+}
+
+} // namespace
 
 Result<std::unique_ptr<DiskLevel>> DiskLevel::create(const std::string& base, int level) {
     static std::atomic<int> counter{0};
@@ -22,74 +32,57 @@ Result<std::unique_ptr<DiskLevel>> DiskLevel::create(const std::string& base, in
     if (ec)
         return fail("cannot create the folder of level " + std::to_string(level) + ", " + dir.string() + ": " +
                     ec.message());
-    return std::unique_ptr<DiskLevel>(new DiskLevel(dir.string()));
+    const std::string file = (dir / "states.bin").string();
+    int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        std::string why = std::strerror(errno);
+        fs::remove_all(dir, ec);
+        return fail(file + ": cannot create: " + why);
+    }
+    return std::unique_ptr<DiskLevel>(new DiskLevel(dir.string(), file, fd));
 }
 
 DiskLevel::~DiskLevel() {
+    if (m_fd >= 0) ::close(m_fd);
     std::error_code ec;
     fs::remove_all(m_folder, ec);
 }
 
-std::string DiskLevel::fileOf(int state) const {
-    return m_folder + "/x" + std::to_string(state) + ".bin";
-}
-
 Result<bool> DiskLevel::write(int state, const std::vector<ByteSpan>& parts) const {
-    const std::string path = fileOf(state);
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0) return fail(path + ": cannot create: " + std::strerror(errno));
+    off_t at = off_t(state) * off_t(total(parts));
     for (const ByteSpan& p : parts) {
-        const char* at = static_cast<const char*>(p.data);
+        const char* from = static_cast<const char*>(p.data);
         std::size_t left = p.size;
         while (left > 0) {
-            ssize_t k = ::write(fd, at, left);
+            ssize_t k = ::pwrite(m_fd, from, left, at);
             if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) {
-                std::string why = std::strerror(errno);
-                ::close(fd);
-                return fail(path + ": write failed: " + why);
-            }
+            if (k <= 0)
+                return fail(m_file + ": writing x" + std::to_string(state) + " failed: " + std::strerror(errno));
+            from += k;
             at += k;
             left -= std::size_t(k);
         }
     }
-    if (::close(fd) != 0) return fail(path + ": write failed: " + std::strerror(errno));
     return true;
 }
 
 Result<bool> DiskLevel::read(int state, const std::vector<ByteSpan>& parts) const {
-    const std::string path = fileOf(state);
-    int fd = ::open(path.c_str(), O_RDONLY);
-    if (fd < 0) return fail(path + ": cannot open: " + std::strerror(errno));
+    off_t at = off_t(state) * off_t(total(parts));
     for (const ByteSpan& p : parts) {
-        char* at = static_cast<char*>(p.data);
+        char* to = static_cast<char*>(p.data);
         std::size_t left = p.size;
         while (left > 0) {
-            ssize_t k = ::read(fd, at, left);
+            ssize_t k = ::pread(m_fd, to, left, at);
             if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) {
-                std::string why = k == 0 ? "the file is shorter than the state" : std::strerror(errno);
-                ::close(fd);
-                return fail(path + ": read failed: " + why);
-            }
+            if (k <= 0)
+                return fail(m_file + ": reading x" + std::to_string(state) +
+                            " failed: " + (k == 0 ? std::string("the file ends before it") : std::strerror(errno)));
+            to += k;
             at += k;
             left -= std::size_t(k);
         }
     }
-    ::close(fd);
     return true;
-}
-
-Result<bool> DiskLevel::remove(int state) const {
-    const std::string path = fileOf(state);
-    if (::unlink(path.c_str()) != 0) return fail(path + ": cannot remove: " + std::strerror(errno));
-    return true;
-}
-
-void DiskLevel::clear() const {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(m_folder, ec))
-        fs::remove(e.path(), ec);
 }
 
 } // namespace ckpt::trainer

@@ -1,8 +1,9 @@
 #pragma once
-// A slower memory level made of real files: one folder per level under a scratch folder (the system's temporary
-// folder unless told otherwise), created with the level and removed with it. A state is one file of raw bytes,
-// written and read with POSIX write/read. The OS page cache may absorb the traffic; the measured bandwidths say how
-// fast the level really is on this machine.
+// A slower memory level made of a real file on disk: one folder per level under a scratch folder (the system's
+// temporary folder unless told otherwise), created with the level and removed with it. The level is one file of
+// state slots, state j at offset j x (its size), written and read with POSIX pwrite/pread; a free leaves the bytes
+// for the next write of that slot, as a swap area does (no file system metadata on the hot path). The OS page cache
+// may absorb the traffic; the profile's measured bandwidths say how fast the level really is on this machine.
 #include "util/result.h"
 
 #include <cstddef>
@@ -21,22 +22,22 @@ class DiskLevel {
 public:
     // base empty: std::filesystem::temp_directory_path().
     static Result<std::unique_ptr<DiskLevel>> create(const std::string& base, int level);
-    ~DiskLevel(); // removes the folder and everything left in it
+    ~DiskLevel(); // closes and removes the file and the folder
     DiskLevel(const DiskLevel&) = delete;
     DiskLevel& operator=(const DiskLevel&) = delete;
 
     const std::string& folder() const { return m_folder; }
-    std::string fileOf(int state) const;
+    const std::string& file() const { return m_file; }
 
+    // State j's bytes (the parts one after the other) at offset j x their total size. Safe to call from any thread.
     Result<bool> write(int state, const std::vector<ByteSpan>& parts) const;
     Result<bool> read(int state, const std::vector<ByteSpan>& parts) const;
-    Result<bool> remove(int state) const;
-    // Removes every state file left (between runs).
-    void clear() const;
 
 private:
-    explicit DiskLevel(std::string folder) : m_folder(std::move(folder)) {}
-    std::string m_folder;
+    DiskLevel(std::string folder, std::string file, int fd)
+        : m_folder(std::move(folder)), m_file(std::move(file)), m_fd(fd) {}
+    std::string m_folder, m_file;
+    int m_fd = -1;
 };
 
 } // namespace ckpt::trainer

@@ -111,8 +111,6 @@ Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const
         why = "the plan ends (after " + std::to_string(plan.size()) + " actions) before backward step " +
               std::to_string(missing) + ": every step from " + std::to_string(n) + " down to 1 must be reversed";
     }
-    for (auto& d : m_disks)
-        if (d) d->clear(); // states a plan left on a level
     Execution ex;
     if (bad >= 0) {
         m_level0.clear();
@@ -337,12 +335,9 @@ template <typename T> void Executor<T>::releaseOnDisk(int j, int l) {
     const auto sj = std::size_t(j), sl = std::size_t(l);
     m_onLevel[sl][sj] = 0;
     const std::int64_t bytes = m_onBytes[sl][sj];
-    // Queued behind the level's transfers, so a read of this copy finishes first.
-    m_workers[sl]->submit([this, j, l, bytes] {
-        auto ok = m_disks[std::size_t(l)]->remove(j);
-        m_store.add(l, MemoryCategory::State, -bytes);
-        if (!ok) ioFailed(ok.error());
-    });
+    // Queued behind the level's transfers, so a read of this copy finishes first; its slot in the file is then
+    // free for the next write of x_j.
+    m_workers[sl]->submit([this, l, bytes] { m_store.add(l, MemoryCategory::State, -bytes); });
 }
 
 template <typename T> void Executor<T>::unpin(Slot& s) {

@@ -82,7 +82,11 @@ public:
             for (Mat<T>& m : back2.parts)
                 in.push_back(ByteSpan{m.data(), std::size_t(m.size()) * sizeof(T)});
             std::vector<double> w, rd;
-            const int files = 8;
+            // As many slots as fit in 64 MiB (at least 8, at most the chain's states): a run's writes spread over
+            // the whole file, not over a few pages that stay in cache.
+            const int files =
+                int(std::clamp<std::int64_t>((std::int64_t(64) << 20) / std::max<std::int64_t>(1, stateBytes()), 8,
+                                             std::int64_t(m_config.length) + 1));
             for (int r = 0; r <= p.repeats; ++r)
                 for (int j = 0; j < files; ++j) {
                     auto t0 = Clock::now();
@@ -93,7 +97,6 @@ public:
                     ok = (*d)->read(j, in);
                     const double tr = secondsSince(t0);
                     if (!ok) return fail("profiling the disk level: " + ok.error());
-                    (void)(*d)->remove(j);
                     if (r > 0) {
                         w.push_back(tw);
                         rd.push_back(tr);
