@@ -9,6 +9,8 @@
 #include <memory>
 
 class QCustomPlot;
+class GanttPlottable;
+class QCPRange;
 
 class TimelineView : public QWidget {
     Q_OBJECT
@@ -24,6 +26,9 @@ public:
     QCustomPlot* plot() const; // for export and tests
     int intervalCount() const; // intervals held by the Gantt plottable (one per timed action)
     double memoryMaximum() const; // the highest stacked total drawn by the memory plot, in bytes
+    GanttPlottable* gantt() const;
+    QCPRange timeRange() const;
+    void zoomTo(double t0, double t1); // pushes the current range on the zoom history
 
 public slots:
     void highlightStep(int step); // from the chain table: marks every action of that step

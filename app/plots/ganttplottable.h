@@ -1,0 +1,55 @@
+#pragma once
+// The Gantt chart as one QCustomPlot plottable: a lane per row (compute, then one per transfer channel), intervals
+// coloured by kind. It never creates an item per action: draw() binary-searches the visible time range, merges
+// intervals narrower than a pixel and paints one batch of rectangles per colour.
+#include "sim/timeline.h"
+
+#include <qcustomplot.h>
+#include <memory>
+#include <vector>
+
+class GanttPlottable : public QCPAbstractPlottable {
+    Q_OBJECT
+public:
+    GanttPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis);
+
+    void setTimeline(std::shared_ptr<const ckpt::Timeline> timeline);
+    int intervalCount() const { return m_timeline ? int(m_timeline->intervals.size()) : 0; }
+    int laneCount() const { return int(m_lanes.size()); }
+
+    // Index into the timeline's intervals of the one under the pixel (within two pixels), or -1.
+    int intervalAt(const QPointF& pixel) const;
+    void setHighlightedStep(int step); // outlines every compute interval of that step; -1: none
+    void setSelectedInterval(int index);
+
+    static QColor kindColor(ckpt::IntervalKind kind);
+
+    double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
+    QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
+    QCPRange getValueRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth,
+                           const QCPRange& inKeyRange = QCPRange()) const override;
+
+protected:
+    void draw(QCPPainter* painter) override;
+    void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
+
+private:
+    std::shared_ptr<const ckpt::Timeline> m_timeline;
+    std::vector<std::vector<int>> m_lanes; // interval indices per lane, by start time
+    int m_highlightStep = -1;
+    int m_selected = -1;
+};
+
+// A legend entry for one interval kind (the plottable itself draws all kinds).
+class GanttKindLegendItem : public QCPAbstractLegendItem {
+    Q_OBJECT
+public:
+    GanttKindLegendItem(QCPLegend* parent, ckpt::IntervalKind kind);
+
+protected:
+    void draw(QCPPainter* painter) override;
+    QSize minimumOuterSizeHint() const override;
+
+private:
+    ckpt::IntervalKind m_kind;
+};

@@ -1,0 +1,314 @@
+#include "timelineview.h"
+
+#include "ganttplottable.h"
+#include "tickers.h"
+#include "util/units.h"
+
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+
+using namespace ckpt;
+
+struct TimelineView::Impl {
+    QCustomPlot* plot = nullptr;
+    QCPAxisRect* ganttRect = nullptr;
+    QCPAxisRect* memoryRect = nullptr;
+    GanttPlottable* gantt = nullptr;
+    std::vector<QCPGraph*> layers; // stacked memory categories, bottom first
+    QCPItemStraightLine* budgetLine = nullptr;
+    QCPItemStraightLine* cursorLine = nullptr;
+    QCPItemRect* rangeRect = nullptr;
+    QCPItemText* rangeLabel = nullptr;
+    QCPLegend* legend = nullptr;
+    std::shared_ptr<const Run> run;
+    std::shared_ptr<const Timeline> timeline;
+    int level = 0;
+    double memoryMax = 0;
+    std::vector<QCPRange> history;
+    bool syncing = false;
+    bool rangeDragging = false;
+    double rangeStart = 0;
+    QCPRange fullRange{0, 1};
+    std::int64_t limitBytes = 0;
+
+    double memoryAt(double t) const {
+        if (!timeline || timeline->memory.size() <= std::size_t(level)) return 0;
+        const auto& curve = timeline->memory[std::size_t(level)];
+        auto it = std::upper_bound(curve.begin(), curve.end(), t, [](double k, const MemorySample& s) { return k < s.time; });
+        if (it == curve.begin()) return 0;
+        return double((it - 1)->total());
+    }
+};
+
+TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>()) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    d->plot = new QCustomPlot(this);
+    layout->addWidget(d->plot);
+    QCustomPlot* p = d->plot;
+    p->setNoAntialiasingOnDrag(true);
+    p->plotLayout()->clear();
+    d->ganttRect = new QCPAxisRect(p);
+    d->memoryRect = new QCPAxisRect(p);
+    p->plotLayout()->addElement(0, 0, d->ganttRect);
+    p->plotLayout()->addElement(1, 0, d->memoryRect);
+    p->plotLayout()->setRowStretchFactor(0, 1.0);
+    p->plotLayout()->setRowStretchFactor(1, 1.3);
+    auto* margins = new QCPMarginGroup(p);
+    d->ganttRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    d->memoryRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    for (QCPAxisRect* r : {d->ganttRect, d->memoryRect}) {
+        r->setRangeDrag(Qt::Horizontal);
+        r->setRangeZoom(Qt::Horizontal);
+        r->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<QCPAxisTicker>(new SecondsTicker));
+        for (QCPAxis* a : r->axes()) a->setLayer("axes");
+    }
+    d->ganttRect->axis(QCPAxis::atBottom)->setTickLabels(false);
+    QCPAxis* lanes = d->ganttRect->axis(QCPAxis::atLeft);
+    lanes->setRangeReversed(true);
+    lanes->setLabel(tr("lane"));
+    lanes->grid()->setVisible(false);
+    d->memoryRect->axis(QCPAxis::atBottom)->setLabel(tr("time"));
+    d->memoryRect->axis(QCPAxis::atLeft)->setLabel(tr("memory"));
+    d->memoryRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+
+    d->gantt = new GanttPlottable(d->ganttRect->axis(QCPAxis::atBottom), lanes);
+    // Memory categories, stacked: each graph holds the running sum and fills down to the one below.
+    const QColor colors[kMemoryCategories] = {QColor(0, 114, 178, 170), QColor(230, 159, 0, 170), QColor(213, 94, 0, 150),
+                                              QColor(120, 120, 120, 140)};
+    for (int c = 0; c < kMemoryCategories; ++c) {
+        QCPGraph* g = p->addGraph(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setPen(QPen(colors[c].darker(130), 1));
+        g->setBrush(colors[c]);
+        g->setName(QString::fromUtf8(memoryCategoryName(MemoryCategory(c))));
+        g->setAdaptiveSampling(true);
+        if (c > 0) g->setChannelFillGraph(d->layers.back());
+        d->layers.push_back(g);
+    }
+    d->budgetLine = new QCPItemStraightLine(p);
+    d->budgetLine->setClipAxisRect(d->memoryRect);
+    for (auto* pos : {d->budgetLine->point1, d->budgetLine->point2}) pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
+    d->budgetLine->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
+    d->budgetLine->setVisible(false);
+    d->cursorLine = new QCPItemStraightLine(p);
+    d->cursorLine->setClipAxisRect(d->memoryRect);
+    for (auto* pos : {d->cursorLine->point1, d->cursorLine->point2}) pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
+    d->cursorLine->setPen(QPen(Qt::black, 1, Qt::DotLine));
+    d->cursorLine->setVisible(false);
+    d->rangeRect = new QCPItemRect(p);
+    d->rangeRect->setClipAxisRect(d->memoryRect);
+    for (auto* pos : {d->rangeRect->topLeft, d->rangeRect->bottomRight}) {
+        pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
+        pos->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    }
+    d->rangeRect->setPen(Qt::NoPen);
+    d->rangeRect->setBrush(QColor(0, 0, 0, 30));
+    d->rangeRect->setVisible(false);
+    d->rangeLabel = new QCPItemText(p);
+    d->rangeLabel->setClipAxisRect(d->memoryRect);
+    d->rangeLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
+    d->rangeLabel->position->setAxisRect(d->memoryRect);
+    d->rangeLabel->position->setCoords(0.5, 0.02);
+    d->rangeLabel->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
+    d->rangeLabel->setBrush(QColor(255, 255, 255, 220));
+    d->rangeLabel->setPadding(QMargins(4, 2, 4, 2));
+    d->rangeLabel->setVisible(false);
+
+    // Legend: interval kinds and memory categories, in a row under the charts.
+    d->legend = new QCPLegend;
+    auto* legendRow = new QCPLayoutGrid;
+    p->plotLayout()->addElement(2, 0, legendRow);
+    p->plotLayout()->setRowStretchFactor(2, 0.001);
+    legendRow->addElement(0, 0, d->legend);
+    d->legend->setLayer("legend");
+    d->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    d->legend->setBorderPen(Qt::NoPen);
+    for (int k = 0; k < 5; ++k) d->legend->addItem(new GanttKindLegendItem(d->legend, IntervalKind(k)));
+    for (QCPGraph* g : d->layers) d->legend->addItem(new QCPPlottableLegendItem(d->legend, g));
+
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->setMouseTracking(true);
+
+    // One time axis: whichever rect moves, the other follows.
+    auto sync = [this](QCPAxis* from, QCPAxis* to) {
+        connect(from, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, to](const QCPRange& r) {
+            if (d->syncing) return;
+            d->syncing = true;
+            to->setRange(r);
+            d->syncing = false;
+        });
+    };
+    sync(d->ganttRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atBottom));
+    sync(d->memoryRect->axis(QCPAxis::atBottom), d->ganttRect->axis(QCPAxis::atBottom));
+
+    connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
+        d->history.push_back(time->range());
+        if (d->history.size() > 100) d->history.erase(d->history.begin());
+        if (e->modifiers() & Qt::ControlModifier) {
+            d->plot->setSelectionRectMode(QCP::srmZoom); // rubber-band zoom
+        } else {
+            d->plot->setSelectionRectMode(QCP::srmNone);
+        }
+        if ((e->modifiers() & Qt::ShiftModifier) && d->memoryRect->rect().contains(e->pos())) {
+            d->rangeDragging = true;
+            d->rangeStart = time->pixelToCoord(e->pos().x());
+            d->plot->setInteraction(QCP::iRangeDrag, false);
+        }
+    });
+    connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
+        if (d->rangeDragging) {
+            double t = time->pixelToCoord(e->pos().x());
+            d->rangeRect->topLeft->setCoords(std::min(d->rangeStart, t), 0);
+            d->rangeRect->bottomRight->setCoords(std::max(d->rangeStart, t), 1);
+            d->rangeRect->setVisible(true);
+            d->plot->replot(QCustomPlot::rpQueuedReplot);
+            return;
+        }
+        int k = d->ganttRect->rect().contains(e->pos()) ? d->gantt->intervalAt(e->pos()) : -1;
+        if (k < 0 || !d->run || !d->run->plan) {
+            QToolTip::hideText();
+            return;
+        }
+        const Interval& iv = d->timeline->intervals[std::size_t(k)];
+        const Action& a = d->run->plan->actions[std::size_t(iv.action)];
+        QString text = QString("<b>%1</b><br>%2 · action %3<br>start %4<br>duration %5<br>%6")
+                           .arg(QString::fromStdString(toString(a)), QString::fromUtf8(intervalKindName(iv.kind)))
+                           .arg(iv.action)
+                           .arg(QString::fromStdString(formatSeconds(iv.start)), QString::fromStdString(formatSeconds(iv.end - iv.start)),
+                                QString::fromStdString(formatBytes(double(iv.bytes))));
+        QToolTip::showText(e->globalPosition().toPoint(), text, d->plot);
+    });
+    connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
+        QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
+        if (d->rangeDragging) {
+            d->rangeDragging = false;
+            d->plot->setInteraction(QCP::iRangeDrag, true);
+            double t0 = std::min(d->rangeStart, time->pixelToCoord(e->pos().x()));
+            double t1 = std::max(d->rangeStart, time->pixelToCoord(e->pos().x()));
+            double dm = d->memoryAt(t1) - d->memoryAt(t0);
+            d->rangeLabel->setText(QString("Δt %1   Δmemory %2%3")
+                                       .arg(QString::fromStdString(formatSeconds(t1 - t0)), dm < 0 ? "−" : "+",
+                                            QString::fromStdString(formatBytes(std::abs(dm)))));
+            d->rangeLabel->setVisible(true);
+            d->plot->replot(QCustomPlot::rpQueuedReplot);
+            emit rangeSelected(t0, t1, t1 - t0, dm);
+            return;
+        }
+        if (!d->history.empty() && d->history.back() == time->range()) d->history.pop_back(); // a click, not a zoom
+        if (d->ganttRect->rect().contains(e->pos())) {
+            int k = d->gantt->intervalAt(e->pos());
+            if (k >= 0) {
+                const Interval& iv = d->timeline->intervals[std::size_t(k)];
+                d->gantt->setSelectedInterval(k);
+                d->cursorLine->point1->setCoords(iv.start, 0);
+                d->cursorLine->point2->setCoords(iv.start, 1);
+                d->cursorLine->setVisible(true);
+                d->plot->replot(QCustomPlot::rpQueuedReplot);
+                emit actionClicked(iv.action, iv.index);
+            }
+        }
+    });
+    connect(p, &QCustomPlot::mouseWheel, this, [this](QWheelEvent*) {
+        d->history.push_back(d->memoryRect->axis(QCPAxis::atBottom)->range());
+        if (d->history.size() > 100) d->history.erase(d->history.begin());
+    });
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setRun(std::shared_ptr<const Run> run, const Chain&, const Hardware& hw) {
+    d->run = std::move(run);
+    d->history.clear();
+    if (!d->run || !d->run->timeline) {
+        d->timeline.reset();
+        d->gantt->setTimeline(nullptr);
+        for (QCPGraph* g : d->layers) g->data()->clear();
+        d->budgetLine->setVisible(false);
+        d->plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    // Share the run's timeline without copying it.
+    d->timeline = std::shared_ptr<const Timeline>(d->run, &*d->run->timeline);
+    d->gantt->setTimeline(d->timeline);
+    QCPAxis* lanes = d->ganttRect->axis(QCPAxis::atLeft);
+    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+    for (int l = 0; l < int(d->timeline->lanes.size()); ++l) names->addTick(l, QString::fromStdString(d->timeline->lanes[std::size_t(l)]));
+    lanes->setTicker(names);
+    lanes->setRange(-0.5, std::max(0.5, double(d->timeline->lanes.size()) - 0.5));
+    std::int64_t limit = 0;
+    if (d->level == 0 && d->run->budget_bytes > 0) limit = d->run->budget_bytes;
+    if (d->level < hw.levelCount() && !hw.isUnbounded(d->level)) limit = limit ? std::min(limit, hw.level(d->level).capacity_bytes) : hw.level(d->level).capacity_bytes;
+    d->limitBytes = limit;
+    setMemoryLevel(d->level);
+    d->fullRange = QCPRange(0, std::max(d->timeline->totals.makespan_s, 1e-12) * 1.01);
+    resetZoom();
+}
+
+std::shared_ptr<const Run> TimelineView::run() const { return d->run; }
+
+void TimelineView::setMemoryLevel(int level) {
+    d->level = level;
+    d->memoryMax = 0;
+    for (QCPGraph* g : d->layers) g->data()->clear();
+    if (!d->timeline || d->timeline->memory.size() <= std::size_t(level)) return;
+    const auto& curve = d->timeline->memory[std::size_t(level)];
+    std::vector<QVector<QCPGraphData>> series(kMemoryCategories);
+    for (auto& s : series) s.reserve(qsizetype(curve.size()) + 1);
+    for (const MemorySample& m : curve) {
+        double sum = 0;
+        for (int c = 0; c < kMemoryCategories; ++c) {
+            sum += double(m.bytes[std::size_t(c)]);
+            series[std::size_t(c)].push_back(QCPGraphData(m.time, sum));
+        }
+        d->memoryMax = std::max(d->memoryMax, sum);
+    }
+    double end = d->timeline->totals.makespan_s;
+    if (!curve.empty() && curve.back().time < end)
+        for (int c = 0; c < kMemoryCategories; ++c) series[std::size_t(c)].push_back(QCPGraphData(end, series[std::size_t(c)].back().value));
+    for (int c = 0; c < kMemoryCategories; ++c) d->layers[std::size_t(c)]->data()->set(series[std::size_t(c)], true);
+    double top = d->memoryMax;
+    d->budgetLine->setVisible(d->limitBytes > 0);
+    if (d->limitBytes > 0) {
+        d->budgetLine->point1->setCoords(0, double(d->limitBytes));
+        d->budgetLine->point2->setCoords(1, double(d->limitBytes));
+        if (double(d->limitBytes) < 3 * top) top = std::max(top, double(d->limitBytes));
+    }
+    d->memoryRect->axis(QCPAxis::atLeft)->setRange(0, std::max(1.0, top * 1.08));
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QCustomPlot* TimelineView::plot() const { return d->plot; }
+int TimelineView::intervalCount() const { return d->gantt->intervalCount(); }
+double TimelineView::memoryMaximum() const { return d->memoryMax; }
+GanttPlottable* TimelineView::gantt() const { return d->gantt; }
+
+void TimelineView::highlightStep(int step) {
+    d->gantt->setHighlightedStep(step);
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::zoomBack() {
+    if (d->history.empty()) return;
+    QCPRange r = d->history.back();
+    d->history.pop_back();
+    d->memoryRect->axis(QCPAxis::atBottom)->setRange(r);
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::resetZoom() {
+    d->memoryRect->axis(QCPAxis::atBottom)->setRange(d->fullRange);
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::zoomTo(double t0, double t1) {
+    d->history.push_back(d->memoryRect->axis(QCPAxis::atBottom)->range());
+    d->memoryRect->axis(QCPAxis::atBottom)->setRange(t0, t1);
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QCPRange TimelineView::timeRange() const { return d->memoryRect->axis(QCPAxis::atBottom)->range(); }

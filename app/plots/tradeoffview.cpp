@@ -1,0 +1,105 @@
+#include "tradeoffview.h"
+
+#include "tickers.h"
+#include "util/units.h"
+
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <map>
+#include <qcustomplot.h>
+
+using namespace ckpt;
+
+TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_plot = new QCustomPlot(this);
+    layout->addWidget(m_plot);
+    m_plot->xAxis->setLabel(tr("peak memory in level 0"));
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+    m_plot->yAxis->setLabel(tr("time overhead (makespan ÷ store-all's)"));
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setMouseTracking(true);
+    auto nearest = [this](const QPoint& pos, int& graphIndex, int& point) {
+        double best = 12; // pixels
+        graphIndex = point = -1;
+        for (int g = 0; g < m_plot->graphCount(); ++g) {
+            auto data = m_plot->graph(g)->data();
+            for (int k = 0; k < data->size(); ++k) {
+                auto it = data->at(k);
+                double dx = m_plot->xAxis->coordToPixel(it->key) - pos.x(), dy = m_plot->yAxis->coordToPixel(it->value) - pos.y();
+                double dist = std::hypot(dx, dy);
+                if (dist < best) best = dist, graphIndex = g, point = k;
+            }
+        }
+    };
+    connect(m_plot, &QCustomPlot::mouseRelease, this, [this, nearest](QMouseEvent* e) {
+        int g = -1, k = -1;
+        nearest(e->pos(), g, k);
+        if (g >= 0) emit runClicked(m_pointRun[std::size_t(g)][std::size_t(k)]);
+    });
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this, nearest](QMouseEvent* e) {
+        int g = -1, k = -1;
+        nearest(e->pos(), g, k);
+        if (g < 0) return QToolTip::hideText();
+        const Run& r = *m_runs[std::size_t(m_pointRun[std::size_t(g)][std::size_t(k)])];
+        QString params;
+        for (const auto& [key, v] : r.params) params += QString::fromStdString(key + "=" + v + " ");
+        QToolTip::showText(e->globalPosition().toPoint(),
+                           QString("<b>%1</b> %2<br>budget %3<br>peak %4<br>%5× store-all · click to open")
+                               .arg(QString::fromStdString(r.scheduler), params,
+                                    r.budget_bytes ? QString::fromStdString(formatBytes(double(r.budget_bytes))) : tr("none"),
+                                    QString::fromStdString(formatBytes(double(r.timeline->totals.peak_bytes[0]))))
+                               .arg(r.timeline->totals.makespan_s / r.baseline_makespan_s, 0, 'f', 3),
+                           m_plot);
+    });
+}
+
+int TradeoffView::seriesCount() const { return m_plot->graphCount(); }
+
+void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
+    m_runs = std::move(runs);
+    m_plot->clearGraphs();
+    m_pointRun.clear();
+    std::map<std::string, std::vector<int>> byScheduler;
+    std::vector<std::string> order;
+    for (int i = 0; i < int(m_runs.size()); ++i) {
+        const Run& r = *m_runs[std::size_t(i)];
+        if (!r.feasible || !r.timeline) continue;
+        if (!byScheduler.count(r.scheduler)) order.push_back(r.scheduler);
+        byScheduler[r.scheduler].push_back(i);
+    }
+    static const QColor palette[] = {QColor(0, 0, 0),       QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 158, 115),
+                                     QColor(240, 228, 66),  QColor(0, 114, 178), QColor(213, 94, 0),   QColor(204, 121, 167),
+                                     QColor(128, 128, 128), QColor(120, 60, 160)};
+    static const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+                                                           QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus,
+                                                           QCPScatterStyle::ssStar, QCPScatterStyle::ssTriangleInverted};
+    double xmax = 0, ymax = 1;
+    for (std::size_t s = 0; s < order.size(); ++s) {
+        auto ids = byScheduler[order[s]];
+        std::sort(ids.begin(), ids.end(), [&](int a, int b) {
+            return m_runs[std::size_t(a)]->timeline->totals.peak_bytes[0] < m_runs[std::size_t(b)]->timeline->totals.peak_bytes[0];
+        });
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(QString::fromStdString(order[s]));
+        QColor c = palette[s % std::size(palette)];
+        g->setPen(QPen(c, 1.5));
+        g->setScatterStyle(QCPScatterStyle(shapes[s % std::size(shapes)], c, 7));
+        QVector<QCPGraphData> data;
+        for (int id : ids) {
+            const Run& r = *m_runs[std::size_t(id)];
+            double x = double(r.timeline->totals.peak_bytes[0]), y = r.timeline->totals.makespan_s / r.baseline_makespan_s;
+            data.push_back(QCPGraphData(x, y));
+            xmax = std::max(xmax, x), ymax = std::max(ymax, y);
+        }
+        g->data()->set(data, false); // already sorted by key; keep the run order for clicks
+        m_pointRun.push_back(ids);
+    }
+    m_plot->xAxis->setRange(0, std::max(1.0, xmax * 1.08));
+    m_plot->yAxis->setRange(0.95, ymax * 1.05 + 0.02);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}

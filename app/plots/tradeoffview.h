@@ -1,0 +1,27 @@
+#pragma once
+// Time overhead (makespan ÷ store-all's) against peak memory in level 0, one series per scheduler over a budget
+// sweep. A click on a point says which run it is.
+#include "run/runner.h"
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+
+class TradeoffView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TradeoffView(QWidget* parent = nullptr);
+    void setRuns(std::vector<std::shared_ptr<const ckpt::Run>> runs);
+    QCustomPlot* plot() const { return m_plot; }
+    int seriesCount() const;
+
+signals:
+    void runClicked(int indexInRuns);
+
+private:
+    QCustomPlot* m_plot;
+    std::vector<std::shared_ptr<const ckpt::Run>> m_runs;
+    std::vector<std::vector<int>> m_pointRun; // per graph, the run index of each point (in key order)
+};
