@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
         std::puts(all.dump(2).c_str());
         return 0;
     }
-    std::printf("%-46s %-28s %9s %7s %11s %8s %8s %10s %10s %7s\n", "plan", "parameters", "s/iter", "x s-a",
+    std::printf("%-46s %-34s %9s %7s %11s %8s %8s %10s %10s %7s\n", "plan", "parameters", "s/iter", "x s-a",
                 "store peak", "saved", "fwd", "predicted", "measured", "error");
     for (const Row& r : rows) {
         if (!r.run.feasible) {
@@ -175,8 +175,8 @@ int main(int argc, char** argv) {
         for (const auto& [k, v] : r.run.params)
             params += (params.empty() ? "" : " ") + k + "=" + v;
         const Totals& p = r.run.timeline->totals;
-        std::printf("%-46s %-28s %9.3f %6.3fx %11s %7.1f%% %8lld %9.3fs %9.3fs %+6.1f%%\n", r.c.label.c_str(),
-                    params.substr(0, 28).c_str(), r.seconds, base > 0 ? r.seconds / base : 0.0,
+        std::printf("%-46s %-34s %9.3f %6.3fx %11s %7.1f%% %8lld %9.3fs %9.3fs %+6.1f%%\n", r.c.label.c_str(),
+                    params.substr(0, 34).c_str(), r.seconds, base > 0 ? r.seconds / base : 0.0,
                     formatBytes(double(r.peak)).c_str(), 100.0 * (1 - double(r.peak) / double(full)), r.forward_steps,
                     p.makespan_s, r.makespan, 100.0 * (r.makespan / p.makespan_s - 1));
     }
