@@ -36,6 +36,7 @@ void IoWorker::loop() {
         m_busy = true;
         lock.unlock();
         job();
+        job = nullptr; // what it captured goes now, before drain() can return
         lock.lock();
         m_busy = false;
         if (m_jobs.empty()) m_idle.notify_all();

@@ -7,6 +7,7 @@
 #include "trainer/bptt.h"
 #include "trainer/executor.h"
 #include "trainer/task.h"
+#include "trainer/timeline_json.h"
 
 #include <QtTest>
 #include <cstring>
@@ -239,6 +240,25 @@ private slots:
         QCOMPARE(tl.memory[0].back().bytes[int(MemoryCategory::Gradient)], s.net.cell().stateBytes());
         QCOMPARE(tl.totals.bytes_written, 3 * s.net.cell().stateBytes());
         QVERIFY(tl.totals.channel_busy_s[1] > 0);
+        // The measured timeline reads back from its JSON text unchanged.
+        auto back = timelineFromJson(nlohmann::json::parse(timelineToJson(tl).dump()), "run.json: measured");
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().c_str());
+        QCOMPARE(back->lanes, tl.lanes);
+        QCOMPARE(back->intervals.size(), tl.intervals.size());
+        for (std::size_t k = 0; k < tl.intervals.size(); ++k) {
+            QCOMPARE(back->intervals[k].start, tl.intervals[k].start);
+            QCOMPARE(back->intervals[k].end, tl.intervals[k].end);
+            QVERIFY(back->intervals[k].kind == tl.intervals[k].kind);
+            QCOMPARE(back->intervals[k].lane, tl.intervals[k].lane);
+        }
+        QCOMPARE(back->memory.size(), tl.memory.size());
+        QCOMPARE(back->memory[0].back().bytes, tl.memory[0].back().bytes);
+        QCOMPARE(back->totals.peak_bytes, tl.totals.peak_bytes);
+        QCOMPARE(back->totals.makespan_s, tl.totals.makespan_s);
+        auto bad =
+            timelineFromJson(nlohmann::json::parse(R"({"lanes": ["compute"], "intervals": [[0, 1, 0]]})"), "t.json");
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().find("t.json: intervals[0]") != std::string::npos, bad.error().c_str());
     }
 
     void missingStateIsAnError() {

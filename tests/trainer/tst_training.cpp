@@ -70,6 +70,20 @@ private slots:
         QVERIFY(k.last < k.first / 10);
     }
 
+    void sgdLearnsToo() {
+        TrainerConfig c;
+        c.cell = CellKind::Rnn;
+        c.task = "sine";
+        c.hidden = 16;
+        c.batch = 8;
+        c.length = 20;
+        c.optimizer.kind = OptimizerKind::Sgd;
+        c.optimizer.learning_rate = 0.3;
+        Curve k = train(c, "store-all", 150);
+        qInfo("sine, RNN 16, T = 20, SGD: loss %.4f -> %.4f (%.1fx)", k.first, k.last, k.first / k.last);
+        QVERIFY(k.last < k.first / 3);
+    }
+
     void profileDescribesTheNetwork() {
         TrainerConfig c;
         c.cell = CellKind::Lstm;
