@@ -312,3 +312,10 @@ void TimelineView::zoomTo(double t0, double t1) {
 }
 
 QCPRange TimelineView::timeRange() const { return d->memoryRect->axis(QCPAxis::atBottom)->range(); }
+
+void TimelineView::setMemoryOnly(bool on) {
+    d->ganttRect->setVisible(!on);
+    d->plot->plotLayout()->setRowStretchFactor(0, on ? 0.001 : 1.0);
+    d->memoryRect->axis(QCPAxis::atBottom)->setTickLabels(true);
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}

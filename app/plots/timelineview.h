@@ -29,6 +29,7 @@ public:
     GanttPlottable* gantt() const;
     QCPRange timeRange() const;
     void zoomTo(double t0, double t1); // pushes the current range on the zoom history
+    void setMemoryOnly(bool on);       // hides the Gantt (the memory chart alone, for export)
 
 public slots:
     void highlightStep(int step); // from the chain table: marks every action of that step

@@ -1,0 +1,505 @@
+#include "mainwindow.h"
+
+#include "io/json_io.h"
+#include "io/project_io.h"
+#include "models/chaintablemodel.h"
+#include "models/comparisonmodel.h"
+#include "models/document.h"
+#include "models/hardwaretablemodel.h"
+#include "plots/sweepview.h"
+#include "plots/timelineview.h"
+#include "plots/tradeoffview.h"
+#include "schedulerpanel.h"
+#include "util/units.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+using namespace ckpt;
+
+QString resourceRoot() {
+    const QString app = QCoreApplication::applicationDirPath();
+    for (const QString& c : {app + "/../..", app + "/..", app + "/../share/ckpt", QString(CKPT_SOURCE_DIR)})
+        if (QFileInfo::exists(c + "/resources/hardware") && QFileInfo::exists(c + "/examples")) return QDir(c).canonicalPath();
+    return QString(CKPT_SOURCE_DIR);
+}
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_doc(new Document(this)), m_chainModel(new ChainTableModel(m_doc, this)),
+      m_hardwareModel(new HardwareTableModel(m_doc, this)), m_comparison(new ComparisonModel(this)),
+      m_generation(std::make_shared<std::atomic<int>>(0)) {
+    setAcceptDrops(true);
+    buildUi();
+    buildMenus();
+    m_solveTimer = new QTimer(this);
+    m_solveTimer->setSingleShot(true);
+    m_solveTimer->setInterval(0); // coalesce bursts of slider moves into one solve
+    connect(m_solveTimer, &QTimer::timeout, this, &MainWindow::runCurrent);
+    m_autosaveTimer = new QTimer(this);
+    m_autosaveTimer->setInterval(60'000);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosave);
+    m_autosaveTimer->start();
+    auto edited = [this] {
+        m_dirty = true;
+        updateTitle();
+        refreshBudgetRange();
+        m_solveTimer->start();
+    };
+    connect(m_doc, &Document::chainChanged, this, edited);
+    connect(m_doc, &Document::hardwareChanged, this, edited);
+    connect(m_doc, &Document::reset, this, [this] {
+        m_length->blockSignals(true);
+        m_length->setValue(int(m_doc->steps().size()));
+        m_length->blockSignals(false);
+        m_panel->reload();
+        refreshBudgetRange();
+        m_panel->setBudgetBytes(m_doc->settings().budget_bytes);
+        m_comparison->setRuns({});
+        m_tradeoff->setRuns({});
+        updateTitle();
+        m_solveTimer->start();
+    });
+    connect(m_doc, &Document::chainChanged, this, [this] {
+        m_length->blockSignals(true);
+        m_length->setValue(int(m_doc->steps().size()));
+        m_length->blockSignals(false);
+    });
+    updateTitle();
+}
+
+MainWindow::~MainWindow() {
+    cancelRuns();
+    for (auto* w : {static_cast<QFutureWatcherBase*>(m_solveWatcher), static_cast<QFutureWatcherBase*>(m_compareWatcher)})
+        if (w) w->waitForFinished();
+}
+
+void MainWindow::buildUi() {
+    resize(1600, 1000);
+    m_tabs = new QTabWidget(this);
+    m_timeline = new TimelineView(m_tabs);
+    m_sweep = new SweepView(m_tabs);
+    m_tradeoff = new TradeoffView(m_tabs);
+    m_comparisonTable = new QTableView(m_tabs);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_comparison);
+    proxy->setSortRole(Qt::UserRole);
+    m_comparisonTable->setModel(proxy);
+    m_comparisonTable->setSortingEnabled(true);
+    m_comparisonTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_comparisonTable->horizontalHeader()->setStretchLastSection(true);
+    m_comparisonTable->verticalHeader()->setVisible(false);
+    m_tabs->addTab(m_timeline, tr("&Timeline"));
+    m_tabs->addTab(m_sweep, tr("S&weep"));
+    m_tabs->addTab(m_tradeoff, tr("Trade-&off"));
+    m_tabs->addTab(m_comparisonTable, tr("&Comparison"));
+    m_tabs->setTabToolTip(0, tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, Ctrl+drag: zoom to a range, Shift+drag on the memory: measure)"));
+    m_tabs->setTabToolTip(2, tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
+    auto* central = new QWidget(this);
+    auto* cl = new QVBoxLayout(central);
+    cl->setContentsMargins(4, 4, 4, 0);
+    m_summary = new QLabel(central);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    cl->addWidget(m_summary);
+    cl->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    auto* dock = new QDockWidget(tr("Problem"), this);
+    dock->setObjectName("problem");
+    auto* left = new QTabWidget(dock);
+    left->addTab(buildChainTab(), tr("C&hain"));
+    left->addTab(buildHardwareTab(), tr("&Hardware"));
+    m_panel = new SchedulerPanel(m_doc, left);
+    left->addTab(m_panel, tr("&Schedulers"));
+    left->setCurrentIndex(2);
+    dock->setWidget(left);
+    dock->setMinimumWidth(430);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    connect(m_panel, &SchedulerPanel::currentChanged, this, [this] { m_solveTimer->start(); });
+    connect(m_panel, &SchedulerPanel::budgetChanged, this, [this] { m_solveTimer->start(); });
+
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(240);
+    m_progress->setVisible(false);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setToolTip(tr("Stop the runs in progress (Esc)"));
+    m_cancel->setVisible(false);
+    connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRuns);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+
+    // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
+    connect(m_timeline, &TimelineView::actionClicked, this, [this](int, int step) {
+        if (step >= 1 && step <= m_chainModel->rowCount()) {
+            m_chainTable->blockSignals(true);
+            m_chainTable->selectRow(step - 1);
+            m_chainTable->scrollTo(m_chainModel->index(step - 1, 0));
+            m_chainTable->blockSignals(false);
+        }
+    });
+    connect(m_chainTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { m_timeline->highlightStep(current.isValid() ? current.row() + 1 : -1); });
+    connect(m_timeline, &TimelineView::rangeSelected, this, [this](double t0, double t1, double dt, double dm) {
+        statusBar()->showMessage(tr("From %1 to %2: Δtime %3, Δmemory %4")
+                                     .arg(QString::fromStdString(formatSeconds(t0)), QString::fromStdString(formatSeconds(t1)),
+                                          QString::fromStdString(formatSeconds(dt)), QString::fromStdString(formatBytes(dm))));
+    });
+    connect(m_tradeoff, &TradeoffView::runClicked, this, [this](int index) {
+        const auto& runs = m_comparison->runs();
+        if (index < 0 || index >= int(runs.size())) return;
+        showRun(runs[std::size_t(index)]);
+        m_tabs->setCurrentWidget(m_timeline);
+    });
+    connect(m_comparisonTable, &QTableView::doubleClicked, this, [this, proxy](const QModelIndex& idx) {
+        int row = proxy->mapToSource(idx).row();
+        const auto& runs = m_comparison->runs();
+        if (row >= 0 && row < int(runs.size()) && runs[std::size_t(row)]->feasible) {
+            showRun(runs[std::size_t(row)]);
+            m_tabs->setCurrentWidget(m_timeline);
+        }
+    });
+}
+
+QWidget* MainWindow::buildChainTab() {
+    auto* w = new QWidget;
+    auto* l = new QVBoxLayout(w);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Steps:"), w));
+    m_length = new QSpinBox(w);
+    m_length->setRange(1, 1'000'000);
+    m_length->setToolTip(tr("Length of the chain: new steps copy the last one"));
+    row->addWidget(m_length);
+    auto* uniform = new QPushButton(tr("Make uniform"), w);
+    uniform->setToolTip(tr("Give every step the values of the selected (or first) step"));
+    auto* bulk = new QPushButton(tr("Set selection…"), w);
+    bulk->setToolTip(tr("Set one column of every selected step to one value"));
+    row->addWidget(uniform);
+    row->addWidget(bulk);
+    row->addStretch(1);
+    l->addLayout(row);
+    m_chainTable = new QTableView(w);
+    m_chainTable->setModel(m_chainModel);
+    m_chainTable->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_chainTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_chainTable->verticalHeader()->setDefaultSectionSize(22);
+    l->addWidget(m_chainTable, 1);
+    m_editMessage = new QLabel(w);
+    m_editMessage->setStyleSheet("color: #b00020");
+    m_editMessage->setWordWrap(true);
+    l->addWidget(m_editMessage);
+
+    connect(m_chainModel, &ChainTableModel::editRefused, this, [this](const QModelIndex& index, const QString& reason) {
+        m_editMessage->setText(reason);
+        QRect r = m_chainTable->visualRect(index);
+        QToolTip::showText(m_chainTable->viewport()->mapToGlobal(r.bottomLeft()), reason, m_chainTable);
+    });
+    connect(m_doc, &Document::chainChanged, m_editMessage, &QLabel::clear);
+    connect(m_length, &QSpinBox::editingFinished, this, [this] {
+        std::vector<Step> steps = m_doc->steps();
+        steps.resize(std::size_t(m_length->value()), steps.back());
+        m_doc->editSteps(steps, tr("Change the length to %1").arg(m_length->value()));
+    });
+    connect(uniform, &QPushButton::clicked, this, [this] {
+        std::vector<Step> steps = m_doc->steps();
+        QModelIndex cur = m_chainTable->currentIndex();
+        Step model = steps[std::size_t(cur.isValid() ? cur.row() : 0)];
+        std::fill(steps.begin(), steps.end(), model);
+        m_doc->editSteps(steps, tr("Make uniform"));
+    });
+    connect(bulk, &QPushButton::clicked, this, [this] {
+        QModelIndexList sel = m_chainTable->selectionModel()->selectedIndexes();
+        if (sel.isEmpty()) return report(tr("Select cells of one column first"));
+        int column = sel.front().column();
+        QList<int> rows;
+        for (const QModelIndex& i : sel)
+            if (i.column() == column) rows.push_back(i.row());
+        bool ok = false;
+        QString text = QInputDialog::getText(this, tr("Set %1 steps").arg(rows.size()),
+                                             tr("%1 (with units, e.g. 3ms or 512KiB):").arg(m_chainModel->headerData(column, Qt::Horizontal).toString()),
+                                             QLineEdit::Normal, sel.front().data(Qt::EditRole).toString(), &ok);
+        if (!ok) return;
+        QString reason = m_chainModel->setColumn(rows, column, text);
+        m_editMessage->setText(reason);
+    });
+    return w;
+}
+
+QWidget* MainWindow::buildHardwareTab() {
+    auto* w = new QWidget;
+    auto* l = new QVBoxLayout(w);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Preset:"), w));
+    m_presets = new QComboBox(w);
+    m_presets->setToolTip(tr("Replace the machine by a shipped preset (undoable)"));
+    m_presets->addItem(tr("(choose)"));
+    m_presets->addItem(tr("one unbounded level"), QString());
+    for (const QFileInfo& f : QDir(resourceRoot() + "/resources/hardware").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
+        m_presets->addItem(f.baseName(), f.absoluteFilePath());
+    row->addWidget(m_presets, 1);
+    auto* add = new QPushButton(tr("Add level"), w);
+    auto* remove = new QPushButton(tr("Remove level"), w);
+    row->addWidget(add);
+    row->addWidget(remove);
+    l->addLayout(row);
+    m_hardwareTable = new QTableView(w);
+    m_hardwareTable->setModel(m_hardwareModel);
+    m_hardwareTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    l->addWidget(m_hardwareTable, 1);
+    m_hwMessage = new QLabel(w);
+    m_hwMessage->setStyleSheet("color: #b00020");
+    m_hwMessage->setWordWrap(true);
+    l->addWidget(m_hwMessage);
+    connect(m_hardwareModel, &HardwareTableModel::editRefused, this, [this](const QModelIndex&, const QString& reason) { m_hwMessage->setText(reason); });
+    connect(m_doc, &Document::hardwareChanged, m_hwMessage, &QLabel::clear);
+    connect(m_presets, &QComboBox::activated, this, [this](int index) {
+        if (index <= 0) return;
+        QString path = m_presets->itemData(index).toString();
+        if (path.isEmpty()) m_doc->setHardware(Hardware::unbounded());
+        else if (auto h = loadHardware(path.toStdString())) m_doc->setHardware(*h);
+        else report(QString::fromStdString(h.error()));
+        m_presets->setCurrentIndex(0);
+    });
+    connect(add, &QPushButton::clicked, this, [this] {
+        auto levels = m_doc->levels();
+        levels.push_back(MemoryLevel{"disk", 1LL << 40, 2e9, 1.5e9, 1e-4});
+        m_doc->editLevels(levels, tr("Add a level"));
+    });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        auto levels = m_doc->levels();
+        if (levels.size() <= 1) return report(tr("Level 0 is where compute runs; it cannot be removed"));
+        levels.pop_back();
+        m_doc->editLevels(levels, tr("Remove a level"));
+    });
+    return w;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* fromExample = file->addMenu(tr("&New from example"));
+    for (const QFileInfo& f : QDir(resourceRoot() + "/examples").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
+        fromExample->addAction(f.baseName(), this, [this, p = f.absoluteFilePath()] {
+            if (!confirmDiscard()) return;
+            Project proj{*loadChain(p.toStdString()), m_doc->hardware(), {}};
+            m_doc->setProject(proj);
+            m_path.clear();
+            m_dirty = false;
+            updateTitle();
+        });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        if (!confirmDiscard()) return;
+        QString p = QFileDialog::getOpenFileName(this, tr("Open a project, chain or hardware file"), QString(), tr("JSON (*.json);;All files (*)"));
+        if (!p.isEmpty()) openFile(p);
+    });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
+        QString p = m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json", tr("Projects (*.json)")) : m_path;
+        if (!p.isEmpty()) saveProjectTo(p);
+    });
+    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
+        QString p = QFileDialog::getSaveFileName(this, tr("Save the project as"), m_path, tr("Projects (*.json)"));
+        if (!p.isEmpty()) saveProjectTo(p);
+    });
+    file->addSeparator();
+    QMenu* exp = file->addMenu(tr("&Export"));
+    for (QString f : {"pdf", "svg", "png"}) exp->addAction(tr("Current chart as %1…").arg(f.toUpper()), this, [this, f] { exportChartDialog(f); });
+    exp->addAction(tr("All charts…"), this, &MainWindow::exportAllDialog);
+    exp->addSeparator();
+    exp->addAction(tr("Plan as JSON…"), this, [this] { exportPlanDialog("json"); });
+    exp->addAction(tr("Plan as CSV…"), this, [this] { exportPlanDialog("csv"); });
+    exp->addAction(tr("Plan as Chrome trace (Perfetto)…"), this, [this] { exportPlanDialog("trace"); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_doc->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_doc->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName("run");
+    auto action = [&](const QString& text, const QKeySequence& key, const QString& tip, auto slot) {
+        QAction* a = run->addAction(text, key, this, slot);
+        a->setToolTip(tip + " (" + key.toString() + ")");
+        bar->addAction(a);
+        return a;
+    };
+    action(tr("Run &current"), QKeySequence(Qt::Key_F5), tr("Solve and simulate the current scheduler"), &MainWindow::runCurrent);
+    action(tr("Run &all"), QKeySequence(Qt::SHIFT | Qt::Key_F5), tr("Every ticked scheduler at every budget of the sweep"), &MainWindow::runAll);
+    action(tr("&Cancel"), QKeySequence(Qt::Key_Escape), tr("Stop the runs in progress"), &MainWindow::cancelRuns);
+    bar->addSeparator();
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* back = view->addAction(tr("Zoom &back"), QKeySequence(Qt::Key_Backspace), m_timeline, &TimelineView::zoomBack);
+    QAction* reset = view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), m_timeline, &TimelineView::resetZoom);
+    bar->addAction(back);
+    bar->addAction(reset);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About"), this, [this] {
+        QMessageBox::about(this, tr("Checkpoint Explorer"),
+                           tr("<b>Checkpoint Explorer</b><p>Compare how backpropagation trades memory for time: every scheduler on "
+                              "the same problem and machine, judged by one simulator.</p><p>GPL-3.0-or-later.</p>"));
+    });
+}
+
+void MainWindow::updateTitle() {
+    QString name = m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName();
+    setWindowTitle(tr("%1%2 — Checkpoint Explorer").arg(name, m_dirty ? "*" : ""));
+}
+
+void MainWindow::report(const QString& message) {
+    m_lastError = message;
+    statusBar()->showMessage(message, 15000);
+    if (m_interactive) QMessageBox::warning(this, tr("Checkpoint Explorer"), message);
+}
+
+bool MainWindow::openFile(const QString& path) {
+    const std::string p = path.toStdString();
+    switch (documentKind(p)) {
+    case DocumentKind::Project: {
+        auto proj = loadProject(p);
+        if (!proj) return report(QString::fromStdString(proj.error())), false;
+        m_doc->setProject(*proj);
+        m_path = path;
+        break;
+    }
+    case DocumentKind::Chain: {
+        auto c = loadChain(p);
+        if (!c) return report(QString::fromStdString(c.error())), false;
+        m_doc->setProject(Project{*c, m_doc->hardware(), m_doc->settings()});
+        m_path.clear();
+        break;
+    }
+    case DocumentKind::Hardware: {
+        auto h = loadHardware(p);
+        if (!h) return report(QString::fromStdString(h.error())), false;
+        m_doc->setHardware(*h);
+        return true;
+    }
+    default: {
+        // Let the JSON reader say what is wrong (a syntax error's line and column, or the missing format).
+        auto j = loadJson(p);
+        QString why = j ? QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain or ckpt-hardware")
+                        : QString::fromStdString(j.error());
+        return report(why), false;
+    }
+    }
+    m_dirty = false;
+    m_lastError.clear();
+    addRecent(path);
+    updateTitle();
+    statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::openDefault() {
+    const QString root = resourceRoot();
+    auto c = loadChain((root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json").toStdString());
+    auto h = loadHardware((root + "/resources/hardware/gpu-a100.ckpt-hardware.json").toStdString());
+    if (!c) return report(QString::fromStdString(c.error()));
+    ProjectSettings s;
+    s.scheduler = "revolve";
+    m_doc->setProject(Project{*c, h ? *h : Hardware::unbounded(), s});
+    m_dirty = false;
+    updateTitle();
+}
+
+bool MainWindow::saveProjectTo(const QString& path) {
+    m_doc->settings().budget_bytes = m_panel->budgetBytes();
+    auto ok = saveProject(path.toStdString(), m_doc->project());
+    if (!ok) return report(QString::fromStdString(ok.error())), false;
+    m_path = path;
+    m_dirty = false;
+    addRecent(path);
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::confirmDiscard() {
+    if (!m_dirty || !m_interactive) return true;
+    auto answer = QMessageBox::question(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
+                                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) {
+        QString p = m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json") : m_path;
+        return !p.isEmpty() && saveProjectTo(p);
+    }
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!confirmDiscard()) return e->ignore();
+    cancelRuns();
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (urls.isEmpty() || !confirmDiscard()) return;
+    openFile(urls.front().toLocalFile());
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings s;
+    QStringList list = s.value("recent").toStringList();
+    list.removeAll(path);
+    list.prepend(QFileInfo(path).absoluteFilePath());
+    while (list.size() > 10) list.removeLast();
+    s.setValue("recent", list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList list = QSettings().value("recent").toStringList();
+    for (const QString& p : list)
+        m_recentMenu->addAction(p, this, [this, p] {
+            if (confirmDiscard()) openFile(p);
+        });
+    m_recentMenu->setEnabled(!list.isEmpty());
+}
+
+void MainWindow::autosave() {
+    if (!m_dirty) return;
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    auto ok = saveProject((dir + "/autosave.ckpt-project.json").toStdString(), m_doc->project());
+    if (ok) statusBar()->showMessage(tr("Autosaved to %1").arg(dir), 3000);
+}

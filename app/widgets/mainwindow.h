@@ -1,0 +1,127 @@
+#pragma once
+// The explorer's window: problem and machine editors on the left, the charts in the middle, runs in the background.
+#include "run/runner.h"
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class Document;
+class ChainTableModel;
+class HardwareTableModel;
+class ComparisonModel;
+class SchedulerPanel;
+class TimelineView;
+class SweepView;
+class TradeoffView;
+class QTableView;
+class QTabWidget;
+class QProgressBar;
+class QLabel;
+class QSpinBox;
+class QComboBox;
+class QPushButton;
+class QMenu;
+class QTimer;
+class QCustomPlot;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Without interaction (tests, --screenshot) errors go to lastError() and the status bar, never a dialog.
+    void setInteractive(bool on) { m_interactive = on; }
+    QString lastError() const { return m_lastError; }
+
+    bool openFile(const QString& path); // a project, a chain or a hardware file, judged by its "format"
+    bool saveProjectTo(const QString& path);
+    void openDefault();                 // the LSTM example on the A100 preset
+
+    // The same paths the buttons take, run to completion on this thread.
+    std::shared_ptr<const ckpt::Run> runCurrentNow();
+    void runAllNow();
+
+    QString exportChart(const QString& which, const QString& path, int width, int height); // timeline|sweep|tradeoff
+    QString exportPlan(const QString& path, const QString& format);                         // json|csv|trace
+
+    Document* document() const { return m_doc; }
+    ChainTableModel* chainModel() const { return m_chainModel; }
+    HardwareTableModel* hardwareModel() const { return m_hardwareModel; }
+    ComparisonModel* comparisonModel() const { return m_comparison; }
+    SchedulerPanel* schedulerPanel() const { return m_panel; }
+    TimelineView* timelineView() const { return m_timeline; }
+    SweepView* sweepView() const { return m_sweep; }
+    TradeoffView* tradeoffView() const { return m_tradeoff; }
+    QTableView* chainTable() const { return m_chainTable; }
+    QTabWidget* chartTabs() const { return m_tabs; }
+    std::shared_ptr<const ckpt::Run> shownRun() const { return m_shown; }
+
+public slots:
+    void runCurrent(); // in the background
+    void runAll();     // every checked scheduler at every budget of the sweep, in the background
+    void cancelRuns();
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void buildUi();
+    void buildMenus();
+    QWidget* buildChainTab();
+    QWidget* buildHardwareTab();
+    void showRun(std::shared_ptr<const ckpt::Run> run);
+    void showRuns(std::vector<ckpt::Run> runs);
+    void refreshBudgetRange();
+    void report(const QString& message);
+    void setBusy(bool busy, const QString& what);
+    bool confirmDiscard();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void updateTitle();
+    void autosave();
+    void exportChartDialog(const QString& format);
+    void exportAllDialog();
+    void exportPlanDialog(const QString& format);
+    QCustomPlot* chartByName(const QString& which) const;
+
+    Document* m_doc;
+    ChainTableModel* m_chainModel;
+    HardwareTableModel* m_hardwareModel;
+    ComparisonModel* m_comparison;
+    SchedulerPanel* m_panel = nullptr;
+    TimelineView* m_timeline = nullptr;
+    SweepView* m_sweep = nullptr;
+    TradeoffView* m_tradeoff = nullptr;
+    QTableView* m_chainTable = nullptr;
+    QTableView* m_hardwareTable = nullptr;
+    QTableView* m_comparisonTable = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QLabel* m_editMessage = nullptr;
+    QLabel* m_hwMessage = nullptr;
+    QLabel* m_summary = nullptr;
+    QSpinBox* m_length = nullptr;
+    QComboBox* m_presets = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QTimer* m_solveTimer = nullptr;
+    QTimer* m_autosaveTimer = nullptr;
+    QString m_path;
+    QString m_lastError;
+    bool m_interactive = true;
+    bool m_dirty = false;
+    std::shared_ptr<const ckpt::Run> m_shown;
+    std::atomic<bool> m_cancelFlag{false};
+    std::shared_ptr<std::atomic<int>> m_generation;
+    QFutureWatcher<ckpt::Run>* m_solveWatcher = nullptr;
+    QFutureWatcher<std::vector<ckpt::Run>>* m_compareWatcher = nullptr;
+};
+
+// Where the shipped examples and presets are: next to the source tree, the build tree or the installed share folder.
+QString resourceRoot();

@@ -1,0 +1,264 @@
+// The window's runs (in the background, with progress and cancel) and its exports.
+#include "io/export.h"
+#include "io/files.h"
+#include "io/json_io.h"
+#include "mainwindow.h"
+#include "models/comparisonmodel.h"
+#include "models/document.h"
+#include "plots/chartexport.h"
+#include "plots/sweepview.h"
+#include "plots/timelineview.h"
+#include "plots/tradeoffview.h"
+#include "schedulerpanel.h"
+#include "schedulers/revolve.h"
+#include "sim/simulator.h"
+#include "util/units.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QtConcurrent>
+
+using namespace ckpt;
+
+namespace {
+
+SolveRequest requestOf(const SchedulerPanel* panel) {
+    SolveRequest r;
+    r.params = panel->currentParams();
+    r.budget_bytes = panel->budgetBytes();
+    return r;
+}
+
+} // namespace
+
+void MainWindow::refreshBudgetRange() {
+    Chain chain = m_doc->chain();
+    Hardware hw = m_doc->hardware();
+    // From the leanest schedule's peak (Revolve with one slot) to store-all's.
+    std::vector<MemoryLevel> levels = hw.levels();
+    levels[0].capacity_bytes = Hardware::unbounded().level(0).capacity_bytes;
+    Hardware open = *Hardware::make(hw.name(), levels);
+    SimOptions opt;
+    opt.memory_curve = false;
+    auto lean = simulate(chain, open, revolvePlan(chain, 1).actions, opt);
+    std::int64_t low = lean ? lean->totals.peak_bytes[0] : 1;
+    m_panel->blockSignals(true);
+    std::int64_t keep = m_panel->budgetBytes();
+    m_panel->setBudgetRange(low, storeAllPeak(chain, hw));
+    m_panel->setBudgetBytes(keep);
+    m_panel->blockSignals(false);
+}
+
+void MainWindow::setBusy(bool busy, const QString& what) {
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
+    if (busy) statusBar()->showMessage(what);
+}
+
+void MainWindow::runCurrent() {
+    // The latest request wins: an older result that arrives later is dropped.
+    const int generation = ++*m_generation;
+    auto counter = m_generation;
+    Chain chain = m_doc->chain();
+    Hardware hw = m_doc->hardware();
+    std::string name = m_panel->currentScheduler();
+    SolveRequest req = requestOf(m_panel);
+    if (!m_solveWatcher) {
+        m_solveWatcher = new QFutureWatcher<Run>(this);
+        connect(m_solveWatcher, &QFutureWatcher<Run>::finished, this, [this] {
+            Run r = m_solveWatcher->result();
+            if (r.scheduler == "__stale__") return;
+            if (!r.feasible) {
+                m_summary->setText(tr("<b>%1</b>: %2").arg(QString::fromStdString(r.scheduler), QString::fromStdString(r.message).toHtmlEscaped()));
+                statusBar()->showMessage(QString::fromStdString(r.message), 10000);
+                return;
+            }
+            showRun(std::make_shared<const Run>(std::move(r)));
+        });
+    }
+    m_solveWatcher->setFuture(QtConcurrent::run([=] {
+        if (counter->load() != generation) return Run{"__stale__"};
+        Run r = runScheduler(name, chain, hw, req);
+        if (counter->load() != generation) return Run{"__stale__"};
+        return r;
+    }));
+}
+
+std::shared_ptr<const Run> MainWindow::runCurrentNow() {
+    Run r = runScheduler(m_panel->currentScheduler(), m_doc->chain(), m_doc->hardware(), requestOf(m_panel));
+    auto run = std::make_shared<const Run>(std::move(r));
+    if (run->feasible) showRun(run);
+    else m_summary->setText(QString::fromStdString(run->message));
+    // The comparison table shows this run too, so the table and `ckpt solve --json` can be compared.
+    m_comparison->setRuns({run});
+    return run;
+}
+
+void MainWindow::runAll() {
+    if (m_compareWatcher && m_compareWatcher->isRunning()) return statusBar()->showMessage(tr("Runs already in progress"), 3000);
+    Chain chain = m_doc->chain();
+    Hardware hw = m_doc->hardware();
+    auto budgets = parseBudgetList(m_doc->settings().budgets, chain, hw);
+    if (!budgets) return report(tr("Budgets to compare: %1").arg(QString::fromStdString(budgets.error())));
+    CompareRequest req;
+    req.schedulers = m_doc->settings().schedulers;
+    req.budgets = *budgets;
+    req.params = m_doc->settings().params;
+    m_cancelFlag = false;
+    m_progress->setRange(0, int((req.schedulers.empty() ? schedulers().size() : req.schedulers.size()) * req.budgets.size()));
+    m_progress->setValue(0);
+    setBusy(true, tr("Running %1 solves…").arg(m_progress->maximum()));
+    if (!m_compareWatcher) {
+        m_compareWatcher = new QFutureWatcher<std::vector<Run>>(this);
+        connect(m_compareWatcher, &QFutureWatcher<std::vector<Run>>::finished, this, [this] {
+            setBusy(false, {});
+            std::vector<Run> runs = m_compareWatcher->result();
+            statusBar()->showMessage(m_cancelFlag ? tr("Cancelled after %1 runs").arg(runs.size()) : tr("%1 runs done").arg(runs.size()), 8000);
+            showRuns(std::move(runs));
+        });
+    }
+    QPointer<QProgressBar> bar = m_progress;
+    m_compareWatcher->setFuture(QtConcurrent::run([=, this] {
+        return compare(chain, hw, req, [bar](int done, int) {
+            QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(done); }, Qt::QueuedConnection);
+        }, &m_cancelFlag);
+    }));
+}
+
+void MainWindow::runAllNow() {
+    Chain chain = m_doc->chain();
+    Hardware hw = m_doc->hardware();
+    auto budgets = parseBudgetList(m_doc->settings().budgets, chain, hw);
+    CompareRequest req;
+    req.schedulers = m_doc->settings().schedulers;
+    if (budgets) req.budgets = *budgets;
+    req.params = m_doc->settings().params;
+    showRuns(compare(chain, hw, req));
+}
+
+void MainWindow::cancelRuns() {
+    m_cancelFlag = true;
+    ++*m_generation;
+}
+
+void MainWindow::showRuns(std::vector<Run> runs) {
+    std::vector<std::shared_ptr<const Run>> shared;
+    for (Run& r : runs) shared.push_back(std::make_shared<const Run>(std::move(r)));
+    m_comparison->setRuns(shared);
+    m_tradeoff->setRuns(shared);
+    // Show the current scheduler's best run (feasible, fastest) in the timeline.
+    std::shared_ptr<const Run> pick;
+    for (const auto& r : shared)
+        if (r->feasible && r->scheduler == m_panel->currentScheduler() &&
+            (!pick || r->timeline->totals.makespan_s < pick->timeline->totals.makespan_s))
+            pick = r;
+    if (pick) showRun(pick);
+}
+
+void MainWindow::showRun(std::shared_ptr<const Run> run) {
+    m_shown = run;
+    Chain chain = m_doc->chain();
+    Hardware hw = m_doc->hardware();
+    m_timeline->setRun(run, chain, hw);
+    m_sweep->setRun(run, chain, hw);
+    if (!run || !run->timeline) return;
+    const Totals& t = run->timeline->totals;
+    QString params;
+    for (const auto& [k, v] : run->params) params += QString::fromStdString(k + "=" + v + "  ");
+    QString peaks;
+    for (std::size_t l = 0; l < t.peak_bytes.size(); ++l)
+        peaks += tr("  L%1 %2").arg(l).arg(QString::fromStdString(formatBytes(double(t.peak_bytes[l]))));
+    m_summary->setText(tr("<b>%1</b> %2 · makespan <b>%3</b> (%4× store-all) · %5 forward steps (%6 recomputed) · peak%7 · %8 actions")
+                           .arg(QString::fromStdString(run->scheduler), params.trimmed(), QString::fromStdString(formatSeconds(t.makespan_s)))
+                           .arg(t.makespan_s / run->baseline_makespan_s, 0, 'f', 3)
+                           .arg(t.forward_steps)
+                           .arg(t.recomputed_steps)
+                           .arg(peaks)
+                           .arg(run->plan->actions.size()));
+}
+
+QCustomPlot* MainWindow::chartByName(const QString& which) const {
+    if (which == "timeline") return m_timeline->plot();
+    if (which == "sweep") return m_sweep->plot();
+    if (which == "tradeoff") return m_tradeoff->plot();
+    return nullptr;
+}
+
+QString MainWindow::exportChart(const QString& which, const QString& path, int width, int height) {
+    QCustomPlot* plot = chartByName(which);
+    if (!plot) return tr("no chart named '%1' (timeline, sweep, tradeoff)").arg(which);
+    return ::exportChart(plot, path, width, height);
+}
+
+QString MainWindow::exportPlan(const QString& path, const QString& format) {
+    if (!m_shown || !m_shown->plan) return tr("There is no plan to export yet: run a scheduler first");
+    Result<bool> ok = true;
+    if (format == "json") ok = savePlan(path.toStdString(), *m_shown->plan, m_doc->chain());
+    else if (format == "csv") ok = writeTextFileAtomic(path.toStdString(), timelineToCsv(*m_shown->plan, *m_shown->timeline));
+    else if (format == "trace") ok = writeTextFileAtomic(path.toStdString(), timelineToChromeTrace(*m_shown->plan, *m_shown->timeline));
+    else return tr("unknown plan format '%1'").arg(format);
+    return ok ? QString() : QString::fromStdString(ok.error());
+}
+
+namespace {
+// Asks for a size; false when cancelled.
+bool askSize(QWidget* parent, int& w, int& h) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Chart size"));
+    auto* form = new QFormLayout(&dialog);
+    auto* ws = new QSpinBox(&dialog);
+    auto* hs = new QSpinBox(&dialog);
+    ws->setRange(16, 20000), hs->setRange(16, 20000);
+    ws->setValue(w), hs->setValue(h);
+    ws->setSuffix(" px"), hs->setSuffix(" px");
+    form->addRow(QObject::tr("Width"), ws);
+    form->addRow(QObject::tr("Height"), hs);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted) return false;
+    w = ws->value(), h = hs->value();
+    return true;
+}
+} // namespace
+
+void MainWindow::exportChartDialog(const QString& format) {
+    const QString which = m_tabs->currentWidget() == m_sweep ? "sweep" : m_tabs->currentWidget() == m_tradeoff ? "tradeoff" : "timeline";
+    int w = 1600, h = 900;
+    if (!askSize(this, w, h)) return;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the chart"), which + "." + format, format.toUpper() + " (*." + format + ")");
+    if (path.isEmpty()) return;
+    QString err = exportChart(which, path, w, h);
+    if (!err.isEmpty()) report(err);
+    else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+void MainWindow::exportAllDialog() {
+    int w = 1600, h = 900;
+    if (!askSize(this, w, h)) return;
+    QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for every chart"));
+    if (dir.isEmpty()) return;
+    for (QString f : {"pdf", "svg", "png"}) {
+        QString err = exportCharts({{"timeline", m_timeline->plot()}, {"sweep", m_sweep->plot()}, {"tradeoff", m_tradeoff->plot()}}, dir, f, w, h);
+        if (!err.isEmpty()) return report(err);
+    }
+    statusBar()->showMessage(tr("Wrote every chart to %1").arg(dir), 5000);
+}
+
+void MainWindow::exportPlanDialog(const QString& format) {
+    QString suffix = format == "json" ? ".ckpt-plan.json" : format == "csv" ? ".csv" : ".trace.json";
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the plan"), "plan" + suffix);
+    if (path.isEmpty()) return;
+    QString err = exportPlan(path, format);
+    if (!err.isEmpty()) report(err);
+    else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}

@@ -1,0 +1,207 @@
+#include "schedulerpanel.h"
+
+#include "models/document.h"
+#include "schedulers/registry.h"
+#include "util/units.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+using namespace ckpt;
+
+namespace {
+constexpr int kSliderSteps = 1000; // the right end means "no budget"
+}
+
+SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent), m_doc(doc) {
+    auto* layout = new QVBoxLayout(this);
+    m_list = new QListWidget(this);
+    m_list->setToolTip(tr("Click a scheduler to show its plan; tick the ones 'Run all' compares"));
+    for (const SchedulerInfo& s : schedulers()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(s.name), m_list);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Checked);
+        item->setToolTip(QString::fromStdString(s.description + "\n" + s.paper + "\nmodel " + std::string(1, s.model) + ", " +
+                                                optimalityName(s.optimality)));
+    }
+    m_list->setMaximumHeight(220);
+    layout->addWidget(new QLabel(tr("Schedulers"), this));
+    layout->addWidget(m_list);
+    m_box = new QGroupBox(this);
+    m_form = new QFormLayout(m_box);
+    layout->addWidget(m_box);
+
+    auto* budgetBox = new QGroupBox(tr("Budget of level 0"), this);
+    auto* bl = new QVBoxLayout(budgetBox);
+    m_slider = new QSlider(Qt::Horizontal, budgetBox);
+    m_slider->setRange(0, kSliderSteps);
+    m_slider->setValue(kSliderSteps);
+    m_slider->setToolTip(tr("Drag to re-solve the current scheduler under a memory budget; the right end is no budget"));
+    m_budgetLabel = new QLabel(budgetBox);
+    bl->addWidget(m_slider);
+    bl->addWidget(m_budgetLabel);
+    layout->addWidget(budgetBox);
+    auto* sweepBox = new QGroupBox(tr("Budgets compared by 'Run all'"), this);
+    auto* sl = new QVBoxLayout(sweepBox);
+    m_budgets = new QLineEdit(sweepBox);
+    m_budgets->setToolTip(tr("Comma-separated sizes or percentages of store-all's peak, e.g. none,5%,20%,1GiB"));
+    sl->addWidget(m_budgets);
+    layout->addWidget(sweepBox);
+    layout->addStretch(1);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, [this] {
+        m_doc->settings().scheduler = currentScheduler();
+        buildForm();
+        emit currentChanged();
+    });
+    connect(m_list, &QListWidget::itemChanged, this, [this] {
+        std::vector<std::string> on;
+        for (int i = 0; i < m_list->count(); ++i)
+            if (m_list->item(i)->checkState() == Qt::Checked) on.push_back(m_list->item(i)->text().toStdString());
+        m_doc->settings().schedulers = int(on.size()) == m_list->count() ? std::vector<std::string>{} : on;
+        emit selectionChanged();
+    });
+    connect(m_slider, &QSlider::valueChanged, this, [this] {
+        m_doc->settings().budget_bytes = budgetBytes();
+        updateBudgetLabel();
+        emit budgetChanged();
+    });
+    connect(m_budgets, &QLineEdit::editingFinished, this, [this] { m_doc->settings().budgets = m_budgets->text().toStdString(); });
+    reload();
+}
+
+void SchedulerPanel::reload() {
+    const ProjectSettings& s = m_doc->settings();
+    m_list->blockSignals(true);
+    for (int i = 0; i < m_list->count(); ++i) {
+        const std::string name = m_list->item(i)->text().toStdString();
+        bool on = s.schedulers.empty() || std::find(s.schedulers.begin(), s.schedulers.end(), name) != s.schedulers.end();
+        m_list->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+    }
+    m_list->blockSignals(false);
+    m_budgets->setText(QString::fromStdString(s.budgets));
+    setCurrentScheduler(s.scheduler);
+    buildForm();
+}
+
+std::string SchedulerPanel::currentScheduler() const {
+    auto* item = m_list->currentItem();
+    return item ? item->text().toStdString() : std::string("revolve");
+}
+
+void SchedulerPanel::setCurrentScheduler(const std::string& name) {
+    for (int i = 0; i < m_list->count(); ++i)
+        if (m_list->item(i)->text().toStdString() == name) {
+            m_list->setCurrentRow(i);
+            return;
+        }
+    if (m_list->count()) m_list->setCurrentRow(0);
+}
+
+std::map<std::string, std::string> SchedulerPanel::currentParams() const {
+    auto it = m_doc->settings().params.find(currentScheduler());
+    return it == m_doc->settings().params.end() ? std::map<std::string, std::string>{} : it->second;
+}
+
+void SchedulerPanel::buildForm() {
+    while (m_form->rowCount() > 0) m_form->removeRow(0);
+    const SchedulerInfo* info = findScheduler(currentScheduler());
+    if (!info) return;
+    m_box->setTitle(tr("Parameters of %1").arg(QString::fromStdString(info->name)));
+    auto& values = m_doc->settings().params[info->name];
+    auto store = [this, name = info->name](const std::string& key, const std::string& value, const std::string& def) {
+        auto& v = m_doc->settings().params[name];
+        if (value == def) v.erase(key);
+        else v[key] = value;
+        emit currentChanged();
+    };
+    if (info->params.empty()) m_form->addRow(new QLabel(tr("(none)"), m_box));
+    for (const ParamSpec& p : info->params) {
+        const std::string current = values.count(p.name) ? values[p.name] : p.default_value;
+        QWidget* w = nullptr;
+        switch (p.type) {
+        case ParamType::Int: {
+            auto* spin = new QSpinBox(m_box);
+            spin->setRange(int(std::max(p.min, -2e9)), int(std::min(p.max, 2e9)));
+            spin->setValue(std::atoi(current.c_str()));
+            if (p.default_value == "0") spin->setSpecialValueText(tr("auto"));
+            connect(spin, &QSpinBox::valueChanged, this, [=](int v) { store(p.name, std::to_string(v), p.default_value); });
+            w = spin;
+            break;
+        }
+        case ParamType::Real: {
+            auto* spin = new QDoubleSpinBox(m_box);
+            spin->setDecimals(6);
+            spin->setRange(std::max(p.min, -1e15), std::min(p.max, 1e15));
+            spin->setValue(std::atof(current.c_str()));
+            connect(spin, &QDoubleSpinBox::valueChanged, this, [=](double v) { store(p.name, QString::number(v, 'g', 12).toStdString(), p.default_value); });
+            w = spin;
+            break;
+        }
+        case ParamType::Bytes: {
+            auto* edit = new QLineEdit(QString::fromStdString(current), m_box);
+            connect(edit, &QLineEdit::editingFinished, this, [=] {
+                auto b = parseBytes(edit->text().toStdString());
+                if (!b) {
+                    edit->setStyleSheet("color: #b00");
+                    edit->setToolTip(QString::fromStdString(b.error()));
+                    return;
+                }
+                edit->setStyleSheet({});
+                store(p.name, std::to_string(*b), p.default_value);
+            });
+            w = edit;
+            break;
+        }
+        case ParamType::Choice: {
+            auto* combo = new QComboBox(m_box);
+            for (const auto& c : p.choices) combo->addItem(QString::fromStdString(c));
+            combo->setCurrentText(QString::fromStdString(current));
+            connect(combo, &QComboBox::currentTextChanged, this, [=](const QString& t) { store(p.name, t.toStdString(), p.default_value); });
+            w = combo;
+            break;
+        }
+        }
+        w->setToolTip(QString::fromStdString(p.description));
+        m_form->addRow(QString::fromStdString(p.name), w);
+    }
+}
+
+void SchedulerPanel::setBudgetRange(std::int64_t lowest, std::int64_t highest) {
+    m_low = std::max<std::int64_t>(1, lowest);
+    m_high = std::max(m_low + 1, highest);
+    updateBudgetLabel();
+}
+
+std::int64_t SchedulerPanel::budgetBytes() const {
+    if (m_slider->value() >= kSliderSteps || m_high <= m_low) return 0;
+    // Logarithmic: small budgets get as much room as large ones.
+    double f = double(m_slider->value()) / kSliderSteps;
+    return std::int64_t(std::exp(std::log(double(m_low)) + f * (std::log(double(m_high)) - std::log(double(m_low)))));
+}
+
+void SchedulerPanel::setBudgetBytes(std::int64_t bytes) {
+    int v = kSliderSteps;
+    if (bytes > 0 && m_high > m_low) {
+        double f = (std::log(double(std::clamp(bytes, m_low, m_high))) - std::log(double(m_low))) / (std::log(double(m_high)) - std::log(double(m_low)));
+        v = std::clamp(int(std::lround(f * kSliderSteps)), 0, kSliderSteps - 1);
+    }
+    m_slider->setValue(v);
+    updateBudgetLabel();
+}
+
+void SchedulerPanel::updateBudgetLabel() {
+    std::int64_t b = budgetBytes();
+    if (b == 0) m_budgetLabel->setText(tr("no budget (the machine's capacity)"));
+    else m_budgetLabel->setText(tr("%1 (%2 % of store-all's peak)").arg(QString::fromStdString(formatBytes(double(b)))).arg(100.0 * double(b) / double(m_high), 0, 'f', 1));
+}

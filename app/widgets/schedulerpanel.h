@@ -1,0 +1,46 @@
+#pragma once
+// The schedulers of the registry as a checkable list (which ones "Run all" compares), the parameters of the
+// current one as widgets generated from its ParamSpec list, and the budget slider.
+#include <QWidget>
+#include <map>
+#include <string>
+
+class Document;
+class QListWidget;
+class QFormLayout;
+class QSlider;
+class QLabel;
+class QLineEdit;
+class QGroupBox;
+
+class SchedulerPanel : public QWidget {
+    Q_OBJECT
+public:
+    SchedulerPanel(Document* doc, QWidget* parent = nullptr);
+
+    std::string currentScheduler() const;
+    void setCurrentScheduler(const std::string& name);
+    std::map<std::string, std::string> currentParams() const; // the non-default values of the current scheduler
+    std::int64_t budgetBytes() const;                           // 0 = no budget
+    void setBudgetRange(std::int64_t lowest, std::int64_t highest); // the slider spans these
+    void setBudgetBytes(std::int64_t bytes);
+    QSlider* budgetSlider() const { return m_slider; }
+    void reload(); // after the document was replaced
+
+signals:
+    void currentChanged();   // another scheduler or a parameter changed
+    void budgetChanged();    // the slider moved
+    void selectionChanged(); // the checked set changed
+
+private:
+    void buildForm();
+    void updateBudgetLabel();
+    Document* m_doc;
+    QListWidget* m_list;
+    QGroupBox* m_box;
+    QFormLayout* m_form;
+    QSlider* m_slider;
+    QLabel* m_budgetLabel;
+    QLineEdit* m_budgets;
+    std::int64_t m_low = 0, m_high = 0;
+};

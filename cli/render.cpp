@@ -1,0 +1,139 @@
+// ckpt render: the explorer's charts from the shell, with no display needed.
+#include "commands.h"
+#include "common.h"
+#include "plots/chartexport.h"
+#include "plots/sweepview.h"
+#include "plots/timelineview.h"
+#include "plots/tradeoffview.h"
+#include "util/units.h"
+
+#include <QApplication>
+#include <cstdlib>
+#include <sstream>
+
+namespace ckpt::cli {
+
+int cmdRender(int argc, char** argv) {
+    Args args;
+    if (!args.parse(argc, argv, 2, {}, {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets", "schedulers"})) {
+        complain("render: " + args.error() + " (see ckpt --help)");
+        return BadInput;
+    }
+    if (args.positional().size() != 1 || !args.has("out") || !args.has("chart")) {
+        complain("render: expected PROBLEM, --chart gantt|memory|sweep|tradeoff and --out FILE (see ckpt --help)");
+        return BadInput;
+    }
+    std::string chart = args.value("chart");
+    if (chart != "gantt" && chart != "memory" && chart != "sweep" && chart != "tradeoff") {
+        complain("render: --chart: expected gantt, memory, sweep or tradeoff, got '" + chart + "'");
+        return BadInput;
+    }
+    int width = 1600, height = 900;
+    if (args.has("size")) {
+        std::string s = args.value("size");
+        auto x = s.find('x');
+        width = x == std::string::npos ? 0 : std::atoi(s.substr(0, x).c_str());
+        height = x == std::string::npos ? 0 : std::atoi(s.substr(x + 1).c_str());
+        if (width < 16 || height < 16) {
+            complain("render: --size: expected WIDTHxHEIGHT such as 1600x900, got '" + s + "'");
+            return BadInput;
+        }
+    }
+    auto chain = loadProblem(args.positional()[0]);
+    if (!chain) return BadInput;
+    auto hw = loadMachine(args.value("hardware"));
+    if (!hw) return BadInput;
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    int qargc = 1;
+    char* qargv[] = {argv[0], nullptr};
+    QApplication app(qargc, qargv);
+
+    QWidget* view = nullptr;
+    QCustomPlot* plot = nullptr;
+    if (chart == "tradeoff") {
+        CompareRequest req;
+        std::stringstream ss(args.value("schedulers"));
+        for (std::string item; std::getline(ss, item, ',');)
+            if (!item.empty()) req.schedulers.push_back(item);
+        auto budgets = parseBudgetList(args.value("budgets", "5%,10%,20%,35%,50%,75%,100%"), *chain, *hw);
+        if (!budgets) {
+            complain("render: --budgets: " + budgets.error());
+            return BadInput;
+        }
+        req.budgets = *budgets;
+        std::vector<std::shared_ptr<const Run>> runs;
+        for (Run& r : compare(*chain, *hw, req)) {
+            if (r.bad_input) {
+                complain(r.scheduler + ": " + r.message);
+                return BadInput;
+            }
+            runs.push_back(std::make_shared<const Run>(std::move(r)));
+        }
+        auto* t = new TradeoffView;
+        t->setRuns(runs);
+        view = t, plot = t->plot();
+    } else {
+        if (!args.has("scheduler")) {
+            complain("render: --scheduler NAME is required for the " + chart + " chart");
+            return BadInput;
+        }
+        std::string name = args.value("scheduler");
+        const SchedulerInfo* info = findScheduler(name);
+        if (!info) {
+            complain(solve(name, *chain, *hw, {}).error());
+            return BadInput;
+        }
+        SolveRequest req;
+        for (const auto& kv : args.values("param")) {
+            auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                complain("--param: expected NAME=VALUE, got '" + kv + "'");
+                return BadInput;
+            }
+            req.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        if (args.has("slots")) {
+            std::string knob;
+            for (const auto& p : info->params)
+                if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
+            if (knob.empty()) {
+                complain(name + " has no slot count; use --budget or --param");
+                return BadInput;
+            }
+            req.params[knob] = args.value("slots");
+        }
+        if (args.has("budget")) {
+            auto b = parseBytes(args.value("budget"));
+            if (!b || *b <= 0) {
+                complain("--budget: " + (b ? std::string("expected a size > 0") : b.error()));
+                return BadInput;
+            }
+            req.budget_bytes = *b;
+        }
+        auto run = std::make_shared<const Run>(runScheduler(name, *chain, *hw, req));
+        if (!run->feasible) {
+            complain(run->message);
+            return exitCodeOf(*run);
+        }
+        if (chart == "sweep") {
+            auto* s = new SweepView;
+            s->setRun(run, *chain, *hw);
+            view = s, plot = s->plot();
+        } else {
+            auto* t = new TimelineView;
+            t->setRun(run, *chain, *hw);
+            if (chart == "memory") t->setMemoryOnly(true);
+            view = t, plot = t->plot();
+        }
+    }
+    view->resize(width, height);
+    QString err = exportChart(plot, QString::fromStdString(args.value("out")), width, height);
+    delete view;
+    if (!err.isEmpty()) {
+        complain(err.toStdString());
+        return BadInput;
+    }
+    return Done;
+}
+
+} // namespace ckpt::cli

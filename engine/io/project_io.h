@@ -1,0 +1,40 @@
+#pragma once
+// A project: the problem, the machine and the scheduler settings, in one JSON file the explorer opens and saves.
+// {"format":"ckpt-project","version":1,"chain":{chain document},"hardware":{hardware document},
+//  "settings":{"scheduler":"revolve","schedulers":["revolve",...],"params":{"revolve":{"slots":"10"}},
+//              "budget_bytes":0,"budgets":"none,5%,20%"}}
+#include "model/chain.h"
+#include "model/hardware.h"
+#include "util/result.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+struct ProjectSettings {
+    std::string scheduler = "revolve";           // the one shown in the timeline
+    std::vector<std::string> schedulers;         // selected for runs; empty = all
+    std::map<std::string, std::map<std::string, std::string>> params;
+    std::int64_t budget_bytes = 0;
+    std::string budgets = "none,5%,10%,20%,35%,50%,75%";
+    bool operator==(const ProjectSettings&) const = default;
+};
+
+struct Project {
+    Chain chain;
+    Hardware hardware;
+    ProjectSettings settings;
+};
+
+// What a JSON file holds, judged by its "format".
+enum class DocumentKind { Project, Chain, Hardware, Plan, Unknown };
+DocumentKind documentKind(const std::string& path);
+
+Result<Project> loadProject(const std::string& path);
+Result<bool> saveProject(const std::string& path, const Project& project);
+std::string projectToText(const Project& project);
+
+} // namespace ckpt
