@@ -197,7 +197,7 @@ int cmdTrain(int argc, char** argv) {
         if (!fileHw) return BadInput;
     }
     const bool disk = hwArg == "measured" || (fileHw && fileHw->levelCount() > 1);
-    auto profile = t.profile(std::min(config.length, 32), 3, disk);
+    auto profile = t.profile(std::min(config.length, 32), 5, disk);
     if (!profile) {
         complain(profile.error());
         return BadInput;
