@@ -38,8 +38,6 @@ int main(int argc, char** argv) {
     window.resize(1600, 1000);
     window.show();
     window.runAllNow();
-    window.runCurrentNow();
-    window.runAllNow();
     window.chartTabs()->setCurrentIndex(0);
     QApplication::processEvents();
     const QString out = parser.value(shot);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
+#include <cmath>
 
 using ckpt::Interval;
 using ckpt::IntervalKind;
@@ -108,28 +110,37 @@ void GanttPlottable::draw(QCPPainter* painter) {
         // First interval that ends after the visible start: intervals on a lane do not overlap, so ends are ordered too.
         auto it = std::lower_bound(ids.begin(), ids.end(), keys.lower,
                                    [&](int id, double k) { return iv[std::size_t(id)].end < k; });
-        QRectF pending;
-        int pendingKind = -1;
+        // Intervals at least a pixel wide are drawn as they are; narrower ones are pooled per pixel column and the
+        // column takes the colour of the kind that fills most of it, so a zoomed-out view shows the true mix.
+        std::array<double, kKinds> pooled{};
+        int column = INT_MIN;
         auto flush = [&] {
-            if (pendingKind >= 0) batches[std::size_t(pendingKind)].push_back(pending);
-            pendingKind = -1;
+            if (column == INT_MIN) return;
+            int best = int(std::max_element(pooled.begin(), pooled.end()) - pooled.begin());
+            batches[std::size_t(best)].push_back(QRectF(column, top, 1.0, height));
+            pooled.fill(0);
+            column = INT_MIN;
         };
         for (; it != ids.end(); ++it) {
             const Interval& x = iv[std::size_t(*it)];
             if (x.start > keys.upper) break;
             double px0 = mKeyAxis->coordToPixel(x.start), px1 = mKeyAxis->coordToPixel(x.end);
             if (px1 < px0) std::swap(px0, px1);
-            int kind = int(x.kind);
-            // Merge what is narrower than a pixel into the pending rectangle when it touches it.
-            if (pendingKind >= 0 && px1 - px0 < 1.0 && px0 <= pending.right() + 1.0) {
-                pending.setRight(std::max(pending.right(), px1));
+            const int kind = int(x.kind);
+            if (px1 - px0 < 1.0) {
+                int c = int(std::floor(px0));
+                if (c != column) flush(), column = c;
+                pooled[std::size_t(kind)] += std::max(px1 - px0, 1e-6);
+            } else {
+                flush();
+                QRectF r(px0, top, px1 - px0, height);
+                batches[std::size_t(kind)].push_back(r);
+                if (m_highlightStep >= 0 && lane == 0 && x.index == m_highlightStep) outlines.push_back(r);
+                if (*it == m_selected) selectedRect = r;
                 continue;
             }
-            flush();
-            pending = QRectF(px0, top, std::max(1.0, px1 - px0), height);
-            pendingKind = kind;
-            if (m_highlightStep >= 0 && lane == 0 && x.index == m_highlightStep) outlines.push_back(pending);
-            if (*it == m_selected) selectedRect = pending;
+            if (m_highlightStep >= 0 && lane == 0 && x.index == m_highlightStep) outlines.push_back(QRectF(std::floor(px0), top, 1.0, height));
+            if (*it == m_selected) selectedRect = QRectF(std::floor(px0), top, 1.0, height);
         }
         flush();
     }

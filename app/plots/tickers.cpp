@@ -10,13 +10,16 @@ QString BytesTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
 }
 
 double BytesTicker::getTickStep(const QCPRange& range) {
-    // Steps of 1, 2 or 5 times a power of 1024's sub-multiples read well as MiB.
+    // A step of 1, 2, 2.5 or 5 times a power of ten, in the binary unit of the range's top (KiB, MiB, GiB).
     double exact = range.size() / double(tickCount() + 1e-10);
     if (exact <= 0) return 1;
-    double unit = std::pow(1024.0, std::floor(std::log(exact) / std::log(1024.0)));
+    double top = std::max(std::abs(range.upper), 1.0);
+    double unit = std::pow(1024.0, std::floor(std::log(top) / std::log(1024.0)));
     double m = exact / unit;
-    double nice = m < 1.5 ? 1 : m < 3 ? 2 : m < 7 ? 5 : m < 15 ? 10 : m < 35 ? 25 : m < 75 ? 50 : m < 150 ? 100 : m < 350 ? 250 : 500;
-    return nice * unit;
+    double p = std::pow(10.0, std::floor(std::log10(m)));
+    double r = m / p;
+    double nice = r < 1.5 ? 1 : r < 2.2 ? 2 : r < 3.5 ? 2.5 : r < 7.5 ? 5 : 10;
+    return nice * p * unit;
 }
 
 QString SecondsTicker::getTickLabel(double tick, const QLocale&, QChar, int) {

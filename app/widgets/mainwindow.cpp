@@ -430,7 +430,9 @@ void MainWindow::openDefault() {
     if (!c) return report(QString::fromStdString(c.error()));
     ProjectSettings s;
     s.scheduler = "revolve";
-    m_doc->setProject(Project{*c, h ? *h : Hardware::unbounded(), s});
+    Hardware hw = h ? *h : Hardware::unbounded();
+    s.budget_bytes = storeAllPeak(*c, hw) / 20; // 5 %: where checkpointing shows
+    m_doc->setProject(Project{*c, hw, s});
     m_dirty = false;
     updateTitle();
 }

@@ -25,6 +25,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QtConcurrent>
+#include <cmath>
 
 using namespace ckpt;
 
@@ -154,12 +155,15 @@ void MainWindow::showRuns(std::vector<Run> runs) {
     for (Run& r : runs) shared.push_back(std::make_shared<const Run>(std::move(r)));
     m_comparison->setRuns(shared);
     m_tradeoff->setRuns(shared);
-    // Show the current scheduler's best run (feasible, fastest) in the timeline.
+    // Show the current scheduler's run whose budget is nearest the slider's (no budget counts as the largest).
+    auto distance = [this](const Run& r) {
+        const double inf = 1e30;
+        double a = r.budget_bytes > 0 ? double(r.budget_bytes) : inf, b = m_panel->budgetBytes() > 0 ? double(m_panel->budgetBytes()) : inf;
+        return a == b ? 0.0 : (a == inf || b == inf) ? inf : std::abs(std::log(a / b));
+    };
     std::shared_ptr<const Run> pick;
     for (const auto& r : shared)
-        if (r->feasible && r->scheduler == m_panel->currentScheduler() &&
-            (!pick || r->timeline->totals.makespan_s < pick->timeline->totals.makespan_s))
-            pick = r;
+        if (r->feasible && r->scheduler == m_panel->currentScheduler() && (!pick || distance(*r) < distance(*pick))) pick = r;
     if (pick) showRun(pick);
 }
 

@@ -23,66 +23,79 @@
 namespace ckpt {
 namespace {
 
-constexpr long long kInf = std::numeric_limits<long long>::max() / 4;
-constexpr std::int32_t kTurn = -1, kTapeFirst = -2, kKeep = -3, kNoChoice = -4; // >= 1: hidden state at y
+// Costs are forward counts (at most n(n+1)/2); 2^29 stands for "does not fit" and two of them still add up in int32.
+constexpr std::int32_t kInf = 1 << 29;
+constexpr std::int32_t kTurn = -1, kTapeFirst = -2; // >= 1: hidden state at y
 
 } // namespace
 
 BpttTable::BpttTable(int n, int maxSlots, int alpha, BpttVariant variant)
     : m_n(n), m_slots(maxSlots), m_alpha(std::max(1, alpha)), m_variant(variant) {
     std::size_t size = std::size_t(n + 1) * std::size_t(maxSlots + 1);
-    m_q.assign(size, kInf), m_w.assign(size, kInf), m_qc.assign(size, kNoChoice), m_wc.assign(size, kNoChoice);
-    const bool hidden = variant != BpttVariant::ISM, tapes = variant != BpttVariant::HSM;
-    for (int m = 0; m <= maxSlots; ++m)
+    m_q.assign(size, kInf), m_w.assign(size, kInf);
+    const bool hidden = variant != BpttVariant::ISM; // may the working state be kept as a checkpoint
+    const bool tapes = variant != BpttVariant::HSM;
+    const int M = maxSlots, a = m_alpha;
+    for (int m = 0; m <= M; ++m)
         m_w[at(0, m)] = 0, m_q[at(0, m)] = m >= 1 ? 0 : kInf;
+    std::vector<std::int32_t> best(std::size_t(M) + 1);
     for (int t = 1; t <= n; ++t) {
-        for (int m = 0; m <= maxSlots; ++m) {
-            // W first needs Q(t, m) of the same t; compute Q(t, m) for this m (it only uses shorter t or W with
-            // fewer slots), then W(t, m).
-            long long best = kInf;
-            std::int32_t choice = kNoChoice;
-            if (m >= 1) {
-                if (t == 1)
-                    best = 1, choice = kTurn;
-                else if (m_q[at(t - 1, m)] < kInf)
-                    best = t + m_q[at(t - 1, m)], choice = kTurn;
-                for (int y = 1; y < t && m >= 2; ++y) {
-                    long long right = m_w[at(t - y, m - 1)], left = m_q[at(y, m)];
-                    if (right >= kInf || left >= kInf) continue;
-                    long long v = y + right + left;
-                    if (v < best) best = v, choice = y;
-                }
-                if (tapes && t >= 2 && m >= m_alpha && m_w[at(t - 1, m - m_alpha)] < kInf) {
-                    long long v = 1 + m_w[at(t - 1, m - m_alpha)];
-                    if (v < best) best = v, choice = kTapeFirst;
-                }
-            }
-            m_q[at(t, m)] = best, m_qc[at(t, m)] = choice;
-            // W: keep the working state (it becomes Q), or tape first.
-            long long wb = kInf;
-            std::int32_t wc = kNoChoice;
-            if (t == 1)
-                wb = 1, wc = kTapeFirst;
-            else if (tapes && m >= m_alpha && m_w[at(t - 1, m - m_alpha)] < kInf)
-                wb = 1 + m_w[at(t - 1, m - m_alpha)], wc = kTapeFirst;
-            if (hidden && best < wb) wb = best, wc = kKeep;
-            m_w[at(t, m)] = wb, m_wc[at(t, m)] = wc;
+        std::int32_t* q = &m_q[at(t, 0)];
+        std::int32_t* w = &m_w[at(t, 0)];
+        // Turn.
+        for (int m = 0; m <= M; ++m)
+            best[std::size_t(m)] = m < 1 ? kInf : t == 1 ? 1 : std::min(kInf, t + m_q[at(t - 1, m)]);
+        // Hidden state at y: y + W(t-y, m-1) + Q(y, m), for all m at once (the loop the compiler vectorises).
+        for (int y = 1; y < t; ++y) {
+            const std::int32_t* right = &m_w[at(t - y, 0)];
+            const std::int32_t* left = &m_q[at(y, 0)];
+            for (int m = 2; m <= M; ++m)
+                best[std::size_t(m)] = std::min(best[std::size_t(m)], y + right[m - 1] + left[m]);
+        }
+        // Tape first.
+        if (tapes && t >= 2)
+            for (int m = a; m <= M; ++m)
+                best[std::size_t(m)] = std::min(best[std::size_t(m)], 1 + m_w[at(t - 1, m - a)]);
+        for (int m = 0; m <= M; ++m)
+            q[m] = best[std::size_t(m)] >= kInf ? kInf : best[std::size_t(m)];
+        // W: tape first (for t = 1, the turn), or keep the working state, which makes it Q.
+        for (int m = 0; m <= M; ++m) {
+            std::int32_t v = t == 1 ? 1 : (tapes && m >= a ? std::min(kInf, 1 + m_w[at(t - 1, m - a)]) : kInf);
+            if (hidden) v = std::min(v, q[m]);
+            w[m] = v;
         }
     }
 }
 
+std::int32_t BpttTable::qChoice(int t, int m) const {
+    const std::int32_t target = m_q[at(t, m)];
+    const bool tapes = m_variant != BpttVariant::HSM;
+    if (m >= 1 && (t == 1 || std::min(kInf, t + m_q[at(t - 1, m)]) == target)) return kTurn;
+    for (int y = 1; y < t && m >= 2; ++y)
+        if (y + m_w[at(t - y, m - 1)] + m_q[at(y, m)] == target) return y;
+    if (tapes && t >= 2 && m >= m_alpha && 1 + m_w[at(t - 1, m - m_alpha)] == target) return kTapeFirst;
+    return kTurn; // unreachable for a feasible entry
+}
+
+bool BpttTable::wKeeps(int t, int m) const {
+    const bool tapes = m_variant != BpttVariant::HSM;
+    std::int32_t tapeFirst =
+        t == 1 ? 1 : (tapes && m >= m_alpha ? std::min(kInf, 1 + m_w[at(t - 1, m - m_alpha)]) : kInf);
+    return m_w[at(t, m)] != tapeFirst; // keeping won strictly
+}
+
 std::optional<long long> BpttTable::forwardSteps(int n, int m) const {
     if (n > m_n || m > m_slots || m < 0) return std::nullopt;
-    long long v = m_q[at(n, m)];
+    std::int32_t v = m_q[at(n, m)];
     if (v >= kInf) return std::nullopt;
-    return v;
+    return (long long)v;
 }
 
 void BpttTable::emitQ(int s, int t, int m, Plan& p, double& time, const Chain& c) const {
     if (t == 0) return;
     auto fwd = [&](int i, Keep k) { p.actions.push_back(Action::forward(i, k)), time += c.step(i).forward; };
     auto bwd = [&](int i) { p.actions.push_back(Action::backward(i)), time += c.step(i).backward; };
-    std::int32_t ch = m_qc[at(t, m)];
+    std::int32_t ch = qChoice(t, m);
     if (ch == kTurn) {
         for (int i = s + 1; i < s + t; ++i)
             fwd(i, i == s + 1 ? Keep::State : Keep::None);
@@ -104,8 +117,7 @@ void BpttTable::emitQ(int s, int t, int m, Plan& p, double& time, const Chain& c
 
 void BpttTable::emitW(int s, int t, int m, Plan& p, double& time, const Chain& c) const {
     if (t == 0) return;
-    std::int32_t ch = m_wc[at(t, m)];
-    if (ch == kKeep) return emitQ(s, t, m, p, time, c);
+    if (wKeeps(t, m)) return emitQ(s, t, m, p, time, c);
     // Tape first (for t = 1, the turn).
     p.actions.push_back(Action::forward(s + 1, Keep::Tape));
     time += c.step(s + 1).forward;
@@ -164,7 +176,7 @@ SchedulerInfo bpttDpScheduler() {
                 if (st.state_bytes > 0) ratio = std::max(ratio, double(st.tape_bytes) / double(st.state_bytes));
             alpha = int(std::ceil(ratio - 1e-9));
         }
-        int slots = int(std::min<long long>(params.integer("slots"), 2LL * n + 2));
+        int slots = int(std::min<long long>(params.integer("slots"), std::int64_t(n) * alpha + 1));
         std::int64_t limit = levelZeroLimit(hw, budget);
         if (slots > 0 || limit == 0) {
             if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
@@ -190,7 +202,8 @@ SchedulerInfo bpttDpScheduler() {
         }
         // The most slots that fit: one table up to the slots the budget could ever hold, then a search on the peak.
         std::int64_t state = std::max<std::int64_t>(1, chain.stateBytes(0));
-        int most = int(std::clamp<std::int64_t>(limit / state, 1, 2LL * n + 2));
+        int most =
+            int(std::clamp<std::int64_t>(limit / state, 1, std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
         BpttTable table(n, most, alpha, variant);
         int lo = 1;
         while (lo <= most && !table.forwardSteps(n, lo))

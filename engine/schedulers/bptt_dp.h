@@ -21,8 +21,9 @@ public:
 private:
     int m_n, m_slots, m_alpha;
     BpttVariant m_variant;
-    std::vector<long long> m_q, m_w;      // cost with a counted start state (Q) / a working start state (W)
-    std::vector<std::int32_t> m_qc, m_wc; // choices
+    std::vector<std::int32_t> m_q, m_w;       // cost with a counted start state (Q) / a working start state (W)
+    std::int32_t qChoice(int t, int m) const; // rebuilt from the table, as the programme chose it
+    bool wKeeps(int t, int m) const;
     std::size_t at(int t, int m) const { return std::size_t(t) * std::size_t(m_slots + 1) + std::size_t(m); }
     void emitQ(int s, int t, int m, Plan& p, double& time, const Chain& c) const;
     void emitW(int s, int t, int m, Plan& p, double& time, const Chain& c) const;
