@@ -15,7 +15,9 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription("Checkpoint Explorer: compare how backpropagation trades memory for time");
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption shot("screenshot", "Open FILE (or the default example), run the default comparison, write the window to PNG and exit.", "PNG");
+    QCommandLineOption shot(
+        "screenshot",
+        "Open FILE (or the default example), run the default comparison, write the window to PNG and exit.", "PNG");
     parser.addOption(shot);
     parser.addPositionalArgument("file", "A project, chain or hardware file to open.", "[FILE]");
     parser.process(app);

@@ -15,7 +15,9 @@ namespace ckpt::cli {
 
 int cmdRender(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {}, {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets", "schedulers"})) {
+    if (!args.parse(
+            argc, argv, 2, {},
+            {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets", "schedulers"})) {
         complain("render: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

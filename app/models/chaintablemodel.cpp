@@ -7,16 +7,24 @@ using namespace ckpt;
 
 namespace {
 
-bool isTime(int column) { return column == ChainTableModel::Forward || column == ChainTableModel::Backward; }
+bool isTime(int column) {
+    return column == ChainTableModel::Forward || column == ChainTableModel::Backward;
+}
 
 double get(const Step& s, int column) {
     switch (column) {
-    case ChainTableModel::Forward: return s.forward;
-    case ChainTableModel::Backward: return s.backward;
-    case ChainTableModel::State: return double(s.state_bytes);
-    case ChainTableModel::Tape: return double(s.tape_bytes);
-    case ChainTableModel::ForwardTmp: return double(s.forward_tmp_bytes);
-    case ChainTableModel::BackwardTmp: return double(s.backward_tmp_bytes);
+    case ChainTableModel::Forward:
+        return s.forward;
+    case ChainTableModel::Backward:
+        return s.backward;
+    case ChainTableModel::State:
+        return double(s.state_bytes);
+    case ChainTableModel::Tape:
+        return double(s.tape_bytes);
+    case ChainTableModel::ForwardTmp:
+        return double(s.forward_tmp_bytes);
+    case ChainTableModel::BackwardTmp:
+        return double(s.backward_tmp_bytes);
     }
     return 0;
 }
@@ -32,10 +40,18 @@ QString put(Step& s, int column, const QString& text) {
     auto v = parseBytes(text.toStdString());
     if (!v) return QString::fromStdString(v.error());
     switch (column) {
-    case ChainTableModel::State: s.state_bytes = *v; break;
-    case ChainTableModel::Tape: s.tape_bytes = *v; break;
-    case ChainTableModel::ForwardTmp: s.forward_tmp_bytes = *v; break;
-    case ChainTableModel::BackwardTmp: s.backward_tmp_bytes = *v; break;
+    case ChainTableModel::State:
+        s.state_bytes = *v;
+        break;
+    case ChainTableModel::Tape:
+        s.tape_bytes = *v;
+        break;
+    case ChainTableModel::ForwardTmp:
+        s.forward_tmp_bytes = *v;
+        break;
+    case ChainTableModel::BackwardTmp:
+        s.backward_tmp_bytes = *v;
+        break;
     }
     return {};
 }
@@ -51,8 +67,12 @@ ChainTableModel::ChainTableModel(Document* doc, QObject* parent) : QAbstractTabl
     connect(doc, &Document::reset, this, refresh);
 }
 
-int ChainTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_doc->steps().size()); }
-int ChainTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ChainTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_doc->steps().size());
+}
+int ChainTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ChainTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
@@ -63,7 +83,8 @@ QVariant ChainTableModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(isTime(index.column()) ? formatSeconds(v) : formatBytes(v));
     case Qt::EditRole:
         return isTime(index.column()) ? QString::number(v, 'g', 12) : QString::number(qint64(v));
-    case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         return isTime(index.column()) ? tr("%1 s. Type e.g. 3ms, 12us or 0.002").arg(v, 0, 'g', 12)
                                       : tr("%1 bytes. Type e.g. 512KiB, 3MiB or 4096").arg(qint64(v));
@@ -78,9 +99,11 @@ QVariant ChainTableModel::headerData(int section, Qt::Orientation orientation, i
         if (section >= 0 && section < ColumnCount) return tr(names[section]);
     }
     if (role == Qt::ToolTipRole && orientation == Qt::Horizontal) {
-        static const char* tips[] = {"Time of the step's forward", "Time of the step's backward",
+        static const char* tips[] = {"Time of the step's forward",
+                                     "Time of the step's backward",
                                      "Bytes of the step's input state (what a checkpoint holds)",
-                                     "Bytes its backward needs, recorded by a taped forward", "Temporary bytes during the forward",
+                                     "Bytes its backward needs, recorded by a taped forward",
+                                     "Temporary bytes during the forward",
                                      "Temporary bytes during the backward"};
         if (section >= 0 && section < ColumnCount) return tr(tips[section]);
     }
@@ -107,9 +130,11 @@ QString ChainTableModel::setColumn(const QList<int>& rows, int column, const QSt
     for (int r : rows) {
         if (r < 0 || r >= int(steps.size())) continue;
         QString reason = put(steps[std::size_t(r)], column, text);
-        if (!reason.isEmpty()) return tr("step %1, %2: %3").arg(r + 1).arg(headerData(column, Qt::Horizontal).toString(), reason);
+        if (!reason.isEmpty())
+            return tr("step %1, %2: %3").arg(r + 1).arg(headerData(column, Qt::Horizontal).toString(), reason);
     }
-    QString what = rows.size() == 1 ? tr("Edit step %1 %2").arg(rows.front() + 1).arg(headerData(column, Qt::Horizontal).toString())
-                                    : tr("Edit %1 steps").arg(rows.size());
+    QString what = rows.size() == 1
+                       ? tr("Edit step %1 %2").arg(rows.front() + 1).arg(headerData(column, Qt::Horizontal).toString())
+                       : tr("Edit %1 steps").arg(rows.size());
     return m_doc->editSteps(steps, what);
 }

@@ -10,7 +10,19 @@
 class ComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Scheduler, Params, Budget, Feasible, ForwardSteps, Recomputed, Makespan, Overhead, Peak0, SolveMs, ColumnCount };
+    enum Column {
+        Scheduler,
+        Params,
+        Budget,
+        Feasible,
+        ForwardSteps,
+        Recomputed,
+        Makespan,
+        Overhead,
+        Peak0,
+        SolveMs,
+        ColumnCount
+    };
     explicit ComparisonModel(QObject* parent = nullptr);
 
     void setRuns(std::vector<std::shared_ptr<const ckpt::Run>> runs);

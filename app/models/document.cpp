@@ -39,9 +39,15 @@ Document::Document(QObject* parent) : QObject(parent), m_undo(new QUndoStack(thi
     m_hardwareName = "unbounded";
 }
 
-Chain Document::chain() const { return *Chain::make(m_chainName.toStdString(), m_steps); }
-Hardware Document::hardware() const { return *Hardware::make(m_hardwareName.toStdString(), m_levels); }
-Project Document::project() const { return Project{chain(), hardware(), m_settings}; }
+Chain Document::chain() const {
+    return *Chain::make(m_chainName.toStdString(), m_steps);
+}
+Hardware Document::hardware() const {
+    return *Hardware::make(m_hardwareName.toStdString(), m_levels);
+}
+Project Document::project() const {
+    return Project{chain(), hardware(), m_settings};
+}
 
 void Document::setProject(const Project& p) {
     m_steps = p.chain.steps();

@@ -9,7 +9,9 @@ using namespace ckpt;
 
 namespace {
 const std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
-QString rate(double r) { return r > 0 ? QString::fromStdString(formatBytes(r)) + "/s" : QStringLiteral("—"); }
+QString rate(double r) {
+    return r > 0 ? QString::fromStdString(formatBytes(r)) + "/s" : QStringLiteral("—");
+}
 } // namespace
 
 HardwareTableModel::HardwareTableModel(Document* doc, QObject* parent) : QAbstractTableModel(parent), m_doc(doc) {
@@ -21,33 +23,49 @@ HardwareTableModel::HardwareTableModel(Document* doc, QObject* parent) : QAbstra
     connect(doc, &Document::reset, this, refresh);
 }
 
-int HardwareTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_doc->levels().size()); }
-int HardwareTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int HardwareTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_doc->levels().size());
+}
+int HardwareTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant HardwareTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const MemoryLevel& l = m_doc->levels()[std::size_t(index.row())];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name: return QString::fromStdString(l.name);
-        case Capacity: return l.capacity_bytes == kUnbounded ? tr("unbounded") : QString::fromStdString(formatBytes(double(l.capacity_bytes)));
-        case Read: return rate(l.read_bytes_per_s);
-        case Write: return rate(l.write_bytes_per_s);
-        case Latency: return QString::fromStdString(formatSeconds(l.latency_s));
+        case Name:
+            return QString::fromStdString(l.name);
+        case Capacity:
+            return l.capacity_bytes == kUnbounded ? tr("unbounded")
+                                                  : QString::fromStdString(formatBytes(double(l.capacity_bytes)));
+        case Read:
+            return rate(l.read_bytes_per_s);
+        case Write:
+            return rate(l.write_bytes_per_s);
+        case Latency:
+            return QString::fromStdString(formatSeconds(l.latency_s));
         }
     }
     if (role == Qt::EditRole) {
         switch (index.column()) {
-        case Name: return QString::fromStdString(l.name);
-        case Capacity: return l.capacity_bytes == kUnbounded ? QStringLiteral("unbounded") : QString::number(l.capacity_bytes);
-        case Read: return QString::number(l.read_bytes_per_s, 'g', 12);
-        case Write: return QString::number(l.write_bytes_per_s, 'g', 12);
-        case Latency: return QString::number(l.latency_s, 'g', 12);
+        case Name:
+            return QString::fromStdString(l.name);
+        case Capacity:
+            return l.capacity_bytes == kUnbounded ? QStringLiteral("unbounded") : QString::number(l.capacity_bytes);
+        case Read:
+            return QString::number(l.read_bytes_per_s, 'g', 12);
+        case Write:
+            return QString::number(l.write_bytes_per_s, 'g', 12);
+        case Latency:
+            return QString::number(l.latency_s, 'g', 12);
         }
     }
     if (role == Qt::ToolTipRole) {
         static const char* tips[] = {"The level's name", "Capacity: e.g. 40GiB, or 'unbounded'",
-                                     "Bytes per second from this level to level 0, e.g. 25GB", "Bytes per second from level 0 to this level",
+                                     "Bytes per second from this level to level 0, e.g. 25GB",
+                                     "Bytes per second from level 0 to this level",
                                      "Fixed cost of each transfer, e.g. 10us"};
         return tr(tips[index.column()]);
     }
@@ -74,26 +92,37 @@ bool HardwareTableModel::setData(const QModelIndex& index, const QVariant& value
     const std::string text = value.toString().trimmed().toStdString();
     QString reason;
     switch (index.column()) {
-    case Name: l.name = text; break;
+    case Name:
+        l.name = text;
+        break;
     case Capacity:
-        if (text == "unbounded" || text.empty()) l.capacity_bytes = kUnbounded;
-        else if (auto b = parseBytes(text)) l.capacity_bytes = *b;
-        else reason = QString::fromStdString(b.error());
+        if (text == "unbounded" || text.empty())
+            l.capacity_bytes = kUnbounded;
+        else if (auto b = parseBytes(text))
+            l.capacity_bytes = *b;
+        else
+            reason = QString::fromStdString(b.error());
         break;
     case Read:
     case Write: {
         std::string t = text;
         if (t.size() > 2 && t.substr(t.size() - 2) == "/s") t.resize(t.size() - 2);
-        if (auto b = parseBytes(t)) (index.column() == Read ? l.read_bytes_per_s : l.write_bytes_per_s) = double(*b);
-        else reason = QString::fromStdString(b.error());
+        if (auto b = parseBytes(t))
+            (index.column() == Read ? l.read_bytes_per_s : l.write_bytes_per_s) = double(*b);
+        else
+            reason = QString::fromStdString(b.error());
         break;
     }
     case Latency:
-        if (auto s = parseSeconds(text)) l.latency_s = *s;
-        else reason = QString::fromStdString(s.error());
+        if (auto s = parseSeconds(text))
+            l.latency_s = *s;
+        else
+            reason = QString::fromStdString(s.error());
         break;
     }
-    if (reason.isEmpty()) reason = m_doc->editLevels(levels, tr("Edit level %1 %2").arg(index.row()).arg(headerData(index.column(), Qt::Horizontal).toString()));
+    if (reason.isEmpty())
+        reason = m_doc->editLevels(
+            levels, tr("Edit level %1 %2").arg(index.row()).arg(headerData(index.column(), Qt::Horizontal).toString()));
     if (!reason.isEmpty()) {
         emit editRefused(index, reason);
         return false;

@@ -34,8 +34,8 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
     return {};
 }
 
-QString exportCharts(const QList<QPair<QString, QCustomPlot*>>& charts, const QString& dir, const QString& format, int width,
-                     int height) {
+QString exportCharts(const QList<QPair<QString, QCustomPlot*>>& charts, const QString& dir, const QString& format,
+                     int width, int height) {
     QDir d(dir);
     if (!d.exists() && !d.mkpath(".")) return QObject::tr("%1: cannot create the folder").arg(dir);
     for (const auto& [name, plot] : charts) {

@@ -10,5 +10,5 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
 #include <QList>
 #include <QPair>
 // Every chart into `dir` as NAME.FORMAT; stops at the first failure and returns its message.
-QString exportCharts(const QList<QPair<QString, QCustomPlot*>>& charts, const QString& dir, const QString& format, int width,
-                     int height);
+QString exportCharts(const QList<QPair<QString, QCustomPlot*>>& charts, const QString& dir, const QString& format,
+                     int width, int height);

@@ -21,11 +21,16 @@ GanttPlottable::GanttPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis) : QCPAbstra
 QColor GanttPlottable::kindColor(IntervalKind kind) {
     // Okabe-Ito: readable for the common colour-vision deficiencies.
     switch (kind) {
-    case IntervalKind::Forward: return QColor(0, 114, 178);      // blue
-    case IntervalKind::Recompute: return QColor(86, 180, 233);   // sky blue
-    case IntervalKind::Backward: return QColor(213, 94, 0);      // vermillion
-    case IntervalKind::Write: return QColor(0, 158, 115);        // bluish green
-    case IntervalKind::Read: return QColor(204, 121, 167);       // reddish purple
+    case IntervalKind::Forward:
+        return QColor(0, 114, 178); // blue
+    case IntervalKind::Recompute:
+        return QColor(86, 180, 233); // sky blue
+    case IntervalKind::Backward:
+        return QColor(213, 94, 0); // vermillion
+    case IntervalKind::Write:
+        return QColor(0, 158, 115); // bluish green
+    case IntervalKind::Read:
+        return QColor(204, 121, 167); // reddish purple
     }
     return Qt::gray;
 }
@@ -45,11 +50,16 @@ void GanttPlottable::setTimeline(std::shared_ptr<const ckpt::Timeline> timeline)
     }
     // Compute and each channel are serial, so starts are already ordered; sort anyway for measured timelines.
     for (auto& lane : m_lanes)
-        std::stable_sort(lane.begin(), lane.end(), [&](int a, int b) { return iv[std::size_t(a)].start < iv[std::size_t(b)].start; });
+        std::stable_sort(lane.begin(), lane.end(),
+                         [&](int a, int b) { return iv[std::size_t(a)].start < iv[std::size_t(b)].start; });
 }
 
-void GanttPlottable::setHighlightedStep(int step) { m_highlightStep = step; }
-void GanttPlottable::setSelectedInterval(int index) { m_selected = index; }
+void GanttPlottable::setHighlightedStep(int step) {
+    m_highlightStep = step;
+}
+void GanttPlottable::setSelectedInterval(int index) {
+    m_selected = index;
+}
 
 int GanttPlottable::intervalAt(const QPointF& pixel) const {
     if (!m_timeline || !mKeyAxis || !mValueAxis) return -1;
@@ -105,9 +115,11 @@ void GanttPlottable::draw(QCPPainter* painter) {
     QRectF selectedRect;
     for (int lane = 0; lane < int(m_lanes.size()); ++lane) {
         const auto& ids = m_lanes[std::size_t(lane)];
-        const double y0 = mValueAxis->coordToPixel(lane - kHalfHeight), y1 = mValueAxis->coordToPixel(lane + kHalfHeight);
+        const double y0 = mValueAxis->coordToPixel(lane - kHalfHeight),
+                     y1 = mValueAxis->coordToPixel(lane + kHalfHeight);
         const double top = std::min(y0, y1), height = std::abs(y1 - y0);
-        // First interval that ends after the visible start: intervals on a lane do not overlap, so ends are ordered too.
+        // First interval that ends after the visible start: intervals on a lane do not overlap, so ends are ordered
+        // too.
         auto it = std::lower_bound(ids.begin(), ids.end(), keys.lower,
                                    [&](int id, double k) { return iv[std::size_t(id)].end < k; });
         // Intervals at least a pixel wide are drawn as they are; narrower ones are pooled per pixel column and the
@@ -139,7 +151,8 @@ void GanttPlottable::draw(QCPPainter* painter) {
                 if (*it == m_selected) selectedRect = r;
                 continue;
             }
-            if (m_highlightStep >= 0 && lane == 0 && x.index == m_highlightStep) outlines.push_back(QRectF(std::floor(px0), top, 1.0, height));
+            if (m_highlightStep >= 0 && lane == 0 && x.index == m_highlightStep)
+                outlines.push_back(QRectF(std::floor(px0), top, 1.0, height));
             if (*it == m_selected) selectedRect = QRectF(std::floor(px0), top, 1.0, height);
         }
         flush();
@@ -168,7 +181,8 @@ void GanttPlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) con
     painter->drawRect(rect);
 }
 
-GanttKindLegendItem::GanttKindLegendItem(QCPLegend* parent, IntervalKind kind) : QCPAbstractLegendItem(parent), m_kind(kind) {}
+GanttKindLegendItem::GanttKindLegendItem(QCPLegend* parent, IntervalKind kind)
+    : QCPAbstractLegendItem(parent), m_kind(kind) {}
 
 void GanttKindLegendItem::draw(QCPPainter* painter) {
     painter->setFont(mFont);
@@ -186,6 +200,8 @@ void GanttKindLegendItem::draw(QCPPainter* painter) {
 QSize GanttKindLegendItem::minimumOuterSizeHint() const {
     QFontMetrics fm(mFont);
     QSize icon = mParentLegend->iconSize();
-    int w = icon.width() + mParentLegend->iconTextPadding() + fm.horizontalAdvance(QString::fromUtf8(ckpt::intervalKindName(m_kind)));
-    return QSize(w + mMargins.left() + mMargins.right(), std::max(icon.height(), fm.height()) + mMargins.top() + mMargins.bottom());
+    int w = icon.width() + mParentLegend->iconTextPadding() +
+            fm.horizontalAdvance(QString::fromUtf8(ckpt::intervalKindName(m_kind)));
+    return QSize(w + mMargins.left() + mMargins.right(),
+                 std::max(icon.height(), fm.height()) + mMargins.top() + mMargins.bottom());
 }

@@ -4,8 +4,8 @@
 // intervals narrower than a pixel and paints one batch of rectangles per colour.
 #include "sim/timeline.h"
 
-#include <qcustomplot.h>
 #include <memory>
+#include <qcustomplot.h>
 #include <vector>
 
 class GanttPlottable : public QCPAbstractPlottable {

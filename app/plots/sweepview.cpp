@@ -77,7 +77,8 @@ void SweepView::setRun(std::shared_ptr<const Run> run, const Chain&, const Hardw
     m_run = std::move(run);
     m_segments = 0;
     if (m_run && m_run->timeline)
-        for (const Interval& iv : m_run->timeline->intervals) m_segments += iv.lane == 0;
+        for (const Interval& iv : m_run->timeline->intervals)
+            m_segments += iv.lane == 0;
     m_slider->blockSignals(true);
     m_slider->setRange(0, m_segments);
     m_slider->setValue(m_segments);
@@ -92,7 +93,8 @@ void SweepView::setRun(std::shared_ptr<const Run> run, const Chain&, const Hardw
 }
 
 void SweepView::rebuild() {
-    for (QCPGraph* g : {m_forward, m_recompute, m_backward, m_marks}) g->data()->clear();
+    for (QCPGraph* g : {m_forward, m_recompute, m_backward, m_marks})
+        g->data()->clear();
     m_label->setText(QString());
     if (!m_run || !m_run->timeline || !m_run->plan) return;
     const double gap = std::nan("");
@@ -110,7 +112,8 @@ void SweepView::rebuild() {
         out.push_back(QCPGraphData(iv.start, y0));
         out.push_back(QCPGraphData(iv.end, y1));
         lastEnd[which] = iv.end;
-        if (a.kind == ActionKind::Forward && a.keep == Keep::State) marks.push_back(QCPGraphData(iv.start, iv.index - 1));
+        if (a.kind == ActionKind::Forward && a.keep == Keep::State)
+            marks.push_back(QCPGraphData(iv.start, iv.index - 1));
     }
     m_forward->data()->set(fwd, true);
     m_recompute->data()->set(rec, true);
@@ -135,7 +138,9 @@ void SweepView::play() {
     m_timer->start();
 }
 
-void SweepView::pause() { m_timer->stop(); }
+void SweepView::pause() {
+    m_timer->stop();
+}
 
 void SweepView::stepOnce() {
     if (m_revealed >= m_segments) return pause();

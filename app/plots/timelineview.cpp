@@ -36,7 +36,8 @@ struct TimelineView::Impl {
     double memoryAt(double t) const {
         if (!timeline || timeline->memory.size() <= std::size_t(level)) return 0;
         const auto& curve = timeline->memory[std::size_t(level)];
-        auto it = std::upper_bound(curve.begin(), curve.end(), t, [](double k, const MemorySample& s) { return k < s.time; });
+        auto it =
+            std::upper_bound(curve.begin(), curve.end(), t, [](double k, const MemorySample& s) { return k < s.time; });
         if (it == curve.begin()) return 0;
         return double((it - 1)->total());
     }
@@ -63,7 +64,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
         r->setRangeDrag(Qt::Horizontal);
         r->setRangeZoom(Qt::Horizontal);
         r->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<QCPAxisTicker>(new SecondsTicker));
-        for (QCPAxis* a : r->axes()) a->setLayer("axes");
+        for (QCPAxis* a : r->axes())
+            a->setLayer("axes");
     }
     d->ganttRect->axis(QCPAxis::atBottom)->setTickLabels(false);
     QCPAxis* lanes = d->ganttRect->axis(QCPAxis::atLeft);
@@ -76,8 +78,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
 
     d->gantt = new GanttPlottable(d->ganttRect->axis(QCPAxis::atBottom), lanes);
     // Memory categories, stacked: each graph holds the running sum and fills down to the one below.
-    const QColor colors[kMemoryCategories] = {QColor(0, 114, 178, 170), QColor(230, 159, 0, 170), QColor(213, 94, 0, 150),
-                                              QColor(120, 120, 120, 140)};
+    const QColor colors[kMemoryCategories] = {QColor(0, 114, 178, 170), QColor(230, 159, 0, 170),
+                                              QColor(213, 94, 0, 150), QColor(120, 120, 120, 140)};
     for (int c = 0; c < kMemoryCategories; ++c) {
         QCPGraph* g = p->addGraph(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsStepLeft);
@@ -90,12 +92,14 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     }
     d->budgetLine = new QCPItemStraightLine(p);
     d->budgetLine->setClipAxisRect(d->memoryRect);
-    for (auto* pos : {d->budgetLine->point1, d->budgetLine->point2}) pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
+    for (auto* pos : {d->budgetLine->point1, d->budgetLine->point2})
+        pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
     d->budgetLine->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
     d->budgetLine->setVisible(false);
     d->cursorLine = new QCPItemStraightLine(p);
     d->cursorLine->setClipAxisRect(d->memoryRect);
-    for (auto* pos : {d->cursorLine->point1, d->cursorLine->point2}) pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
+    for (auto* pos : {d->cursorLine->point1, d->cursorLine->point2})
+        pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
     d->cursorLine->setPen(QPen(Qt::black, 1, Qt::DotLine));
     d->cursorLine->setVisible(false);
     d->rangeRect = new QCPItemRect(p);
@@ -126,8 +130,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->legend->setLayer("legend");
     d->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     d->legend->setBorderPen(Qt::NoPen);
-    for (int k = 0; k < 5; ++k) d->legend->addItem(new GanttKindLegendItem(d->legend, IntervalKind(k)));
-    for (QCPGraph* g : d->layers) d->legend->addItem(new QCPPlottableLegendItem(d->legend, g));
+    for (int k = 0; k < 5; ++k)
+        d->legend->addItem(new GanttKindLegendItem(d->legend, IntervalKind(k)));
+    for (QCPGraph* g : d->layers)
+        d->legend->addItem(new QCPPlottableLegendItem(d->legend, g));
 
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->setMouseTracking(true);
@@ -179,7 +185,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
         QString text = QString("<b>%1</b><br>%2 · action %3<br>start %4<br>duration %5<br>%6")
                            .arg(QString::fromStdString(toString(a)), QString::fromUtf8(intervalKindName(iv.kind)))
                            .arg(iv.action)
-                           .arg(QString::fromStdString(formatSeconds(iv.start)), QString::fromStdString(formatSeconds(iv.end - iv.start)),
+                           .arg(QString::fromStdString(formatSeconds(iv.start)),
+                                QString::fromStdString(formatSeconds(iv.end - iv.start)),
                                 QString::fromStdString(formatBytes(double(iv.bytes))));
         QToolTip::showText(e->globalPosition().toPoint(), text, d->plot);
     });
@@ -227,7 +234,8 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Chain&, const Ha
     if (!d->run || !d->run->timeline) {
         d->timeline.reset();
         d->gantt->setTimeline(nullptr);
-        for (QCPGraph* g : d->layers) g->data()->clear();
+        for (QCPGraph* g : d->layers)
+            g->data()->clear();
         d->budgetLine->setVisible(false);
         d->plot->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -237,28 +245,34 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Chain&, const Ha
     d->gantt->setTimeline(d->timeline);
     QCPAxis* lanes = d->ganttRect->axis(QCPAxis::atLeft);
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
-    for (int l = 0; l < int(d->timeline->lanes.size()); ++l) names->addTick(l, QString::fromStdString(d->timeline->lanes[std::size_t(l)]));
+    for (int l = 0; l < int(d->timeline->lanes.size()); ++l)
+        names->addTick(l, QString::fromStdString(d->timeline->lanes[std::size_t(l)]));
     lanes->setTicker(names);
     lanes->setRange(-0.5, std::max(0.5, double(d->timeline->lanes.size()) - 0.5));
     std::int64_t limit = 0;
     if (d->level == 0 && d->run->budget_bytes > 0) limit = d->run->budget_bytes;
-    if (d->level < hw.levelCount() && !hw.isUnbounded(d->level)) limit = limit ? std::min(limit, hw.level(d->level).capacity_bytes) : hw.level(d->level).capacity_bytes;
+    if (d->level < hw.levelCount() && !hw.isUnbounded(d->level))
+        limit = limit ? std::min(limit, hw.level(d->level).capacity_bytes) : hw.level(d->level).capacity_bytes;
     d->limitBytes = limit;
     setMemoryLevel(d->level);
     d->fullRange = QCPRange(0, std::max(d->timeline->totals.makespan_s, 1e-12) * 1.01);
     resetZoom();
 }
 
-std::shared_ptr<const Run> TimelineView::run() const { return d->run; }
+std::shared_ptr<const Run> TimelineView::run() const {
+    return d->run;
+}
 
 void TimelineView::setMemoryLevel(int level) {
     d->level = level;
     d->memoryMax = 0;
-    for (QCPGraph* g : d->layers) g->data()->clear();
+    for (QCPGraph* g : d->layers)
+        g->data()->clear();
     if (!d->timeline || d->timeline->memory.size() <= std::size_t(level)) return;
     const auto& curve = d->timeline->memory[std::size_t(level)];
     std::vector<QVector<QCPGraphData>> series(kMemoryCategories);
-    for (auto& s : series) s.reserve(qsizetype(curve.size()) + 1);
+    for (auto& s : series)
+        s.reserve(qsizetype(curve.size()) + 1);
     for (const MemorySample& m : curve) {
         double sum = 0;
         for (int c = 0; c < kMemoryCategories; ++c) {
@@ -269,8 +283,10 @@ void TimelineView::setMemoryLevel(int level) {
     }
     double end = d->timeline->totals.makespan_s;
     if (!curve.empty() && curve.back().time < end)
-        for (int c = 0; c < kMemoryCategories; ++c) series[std::size_t(c)].push_back(QCPGraphData(end, series[std::size_t(c)].back().value));
-    for (int c = 0; c < kMemoryCategories; ++c) d->layers[std::size_t(c)]->data()->set(series[std::size_t(c)], true);
+        for (int c = 0; c < kMemoryCategories; ++c)
+            series[std::size_t(c)].push_back(QCPGraphData(end, series[std::size_t(c)].back().value));
+    for (int c = 0; c < kMemoryCategories; ++c)
+        d->layers[std::size_t(c)]->data()->set(series[std::size_t(c)], true);
     double top = d->memoryMax;
     d->budgetLine->setVisible(d->limitBytes > 0);
     if (d->limitBytes > 0) {
@@ -282,10 +298,18 @@ void TimelineView::setMemoryLevel(int level) {
     d->plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QCustomPlot* TimelineView::plot() const { return d->plot; }
-int TimelineView::intervalCount() const { return d->gantt->intervalCount(); }
-double TimelineView::memoryMaximum() const { return d->memoryMax; }
-GanttPlottable* TimelineView::gantt() const { return d->gantt; }
+QCustomPlot* TimelineView::plot() const {
+    return d->plot;
+}
+int TimelineView::intervalCount() const {
+    return d->gantt->intervalCount();
+}
+double TimelineView::memoryMaximum() const {
+    return d->memoryMax;
+}
+GanttPlottable* TimelineView::gantt() const {
+    return d->gantt;
+}
 
 void TimelineView::highlightStep(int step) {
     d->gantt->setHighlightedStep(step);
@@ -311,7 +335,9 @@ void TimelineView::zoomTo(double t0, double t1) {
     d->plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QCPRange TimelineView::timeRange() const { return d->memoryRect->axis(QCPAxis::atBottom)->range(); }
+QCPRange TimelineView::timeRange() const {
+    return d->memoryRect->axis(QCPAxis::atBottom)->range();
+}
 
 void TimelineView::setMemoryOnly(bool on) {
     d->ganttRect->setVisible(!on);

@@ -23,8 +23,8 @@ public:
     std::shared_ptr<const ckpt::Run> run() const;
     void setMemoryLevel(int level);
 
-    QCustomPlot* plot() const; // for export and tests
-    int intervalCount() const; // intervals held by the Gantt plottable (one per timed action)
+    QCustomPlot* plot() const;    // for export and tests
+    int intervalCount() const;    // intervals held by the Gantt plottable (one per timed action)
     double memoryMaximum() const; // the highest stacked total drawn by the memory plot, in bytes
     GanttPlottable* gantt() const;
     QCPRange timeRange() const;

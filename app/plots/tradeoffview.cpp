@@ -30,7 +30,8 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
             auto data = m_plot->graph(g)->data();
             for (int k = 0; k < data->size(); ++k) {
                 auto it = data->at(k);
-                double dx = m_plot->xAxis->coordToPixel(it->key) - pos.x(), dy = m_plot->yAxis->coordToPixel(it->value) - pos.y();
+                double dx = m_plot->xAxis->coordToPixel(it->key) - pos.x(),
+                       dy = m_plot->yAxis->coordToPixel(it->value) - pos.y();
                 double dist = std::hypot(dx, dy);
                 if (dist < best) best = dist, graphIndex = g, point = k;
             }
@@ -47,18 +48,22 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
         if (g < 0) return QToolTip::hideText();
         const Run& r = *m_runs[std::size_t(m_pointRun[std::size_t(g)][std::size_t(k)])];
         QString params;
-        for (const auto& [key, v] : r.params) params += QString::fromStdString(key + "=" + v + " ");
-        QToolTip::showText(e->globalPosition().toPoint(),
-                           QString("<b>%1</b> %2<br>budget %3<br>peak %4<br>%5× store-all · click to open")
-                               .arg(QString::fromStdString(r.scheduler), params,
-                                    r.budget_bytes ? QString::fromStdString(formatBytes(double(r.budget_bytes))) : tr("none"),
-                                    QString::fromStdString(formatBytes(double(r.timeline->totals.peak_bytes[0]))))
-                               .arg(r.timeline->totals.makespan_s / r.baseline_makespan_s, 0, 'f', 3),
-                           m_plot);
+        for (const auto& [key, v] : r.params)
+            params += QString::fromStdString(key + "=" + v + " ");
+        QToolTip::showText(
+            e->globalPosition().toPoint(),
+            QString("<b>%1</b> %2<br>budget %3<br>peak %4<br>%5× store-all · click to open")
+                .arg(QString::fromStdString(r.scheduler), params,
+                     r.budget_bytes ? QString::fromStdString(formatBytes(double(r.budget_bytes))) : tr("none"),
+                     QString::fromStdString(formatBytes(double(r.timeline->totals.peak_bytes[0]))))
+                .arg(r.timeline->totals.makespan_s / r.baseline_makespan_s, 0, 'f', 3),
+            m_plot);
     });
 }
 
-int TradeoffView::seriesCount() const { return m_plot->graphCount(); }
+int TradeoffView::seriesCount() const {
+    return m_plot->graphCount();
+}
 
 void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
     m_runs = std::move(runs);
@@ -72,17 +77,19 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         if (!byScheduler.count(r.scheduler)) order.push_back(r.scheduler);
         byScheduler[r.scheduler].push_back(i);
     }
-    static const QColor palette[] = {QColor(0, 0, 0),       QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 158, 115),
-                                     QColor(240, 228, 66),  QColor(0, 114, 178), QColor(213, 94, 0),   QColor(204, 121, 167),
-                                     QColor(128, 128, 128), QColor(120, 60, 160)};
-    static const QCPScatterStyle::ScatterShape shapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
-                                                           QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus,
-                                                           QCPScatterStyle::ssStar, QCPScatterStyle::ssTriangleInverted};
+    static const QColor palette[] = {
+        QColor(0, 0, 0),     QColor(230, 159, 0), QColor(86, 180, 233),  QColor(0, 158, 115),   QColor(240, 228, 66),
+        QColor(0, 114, 178), QColor(213, 94, 0),  QColor(204, 121, 167), QColor(128, 128, 128), QColor(120, 60, 160)};
+    static const QCPScatterStyle::ScatterShape shapes[] = {
+        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare,          QCPScatterStyle::ssTriangle,
+        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,           QCPScatterStyle::ssPlus,
+        QCPScatterStyle::ssStar,    QCPScatterStyle::ssTriangleInverted};
     double xmax = 0, ymax = 1;
     for (std::size_t s = 0; s < order.size(); ++s) {
         auto ids = byScheduler[order[s]];
         std::sort(ids.begin(), ids.end(), [&](int a, int b) {
-            return m_runs[std::size_t(a)]->timeline->totals.peak_bytes[0] < m_runs[std::size_t(b)]->timeline->totals.peak_bytes[0];
+            return m_runs[std::size_t(a)]->timeline->totals.peak_bytes[0] <
+                   m_runs[std::size_t(b)]->timeline->totals.peak_bytes[0];
         });
         QCPGraph* g = m_plot->addGraph();
         g->setName(QString::fromStdString(order[s]));
@@ -92,7 +99,8 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         QVector<QCPGraphData> data;
         for (int id : ids) {
             const Run& r = *m_runs[std::size_t(id)];
-            double x = double(r.timeline->totals.peak_bytes[0]), y = r.timeline->totals.makespan_s / r.baseline_makespan_s;
+            double x = double(r.timeline->totals.peak_bytes[0]),
+                   y = r.timeline->totals.makespan_s / r.baseline_makespan_s;
             data.push_back(QCPGraphData(x, y));
             xmax = std::max(xmax, x), ymax = std::max(ymax, y);
         }

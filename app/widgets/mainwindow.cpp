@@ -48,7 +48,8 @@ using namespace ckpt;
 QString resourceRoot() {
     const QString app = QCoreApplication::applicationDirPath();
     for (const QString& c : {app + "/../..", app + "/..", app + "/../share/ckpt", QString(CKPT_SOURCE_DIR)})
-        if (QFileInfo::exists(c + "/resources/hardware") && QFileInfo::exists(c + "/examples")) return QDir(c).canonicalPath();
+        if (QFileInfo::exists(c + "/resources/hardware") && QFileInfo::exists(c + "/examples"))
+            return QDir(c).canonicalPath();
     return QString(CKPT_SOURCE_DIR);
 }
 
@@ -97,7 +98,8 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() {
     cancelRuns();
-    for (auto* w : {static_cast<QFutureWatcherBase*>(m_solveWatcher), static_cast<QFutureWatcherBase*>(m_compareWatcher)})
+    for (auto* w :
+         {static_cast<QFutureWatcherBase*>(m_solveWatcher), static_cast<QFutureWatcherBase*>(m_compareWatcher)})
         if (w) w->waitForFinished();
 }
 
@@ -120,8 +122,10 @@ void MainWindow::buildUi() {
     m_tabs->addTab(m_sweep, tr("S&weep"));
     m_tabs->addTab(m_tradeoff, tr("Trade-&off"));
     m_tabs->addTab(m_comparisonTable, tr("&Comparison"));
-    m_tabs->setTabToolTip(0, tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, Ctrl+drag: zoom to a range, Shift+drag on the memory: measure)"));
-    m_tabs->setTabToolTip(2, tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
+    m_tabs->setTabToolTip(0, tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, "
+                                "Ctrl+drag: zoom to a range, Shift+drag on the memory: measure)"));
+    m_tabs->setTabToolTip(
+        2, tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
     auto* central = new QWidget(this);
     auto* cl = new QVBoxLayout(central);
     cl->setContentsMargins(4, 4, 4, 0);
@@ -165,12 +169,14 @@ void MainWindow::buildUi() {
             m_chainTable->blockSignals(false);
         }
     });
-    connect(m_chainTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { m_timeline->highlightStep(current.isValid() ? current.row() + 1 : -1); });
+    connect(
+        m_chainTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) { m_timeline->highlightStep(current.isValid() ? current.row() + 1 : -1); });
     connect(m_timeline, &TimelineView::rangeSelected, this, [this](double t0, double t1, double dt, double dm) {
-        statusBar()->showMessage(tr("From %1 to %2: Δtime %3, Δmemory %4")
-                                     .arg(QString::fromStdString(formatSeconds(t0)), QString::fromStdString(formatSeconds(t1)),
-                                          QString::fromStdString(formatSeconds(dt)), QString::fromStdString(formatBytes(dm))));
+        statusBar()->showMessage(
+            tr("From %1 to %2: Δtime %3, Δmemory %4")
+                .arg(QString::fromStdString(formatSeconds(t0)), QString::fromStdString(formatSeconds(t1)),
+                     QString::fromStdString(formatSeconds(dt)), QString::fromStdString(formatBytes(dm))));
     });
     connect(m_tradeoff, &TradeoffView::runClicked, this, [this](int index) {
         const auto& runs = m_comparison->runs();
@@ -242,9 +248,10 @@ QWidget* MainWindow::buildChainTab() {
         for (const QModelIndex& i : sel)
             if (i.column() == column) rows.push_back(i.row());
         bool ok = false;
-        QString text = QInputDialog::getText(this, tr("Set %1 steps").arg(rows.size()),
-                                             tr("%1 (with units, e.g. 3ms or 512KiB):").arg(m_chainModel->headerData(column, Qt::Horizontal).toString()),
-                                             QLineEdit::Normal, sel.front().data(Qt::EditRole).toString(), &ok);
+        QString text = QInputDialog::getText(
+            this, tr("Set %1 steps").arg(rows.size()),
+            tr("%1 (with units, e.g. 3ms or 512KiB):").arg(m_chainModel->headerData(column, Qt::Horizontal).toString()),
+            QLineEdit::Normal, sel.front().data(Qt::EditRole).toString(), &ok);
         if (!ok) return;
         QString reason = m_chainModel->setColumn(rows, column, text);
         m_editMessage->setText(reason);
@@ -261,7 +268,8 @@ QWidget* MainWindow::buildHardwareTab() {
     m_presets->setToolTip(tr("Replace the machine by a shipped preset (undoable)"));
     m_presets->addItem(tr("(choose)"));
     m_presets->addItem(tr("one unbounded level"), QString());
-    for (const QFileInfo& f : QDir(resourceRoot() + "/resources/hardware").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
+    for (const QFileInfo& f :
+         QDir(resourceRoot() + "/resources/hardware").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
         m_presets->addItem(f.baseName(), f.absoluteFilePath());
     row->addWidget(m_presets, 1);
     auto* add = new QPushButton(tr("Add level"), w);
@@ -277,14 +285,18 @@ QWidget* MainWindow::buildHardwareTab() {
     m_hwMessage->setStyleSheet("color: #b00020");
     m_hwMessage->setWordWrap(true);
     l->addWidget(m_hwMessage);
-    connect(m_hardwareModel, &HardwareTableModel::editRefused, this, [this](const QModelIndex&, const QString& reason) { m_hwMessage->setText(reason); });
+    connect(m_hardwareModel, &HardwareTableModel::editRefused, this,
+            [this](const QModelIndex&, const QString& reason) { m_hwMessage->setText(reason); });
     connect(m_doc, &Document::hardwareChanged, m_hwMessage, &QLabel::clear);
     connect(m_presets, &QComboBox::activated, this, [this](int index) {
         if (index <= 0) return;
         QString path = m_presets->itemData(index).toString();
-        if (path.isEmpty()) m_doc->setHardware(Hardware::unbounded());
-        else if (auto h = loadHardware(path.toStdString())) m_doc->setHardware(*h);
-        else report(QString::fromStdString(h.error()));
+        if (path.isEmpty())
+            m_doc->setHardware(Hardware::unbounded());
+        else if (auto h = loadHardware(path.toStdString()))
+            m_doc->setHardware(*h);
+        else
+            report(QString::fromStdString(h.error()));
         m_presets->setCurrentIndex(0);
     });
     connect(add, &QPushButton::clicked, this, [this] {
@@ -315,13 +327,17 @@ void MainWindow::buildMenus() {
         });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!confirmDiscard()) return;
-        QString p = QFileDialog::getOpenFileName(this, tr("Open a project, chain or hardware file"), QString(), tr("JSON (*.json);;All files (*)"));
+        QString p = QFileDialog::getOpenFileName(this, tr("Open a project, chain or hardware file"), QString(),
+                                                 tr("JSON (*.json);;All files (*)"));
         if (!p.isEmpty()) openFile(p);
     });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
-        QString p = m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json", tr("Projects (*.json)")) : m_path;
+        QString p = m_path.isEmpty()
+                        ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json",
+                                                       tr("Projects (*.json)"))
+                        : m_path;
         if (!p.isEmpty()) saveProjectTo(p);
     });
     file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
@@ -330,7 +346,8 @@ void MainWindow::buildMenus() {
     });
     file->addSeparator();
     QMenu* exp = file->addMenu(tr("&Export"));
-    for (QString f : {"pdf", "svg", "png"}) exp->addAction(tr("Current chart as %1…").arg(f.toUpper()), this, [this, f] { exportChartDialog(f); });
+    for (QString f : {"pdf", "svg", "png"})
+        exp->addAction(tr("Current chart as %1…").arg(f.toUpper()), this, [this, f] { exportChartDialog(f); });
     exp->addAction(tr("All charts…"), this, &MainWindow::exportAllDialog);
     exp->addSeparator();
     exp->addAction(tr("Plan as JSON…"), this, [this] { exportPlanDialog("json"); });
@@ -356,20 +373,25 @@ void MainWindow::buildMenus() {
         bar->addAction(a);
         return a;
     };
-    action(tr("Run &current"), QKeySequence(Qt::Key_F5), tr("Solve and simulate the current scheduler"), &MainWindow::runCurrent);
-    action(tr("Run &all"), QKeySequence(Qt::SHIFT | Qt::Key_F5), tr("Every ticked scheduler at every budget of the sweep"), &MainWindow::runAll);
+    action(tr("Run &current"), QKeySequence(Qt::Key_F5), tr("Solve and simulate the current scheduler"),
+           &MainWindow::runCurrent);
+    action(tr("Run &all"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+           tr("Every ticked scheduler at every budget of the sweep"), &MainWindow::runAll);
     action(tr("&Cancel"), QKeySequence(Qt::Key_Escape), tr("Stop the runs in progress"), &MainWindow::cancelRuns);
     bar->addSeparator();
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* back = view->addAction(tr("Zoom &back"), QKeySequence(Qt::Key_Backspace), m_timeline, &TimelineView::zoomBack);
-    QAction* reset = view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), m_timeline, &TimelineView::resetZoom);
+    QAction* back =
+        view->addAction(tr("Zoom &back"), QKeySequence(Qt::Key_Backspace), m_timeline, &TimelineView::zoomBack);
+    QAction* reset =
+        view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), m_timeline, &TimelineView::resetZoom);
     bar->addAction(back);
     bar->addAction(reset);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About"), this, [this] {
-        QMessageBox::about(this, tr("Checkpoint Explorer"),
-                           tr("<b>Checkpoint Explorer</b><p>Compare how backpropagation trades memory for time: every scheduler on "
-                              "the same problem and machine, judged by one simulator.</p><p>GPL-3.0-or-later.</p>"));
+        QMessageBox::about(
+            this, tr("Checkpoint Explorer"),
+            tr("<b>Checkpoint Explorer</b><p>Compare how backpropagation trades memory for time: every scheduler on "
+               "the same problem and machine, judged by one simulator.</p><p>GPL-3.0-or-later.</p>"));
     });
 }
 
@@ -410,8 +432,9 @@ bool MainWindow::openFile(const QString& path) {
     default: {
         // Let the JSON reader say what is wrong (a syntax error's line and column, or the missing format).
         auto j = loadJson(p);
-        QString why = j ? QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain or ckpt-hardware")
-                        : QString::fromStdString(j.error());
+        QString why =
+            j ? QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain or ckpt-hardware")
+              : QString::fromStdString(j.error());
         return report(why), false;
     }
     }
@@ -451,11 +474,14 @@ bool MainWindow::saveProjectTo(const QString& path) {
 
 bool MainWindow::confirmDiscard() {
     if (!m_dirty || !m_interactive) return true;
-    auto answer = QMessageBox::question(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
-                                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    auto answer =
+        QMessageBox::question(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Save) {
-        QString p = m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json") : m_path;
+        QString p = m_path.isEmpty()
+                        ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json")
+                        : m_path;
         return !p.isEmpty() && saveProjectTo(p);
     }
     return true;
@@ -482,7 +508,8 @@ void MainWindow::addRecent(const QString& path) {
     QStringList list = s.value("recent").toStringList();
     list.removeAll(path);
     list.prepend(QFileInfo(path).absoluteFilePath());
-    while (list.size() > 10) list.removeLast();
+    while (list.size() > 10)
+        list.removeLast();
     s.setValue("recent", list);
     rebuildRecentMenu();
 }

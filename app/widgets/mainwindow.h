@@ -39,14 +39,14 @@ public:
 
     bool openFile(const QString& path); // a project, a chain or a hardware file, judged by its "format"
     bool saveProjectTo(const QString& path);
-    void openDefault();                 // the LSTM example on the A100 preset
+    void openDefault(); // the LSTM example on the A100 preset
 
     // The same paths the buttons take, run to completion on this thread.
     std::shared_ptr<const ckpt::Run> runCurrentNow();
     void runAllNow();
 
     QString exportChart(const QString& which, const QString& path, int width, int height); // timeline|sweep|tradeoff
-    QString exportPlan(const QString& path, const QString& format);                         // json|csv|trace
+    QString exportPlan(const QString& path, const QString& format);                        // json|csv|trace
 
     Document* document() const { return m_doc; }
     ChainTableModel* chainModel() const { return m_chainModel; }

@@ -78,7 +78,9 @@ void MainWindow::runCurrent() {
             Run r = m_solveWatcher->result();
             if (r.scheduler == "__stale__") return;
             if (!r.feasible) {
-                m_summary->setText(tr("<b>%1</b>: %2").arg(QString::fromStdString(r.scheduler), QString::fromStdString(r.message).toHtmlEscaped()));
+                m_summary->setText(
+                    tr("<b>%1</b>: %2")
+                        .arg(QString::fromStdString(r.scheduler), QString::fromStdString(r.message).toHtmlEscaped()));
                 statusBar()->showMessage(QString::fromStdString(r.message), 10000);
                 return;
             }
@@ -96,15 +98,18 @@ void MainWindow::runCurrent() {
 std::shared_ptr<const Run> MainWindow::runCurrentNow() {
     Run r = runScheduler(m_panel->currentScheduler(), m_doc->chain(), m_doc->hardware(), requestOf(m_panel));
     auto run = std::make_shared<const Run>(std::move(r));
-    if (run->feasible) showRun(run);
-    else m_summary->setText(QString::fromStdString(run->message));
+    if (run->feasible)
+        showRun(run);
+    else
+        m_summary->setText(QString::fromStdString(run->message));
     // The comparison table shows this run too, so the table and `ckpt solve --json` can be compared.
     m_comparison->setRuns({run});
     return run;
 }
 
 void MainWindow::runAll() {
-    if (m_compareWatcher && m_compareWatcher->isRunning()) return statusBar()->showMessage(tr("Runs already in progress"), 3000);
+    if (m_compareWatcher && m_compareWatcher->isRunning())
+        return statusBar()->showMessage(tr("Runs already in progress"), 3000);
     Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
     auto budgets = parseBudgetList(m_doc->settings().budgets, chain, hw);
@@ -114,7 +119,8 @@ void MainWindow::runAll() {
     req.budgets = *budgets;
     req.params = m_doc->settings().params;
     m_cancelFlag = false;
-    m_progress->setRange(0, int((req.schedulers.empty() ? schedulers().size() : req.schedulers.size()) * req.budgets.size()));
+    m_progress->setRange(
+        0, int((req.schedulers.empty() ? schedulers().size() : req.schedulers.size()) * req.budgets.size()));
     m_progress->setValue(0);
     setBusy(true, tr("Running %1 solves…").arg(m_progress->maximum()));
     if (!m_compareWatcher) {
@@ -122,15 +128,25 @@ void MainWindow::runAll() {
         connect(m_compareWatcher, &QFutureWatcher<std::vector<Run>>::finished, this, [this] {
             setBusy(false, {});
             std::vector<Run> runs = m_compareWatcher->result();
-            statusBar()->showMessage(m_cancelFlag ? tr("Cancelled after %1 runs").arg(runs.size()) : tr("%1 runs done").arg(runs.size()), 8000);
+            statusBar()->showMessage(m_cancelFlag ? tr("Cancelled after %1 runs").arg(runs.size())
+                                                  : tr("%1 runs done").arg(runs.size()),
+                                     8000);
             showRuns(std::move(runs));
         });
     }
     QPointer<QProgressBar> bar = m_progress;
     m_compareWatcher->setFuture(QtConcurrent::run([=, this] {
-        return compare(chain, hw, req, [bar](int done, int) {
-            QMetaObject::invokeMethod(bar, [bar, done] { if (bar) bar->setValue(done); }, Qt::QueuedConnection);
-        }, &m_cancelFlag);
+        return compare(
+            chain, hw, req,
+            [bar](int done, int) {
+                QMetaObject::invokeMethod(
+                    bar,
+                    [bar, done] {
+                        if (bar) bar->setValue(done);
+                    },
+                    Qt::QueuedConnection);
+            },
+            &m_cancelFlag);
     }));
 }
 
@@ -152,18 +168,21 @@ void MainWindow::cancelRuns() {
 
 void MainWindow::showRuns(std::vector<Run> runs) {
     std::vector<std::shared_ptr<const Run>> shared;
-    for (Run& r : runs) shared.push_back(std::make_shared<const Run>(std::move(r)));
+    for (Run& r : runs)
+        shared.push_back(std::make_shared<const Run>(std::move(r)));
     m_comparison->setRuns(shared);
     m_tradeoff->setRuns(shared);
     // Show the current scheduler's run whose budget is nearest the slider's (no budget counts as the largest).
     auto distance = [this](const Run& r) {
         const double inf = 1e30;
-        double a = r.budget_bytes > 0 ? double(r.budget_bytes) : inf, b = m_panel->budgetBytes() > 0 ? double(m_panel->budgetBytes()) : inf;
+        double a = r.budget_bytes > 0 ? double(r.budget_bytes) : inf,
+               b = m_panel->budgetBytes() > 0 ? double(m_panel->budgetBytes()) : inf;
         return a == b ? 0.0 : (a == inf || b == inf) ? inf : std::abs(std::log(a / b));
     };
     std::shared_ptr<const Run> pick;
     for (const auto& r : shared)
-        if (r->feasible && r->scheduler == m_panel->currentScheduler() && (!pick || distance(*r) < distance(*pick))) pick = r;
+        if (r->feasible && r->scheduler == m_panel->currentScheduler() && (!pick || distance(*r) < distance(*pick)))
+            pick = r;
     if (pick) showRun(pick);
 }
 
@@ -176,17 +195,20 @@ void MainWindow::showRun(std::shared_ptr<const Run> run) {
     if (!run || !run->timeline) return;
     const Totals& t = run->timeline->totals;
     QString params;
-    for (const auto& [k, v] : run->params) params += QString::fromStdString(k + "=" + v + "  ");
+    for (const auto& [k, v] : run->params)
+        params += QString::fromStdString(k + "=" + v + "  ");
     QString peaks;
     for (std::size_t l = 0; l < t.peak_bytes.size(); ++l)
         peaks += tr("  L%1 %2").arg(l).arg(QString::fromStdString(formatBytes(double(t.peak_bytes[l]))));
-    m_summary->setText(tr("<b>%1</b> %2 · makespan <b>%3</b> (%4× store-all) · %5 forward steps (%6 recomputed) · peak%7 · %8 actions")
-                           .arg(QString::fromStdString(run->scheduler), params.trimmed(), QString::fromStdString(formatSeconds(t.makespan_s)))
-                           .arg(t.makespan_s / run->baseline_makespan_s, 0, 'f', 3)
-                           .arg(t.forward_steps)
-                           .arg(t.recomputed_steps)
-                           .arg(peaks)
-                           .arg(run->plan->actions.size()));
+    m_summary->setText(
+        tr("<b>%1</b> %2 · makespan <b>%3</b> (%4× store-all) · %5 forward steps (%6 recomputed) · peak%7 · %8 actions")
+            .arg(QString::fromStdString(run->scheduler), params.trimmed(),
+                 QString::fromStdString(formatSeconds(t.makespan_s)))
+            .arg(t.makespan_s / run->baseline_makespan_s, 0, 'f', 3)
+            .arg(t.forward_steps)
+            .arg(t.recomputed_steps)
+            .arg(peaks)
+            .arg(run->plan->actions.size()));
 }
 
 QCustomPlot* MainWindow::chartByName(const QString& which) const {
@@ -205,10 +227,14 @@ QString MainWindow::exportChart(const QString& which, const QString& path, int w
 QString MainWindow::exportPlan(const QString& path, const QString& format) {
     if (!m_shown || !m_shown->plan) return tr("There is no plan to export yet: run a scheduler first");
     Result<bool> ok = true;
-    if (format == "json") ok = savePlan(path.toStdString(), *m_shown->plan, m_doc->chain());
-    else if (format == "csv") ok = writeTextFileAtomic(path.toStdString(), timelineToCsv(*m_shown->plan, *m_shown->timeline));
-    else if (format == "trace") ok = writeTextFileAtomic(path.toStdString(), timelineToChromeTrace(*m_shown->plan, *m_shown->timeline));
-    else return tr("unknown plan format '%1'").arg(format);
+    if (format == "json")
+        ok = savePlan(path.toStdString(), *m_shown->plan, m_doc->chain());
+    else if (format == "csv")
+        ok = writeTextFileAtomic(path.toStdString(), timelineToCsv(*m_shown->plan, *m_shown->timeline));
+    else if (format == "trace")
+        ok = writeTextFileAtomic(path.toStdString(), timelineToChromeTrace(*m_shown->plan, *m_shown->timeline));
+    else
+        return tr("unknown plan format '%1'").arg(format);
     return ok ? QString() : QString::fromStdString(ok.error());
 }
 
@@ -236,14 +262,19 @@ bool askSize(QWidget* parent, int& w, int& h) {
 } // namespace
 
 void MainWindow::exportChartDialog(const QString& format) {
-    const QString which = m_tabs->currentWidget() == m_sweep ? "sweep" : m_tabs->currentWidget() == m_tradeoff ? "tradeoff" : "timeline";
+    const QString which = m_tabs->currentWidget() == m_sweep      ? "sweep"
+                          : m_tabs->currentWidget() == m_tradeoff ? "tradeoff"
+                                                                  : "timeline";
     int w = 1600, h = 900;
     if (!askSize(this, w, h)) return;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export the chart"), which + "." + format, format.toUpper() + " (*." + format + ")");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the chart"), which + "." + format,
+                                                format.toUpper() + " (*." + format + ")");
     if (path.isEmpty()) return;
     QString err = exportChart(which, path, w, h);
-    if (!err.isEmpty()) report(err);
-    else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+    if (!err.isEmpty())
+        report(err);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
 void MainWindow::exportAllDialog() {
@@ -252,7 +283,9 @@ void MainWindow::exportAllDialog() {
     QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for every chart"));
     if (dir.isEmpty()) return;
     for (QString f : {"pdf", "svg", "png"}) {
-        QString err = exportCharts({{"timeline", m_timeline->plot()}, {"sweep", m_sweep->plot()}, {"tradeoff", m_tradeoff->plot()}}, dir, f, w, h);
+        QString err = exportCharts(
+            {{"timeline", m_timeline->plot()}, {"sweep", m_sweep->plot()}, {"tradeoff", m_tradeoff->plot()}}, dir, f, w,
+            h);
         if (!err.isEmpty()) return report(err);
     }
     statusBar()->showMessage(tr("Wrote every chart to %1").arg(dir), 5000);
@@ -263,6 +296,8 @@ void MainWindow::exportPlanDialog(const QString& format) {
     QString path = QFileDialog::getSaveFileName(this, tr("Export the plan"), "plan" + suffix);
     if (path.isEmpty()) return;
     QString err = exportPlan(path, format);
-    if (!err.isEmpty()) report(err);
-    else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+    if (!err.isEmpty())
+        report(err);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }

@@ -31,8 +31,8 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
         auto* item = new QListWidgetItem(QString::fromStdString(s.name), m_list);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Checked);
-        item->setToolTip(QString::fromStdString(s.description + "\n" + s.paper + "\nmodel " + std::string(1, s.model) + ", " +
-                                                optimalityName(s.optimality)));
+        item->setToolTip(QString::fromStdString(s.description + "\n" + s.paper + "\nmodel " + std::string(1, s.model) +
+                                                ", " + optimalityName(s.optimality)));
     }
     m_list->setMaximumHeight(220);
     layout->addWidget(new QLabel(tr("Schedulers"), this));
@@ -46,7 +46,8 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
     m_slider = new QSlider(Qt::Horizontal, budgetBox);
     m_slider->setRange(0, kSliderSteps);
     m_slider->setValue(kSliderSteps);
-    m_slider->setToolTip(tr("Drag to re-solve the current scheduler under a memory budget; the right end is no budget"));
+    m_slider->setToolTip(
+        tr("Drag to re-solve the current scheduler under a memory budget; the right end is no budget"));
     m_budgetLabel = new QLabel(budgetBox);
     bl->addWidget(m_slider);
     bl->addWidget(m_budgetLabel);
@@ -76,7 +77,8 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
         updateBudgetLabel();
         emit budgetChanged();
     });
-    connect(m_budgets, &QLineEdit::editingFinished, this, [this] { m_doc->settings().budgets = m_budgets->text().toStdString(); });
+    connect(m_budgets, &QLineEdit::editingFinished, this,
+            [this] { m_doc->settings().budgets = m_budgets->text().toStdString(); });
     reload();
 }
 
@@ -85,7 +87,8 @@ void SchedulerPanel::reload() {
     m_list->blockSignals(true);
     for (int i = 0; i < m_list->count(); ++i) {
         const std::string name = m_list->item(i)->text().toStdString();
-        bool on = s.schedulers.empty() || std::find(s.schedulers.begin(), s.schedulers.end(), name) != s.schedulers.end();
+        bool on =
+            s.schedulers.empty() || std::find(s.schedulers.begin(), s.schedulers.end(), name) != s.schedulers.end();
         m_list->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
     }
     m_list->blockSignals(false);
@@ -114,15 +117,18 @@ std::map<std::string, std::string> SchedulerPanel::currentParams() const {
 }
 
 void SchedulerPanel::buildForm() {
-    while (m_form->rowCount() > 0) m_form->removeRow(0);
+    while (m_form->rowCount() > 0)
+        m_form->removeRow(0);
     const SchedulerInfo* info = findScheduler(currentScheduler());
     if (!info) return;
     m_box->setTitle(tr("Parameters of %1").arg(QString::fromStdString(info->name)));
     auto& values = m_doc->settings().params[info->name];
     auto store = [this, name = info->name](const std::string& key, const std::string& value, const std::string& def) {
         auto& v = m_doc->settings().params[name];
-        if (value == def) v.erase(key);
-        else v[key] = value;
+        if (value == def)
+            v.erase(key);
+        else
+            v[key] = value;
         emit currentChanged();
     };
     if (info->params.empty()) m_form->addRow(new QLabel(tr("(none)"), m_box));
@@ -135,7 +141,8 @@ void SchedulerPanel::buildForm() {
             spin->setRange(int(std::max(p.min, -2e9)), int(std::min(p.max, 2e9)));
             spin->setValue(std::atoi(current.c_str()));
             if (p.default_value == "0") spin->setSpecialValueText(tr("auto"));
-            connect(spin, &QSpinBox::valueChanged, this, [=](int v) { store(p.name, std::to_string(v), p.default_value); });
+            connect(spin, &QSpinBox::valueChanged, this,
+                    [=](int v) { store(p.name, std::to_string(v), p.default_value); });
             w = spin;
             break;
         }
@@ -144,7 +151,8 @@ void SchedulerPanel::buildForm() {
             spin->setDecimals(6);
             spin->setRange(std::max(p.min, -1e15), std::min(p.max, 1e15));
             spin->setValue(std::atof(current.c_str()));
-            connect(spin, &QDoubleSpinBox::valueChanged, this, [=](double v) { store(p.name, QString::number(v, 'g', 12).toStdString(), p.default_value); });
+            connect(spin, &QDoubleSpinBox::valueChanged, this,
+                    [=](double v) { store(p.name, QString::number(v, 'g', 12).toStdString(), p.default_value); });
             w = spin;
             break;
         }
@@ -165,9 +173,11 @@ void SchedulerPanel::buildForm() {
         }
         case ParamType::Choice: {
             auto* combo = new QComboBox(m_box);
-            for (const auto& c : p.choices) combo->addItem(QString::fromStdString(c));
+            for (const auto& c : p.choices)
+                combo->addItem(QString::fromStdString(c));
             combo->setCurrentText(QString::fromStdString(current));
-            connect(combo, &QComboBox::currentTextChanged, this, [=](const QString& t) { store(p.name, t.toStdString(), p.default_value); });
+            connect(combo, &QComboBox::currentTextChanged, this,
+                    [=](const QString& t) { store(p.name, t.toStdString(), p.default_value); });
             w = combo;
             break;
         }
@@ -193,7 +203,8 @@ std::int64_t SchedulerPanel::budgetBytes() const {
 void SchedulerPanel::setBudgetBytes(std::int64_t bytes) {
     int v = kSliderSteps;
     if (bytes > 0 && m_high > m_low) {
-        double f = (std::log(double(std::clamp(bytes, m_low, m_high))) - std::log(double(m_low))) / (std::log(double(m_high)) - std::log(double(m_low)));
+        double f = (std::log(double(std::clamp(bytes, m_low, m_high))) - std::log(double(m_low))) /
+                   (std::log(double(m_high)) - std::log(double(m_low)));
         v = std::clamp(int(std::lround(f * kSliderSteps)), 0, kSliderSteps - 1);
     }
     m_slider->setValue(v);
@@ -202,6 +213,10 @@ void SchedulerPanel::setBudgetBytes(std::int64_t bytes) {
 
 void SchedulerPanel::updateBudgetLabel() {
     std::int64_t b = budgetBytes();
-    if (b == 0) m_budgetLabel->setText(tr("no budget (the machine's capacity)"));
-    else m_budgetLabel->setText(tr("%1 (%2 % of store-all's peak)").arg(QString::fromStdString(formatBytes(double(b)))).arg(100.0 * double(b) / double(m_high), 0, 'f', 1));
+    if (b == 0)
+        m_budgetLabel->setText(tr("no budget (the machine's capacity)"));
+    else
+        m_budgetLabel->setText(tr("%1 (%2 % of store-all's peak)")
+                                   .arg(QString::fromStdString(formatBytes(double(b))))
+                                   .arg(100.0 * double(b) / double(m_high), 0, 'f', 1));
 }

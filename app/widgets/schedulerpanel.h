@@ -20,8 +20,8 @@ public:
 
     std::string currentScheduler() const;
     void setCurrentScheduler(const std::string& name);
-    std::map<std::string, std::string> currentParams() const; // the non-default values of the current scheduler
-    std::int64_t budgetBytes() const;                           // 0 = no budget
+    std::map<std::string, std::string> currentParams() const;       // the non-default values of the current scheduler
+    std::int64_t budgetBytes() const;                               // 0 = no budget
     void setBudgetRange(std::int64_t lowest, std::int64_t highest); // the slider spans these
     void setBudgetBytes(std::int64_t bytes);
     QSlider* budgetSlider() const { return m_slider; }

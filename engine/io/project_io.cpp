@@ -7,7 +7,8 @@ namespace ckpt {
 
 DocumentKind documentKind(const std::string& path) {
     auto doc = loadJson(path);
-    if (!doc || !doc->is_object() || !doc->contains("format") || !(*doc)["format"].is_string()) return DocumentKind::Unknown;
+    if (!doc || !doc->is_object() || !doc->contains("format") || !(*doc)["format"].is_string())
+        return DocumentKind::Unknown;
     const std::string f = (*doc)["format"].get<std::string>();
     if (f == "ckpt-project") return DocumentKind::Project;
     if (f == "ckpt-chain") return DocumentKind::Chain;
@@ -40,7 +41,8 @@ Result<Project> loadProject(const std::string& path) {
         try {
             if (st.contains("scheduler")) s.scheduler = st["scheduler"].get<std::string>();
             if (st.contains("schedulers")) s.schedulers = st["schedulers"].get<std::vector<std::string>>();
-            if (st.contains("params")) s.params = st["params"].get<std::map<std::string, std::map<std::string, std::string>>>();
+            if (st.contains("params"))
+                s.params = st["params"].get<std::map<std::string, std::map<std::string, std::string>>>();
             if (st.contains("budget_bytes")) s.budget_bytes = st["budget_bytes"].get<std::int64_t>();
             if (st.contains("budgets")) s.budgets = st["budgets"].get<std::string>();
         } catch (const std::exception& e) {

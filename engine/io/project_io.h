@@ -15,8 +15,8 @@
 namespace ckpt {
 
 struct ProjectSettings {
-    std::string scheduler = "revolve";           // the one shown in the timeline
-    std::vector<std::string> schedulers;         // selected for runs; empty = all
+    std::string scheduler = "revolve";   // the one shown in the timeline
+    std::vector<std::string> schedulers; // selected for runs; empty = all
     std::map<std::string, std::map<std::string, std::string>> params;
     std::int64_t budget_bytes = 0;
     std::string budgets = "none,5%,10%,20%,35%,50%,75%";

@@ -1,0 +1,146 @@
+// The explorer window as a user drives it, offscreen: open, run, read the charts, break a file, export.
+#include "io/json_io.h"
+#include "models/comparisonmodel.h"
+#include "models/document.h"
+#include "plots/timelineview.h"
+#include "plots/tradeoffview.h"
+#include "widgets/mainwindow.h"
+#include "widgets/schedulerpanel.h"
+
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace ckpt;
+
+namespace {
+const QString kLstm = QString(CKPT_SOURCE_DIR) + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json";
+QByteArray readAll(const QString& p) {
+    QFile f(p);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
+
+class TestExplorer : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    void openLstmWithRevolve10(MainWindow& w) {
+        w.setInteractive(false);
+        QVERIFY2(w.openFile(kLstm), qPrintable(w.lastError()));
+        w.document()->settings().params["revolve"]["slots"] = "10";
+        w.schedulerPanel()->setCurrentScheduler("revolve");
+        w.schedulerPanel()->setBudgetBytes(0);
+    }
+
+private slots:
+    void revolveRunMatchesTheCommandLine() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        auto run = w.runCurrentNow();
+        QVERIFY(run && run->feasible);
+        // The same request through the engine, as `ckpt solve --json` makes it.
+        Run cli =
+            runScheduler("revolve", *loadChain(kLstm.toStdString()), w.document()->hardware(), {{{"slots", "10"}}, 0});
+        nlohmann::json a = summaryJson(*run), b = summaryJson(cli);
+        for (auto* j : {&a, &b})
+            j->erase("solve_ms"), j->erase("simulate_ms");
+        QCOMPARE(QString::fromStdString(a.dump()), QString::fromStdString(b.dump()));
+        QCOMPARE(a["forward_steps"].get<long long>(), 4636LL); // n + t(1000, 10)
+        // The comparison row shows that run.
+        QCOMPARE(w.comparisonModel()->rowCount(), 1);
+        QCOMPARE(w.comparisonModel()->index(0, ComparisonModel::ForwardSteps).data().toLongLong(), 4636LL);
+        // The Gantt holds one interval per timed action, the memory curve peaks at the plan's peak.
+        QCOMPARE(w.timelineView()->intervalCount(), int(run->timeline->intervals.size()));
+        QCOMPARE(w.timelineView()->intervalCount(), int(run->plan->actions.size()));
+        QCOMPARE(w.timelineView()->memoryMaximum(), double(run->timeline->totals.peak_bytes[0]));
+    }
+
+    void zoomBackRestoresTheRange() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        w.runCurrentNow();
+        QCPRange full = w.timelineView()->timeRange();
+        w.timelineView()->zoomTo(full.lower + full.size() * 0.25, full.lower + full.size() * 0.5);
+        QVERIFY(w.timelineView()->timeRange().size() < full.size() * 0.3);
+        w.timelineView()->zoomBack();
+        QCOMPARE(w.timelineView()->timeRange().lower, full.lower);
+        QCOMPARE(w.timelineView()->timeRange().upper, full.upper);
+    }
+
+    void malformedProjectLeavesTheWindowUsable() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        const QString bad = m_dir.filePath("broken.ckpt-project.json");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\": \"ckpt-project\",\n \"version\": 1,\n \"chain\": {\"format\": \"ckpt-chain\" oops}\n}\n");
+        f.close();
+        const int steps = int(w.document()->steps().size());
+        QVERIFY(!w.openFile(bad));
+        QVERIFY2(w.lastError().contains("broken.ckpt-project.json:3:"), qPrintable(w.lastError()));
+        QCOMPARE(int(w.document()->steps().size()), steps); // nothing the user had is lost
+        const QString small = QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json";
+        QVERIFY(w.openFile(small));
+        QCOMPARE(int(w.document()->steps().size()), 12);
+        QVERIFY(w.runCurrentNow()->feasible);
+    }
+
+    void projectsRoundTrip() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        const QString p = m_dir.filePath("saved.ckpt-project.json");
+        QVERIFY(w.saveProjectTo(p));
+        MainWindow v;
+        v.setInteractive(false);
+        QVERIFY2(v.openFile(p), qPrintable(v.lastError()));
+        QVERIFY(v.document()->steps() == w.document()->steps());
+        QVERIFY(v.document()->levels() == w.document()->levels());
+        QCOMPARE(v.document()->settings().params["revolve"]["slots"], std::string("10"));
+    }
+
+    void exportsParse() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        w.runCurrentNow();
+        const QString pdf = m_dir.filePath("t.pdf"), svg = m_dir.filePath("t.svg"), png = m_dir.filePath("t.png");
+        QCOMPARE(w.exportChart("timeline", pdf, 1200, 700), QString());
+        QVERIFY(readAll(pdf).startsWith("%PDF"));
+        QCOMPARE(w.exportChart("sweep", svg, 1000, 600), QString());
+        QXmlStreamReader xml(readAll(svg));
+        while (!xml.atEnd() && !xml.isStartElement())
+            xml.readNext();
+        QCOMPARE(xml.name().toString(), QString("svg"));
+        QCOMPARE(w.exportChart("timeline", png, 1234, 567), QString());
+        QCOMPARE(QImage(png).size(), QSize(1234, 567));
+        QVERIFY(!w.exportChart("timeline", m_dir.filePath("t.bmp"), 100, 100).isEmpty());
+        const QString plan = m_dir.filePath("p.ckpt-plan.json"), csv = m_dir.filePath("p.csv"),
+                      trace = m_dir.filePath("p.trace.json");
+        QCOMPARE(w.exportPlan(plan, "json"), QString());
+        auto loaded = loadPlan(plan.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().c_str());
+        QCOMPARE(loaded->actions.size(), w.shownRun()->plan->actions.size());
+        QCOMPARE(w.exportPlan(csv, "csv"), QString());
+        QCOMPARE(readAll(csv).count('\n'), qsizetype(w.shownRun()->timeline->intervals.size() + 1));
+        QCOMPARE(w.exportPlan(trace, "trace"), QString());
+        QVERIFY(QJsonDocument::fromJson(readAll(trace)).object().contains("traceEvents"));
+    }
+
+    void comparisonFeedsTheTradeoff() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json"));
+        w.document()->settings().schedulers = {"store-all", "periodic", "revolve"};
+        w.document()->settings().budgets = "none,60%";
+        w.runAllNow();
+        QCOMPARE(w.comparisonModel()->rowCount(), 6);
+        QCOMPARE(w.tradeoffView()->seriesCount(), 3); // store-all is infeasible at 60 % but feasible without a budget
+    }
+};
+
+QTEST_MAIN(TestExplorer)
+#include "tst_explorer.moc"

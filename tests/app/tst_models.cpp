@@ -1,0 +1,115 @@
+// The explorer's item models: Qt's model tester, edits in human units, refusals with reasons, undo to the byte.
+#include "io/project_io.h"
+#include "models/chaintablemodel.h"
+#include "models/comparisonmodel.h"
+#include "models/document.h"
+#include "models/hardwaretablemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ckpt;
+
+namespace {
+Project smallProject() {
+    Chain chain = *Chain::make("three", {Step{1e-3, 2e-3, 1024, 4096, 0, 0}, Step{2e-3, 4e-3, 2048, 8192, 0, 0},
+                                         Step{1e-3, 2e-3, 1024, 4096, 0, 0}});
+    Hardware hw =
+        *Hardware::make("two", {MemoryLevel{"fast", 1 << 20, 0, 0, 0}, MemoryLevel{"slow", 1 << 30, 1e9, 1e9, 1e-5}});
+    return Project{chain, hw, {}};
+}
+QByteArray readAll(const QString& p) {
+    QFile f(p);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
+
+class TestModels : public QObject {
+    Q_OBJECT
+private slots:
+    void modelTesters() {
+        Document doc;
+        doc.setProject(smallProject());
+        ChainTableModel chain(&doc);
+        HardwareTableModel hw(&doc);
+        ComparisonModel cmp;
+        QAbstractItemModelTester t1(&chain, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&hw, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(&cmp, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(chain.rowCount(), 3);
+        QCOMPARE(hw.rowCount(), 2);
+        // Edits and resets while the testers watch.
+        QVERIFY(chain.setData(chain.index(1, ChainTableModel::Forward), "5ms"));
+        doc.undoStack()->undo();
+        std::vector<Step> longer = doc.steps();
+        longer.push_back(longer.back());
+        QVERIFY(doc.editSteps(longer, "grow").isEmpty());
+        QCOMPARE(chain.rowCount(), 4);
+        QVERIFY(hw.setData(hw.index(1, HardwareTableModel::Latency), "20us"));
+        Run a = runScheduler("revolve", doc.chain(), doc.hardware(), {});
+        Run b = runScheduler("store-all", doc.chain(), doc.hardware(), {{}, 10});
+        cmp.setRuns({std::make_shared<const Run>(a), std::make_shared<const Run>(b)});
+        QCOMPARE(cmp.rowCount(), 2);
+        QCOMPARE(cmp.index(1, ComparisonModel::ForwardSteps).data().toString(), QString("infeasible"));
+        QCOMPARE(cmp.index(0, ComparisonModel::ForwardSteps).data().toLongLong(), a.timeline->totals.forward_steps);
+    }
+
+    void editsTakeUnits() {
+        Document doc;
+        doc.setProject(smallProject());
+        ChainTableModel chain(&doc);
+        QVERIFY(chain.setData(chain.index(0, ChainTableModel::Forward), "3ms"));
+        QCOMPARE(doc.steps()[0].forward, 0.003);
+        QVERIFY(chain.setData(chain.index(2, ChainTableModel::Tape), "1.5KiB"));
+        QCOMPARE(doc.steps()[2].tape_bytes, std::int64_t(1536));
+        QCOMPARE(chain.index(2, ChainTableModel::Tape).data().toString(), QString("1.50 KiB"));
+        QVERIFY(chain.setColumn({0, 1, 2}, ChainTableModel::State, "4KiB").isEmpty());
+        for (const Step& s : doc.steps())
+            QCOMPARE(s.state_bytes, std::int64_t(4096));
+    }
+
+    void badValuesAreRefusedWithAReason() {
+        Document doc;
+        doc.setProject(smallProject());
+        ChainTableModel chain(&doc);
+        HardwareTableModel hw(&doc);
+        const std::vector<Step> before = doc.steps();
+        QSignalSpy refused(&chain, &ChainTableModel::editRefused);
+        QVERIFY(!chain.setData(chain.index(1, ChainTableModel::State), "-5KiB"));
+        QVERIFY(!chain.setData(chain.index(1, ChainTableModel::Backward), "fast"));
+        QVERIFY(!chain.setData(chain.index(1, ChainTableModel::Tape), "12 parsecs"));
+        QCOMPARE(refused.count(), 3);
+        QVERIFY(refused.at(0).at(1).toString().contains("negative"));
+        QVERIFY(refused.at(2).at(1).toString().contains("parsecs"));
+        QVERIFY(doc.steps() == before);
+        QCOMPARE(doc.undoStack()->count(), 0);
+        QSignalSpy hwRefused(&hw, &HardwareTableModel::editRefused);
+        QVERIFY(!hw.setData(hw.index(0, HardwareTableModel::Capacity), "0"));
+        QVERIFY(hwRefused.at(0).at(1).toString().contains("capacity"));
+    }
+
+    void undoRestoresTheFileByteForByte() {
+        QTemporaryDir dir;
+        Document doc;
+        doc.setProject(smallProject());
+        ChainTableModel chain(&doc);
+        HardwareTableModel hw(&doc);
+        const QString a = dir.filePath("a.json"), b = dir.filePath("b.json");
+        QVERIFY(saveProject(a.toStdString(), doc.project()).ok());
+        QVERIFY(chain.setData(chain.index(1, ChainTableModel::Forward), "7.25ms"));
+        QVERIFY(chain.setColumn({0, 2}, ChainTableModel::Tape, "3MiB").isEmpty());
+        QVERIFY(hw.setData(hw.index(1, HardwareTableModel::Read), "3GB"));
+        QVERIFY(readAll(a) != QByteArray::fromStdString(projectToText(doc.project())));
+        for (int i = 0; i < 3; ++i)
+            doc.undoStack()->undo();
+        QVERIFY(saveProject(b.toStdString(), doc.project()).ok());
+        QCOMPARE(readAll(b), readAll(a));
+        doc.undoStack()->redo();
+        QCOMPARE(doc.steps()[1].forward, 0.00725);
+    }
+};
+
+QTEST_MAIN(TestModels)
+#include "tst_models.moc"
