@@ -1,5 +1,8 @@
 // ckpt-explorer [FILE] | ckpt-explorer --screenshot OUT.png [FILE]
 #include "widgets/mainwindow.h"
+#include "widgets/trainerpanel.h"
+
+#include <QEventLoop>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -19,6 +22,11 @@ int main(int argc, char** argv) {
         "screenshot",
         "Open FILE (or the default example), run the default comparison, write the window to PNG and exit.", "PNG");
     parser.addOption(shot);
+    QCommandLineOption tab(
+        "tab",
+        "With --screenshot: the tab to show (timeline, sweep, tradeoff, comparison, trainer; trainer trains first).",
+        "TAB", "timeline");
+    parser.addOption(tab);
     parser.addPositionalArgument("file", "A project, chain or hardware file to open.", "[FILE]");
     parser.process(app);
 
@@ -40,7 +48,19 @@ int main(int argc, char** argv) {
     window.resize(1600, 1000);
     window.show();
     window.runAllNow();
-    window.chartTabs()->setCurrentIndex(0);
+    const QStringList tabs = {"timeline", "sweep", "tradeoff", "comparison", "trainer"};
+    const int index = tabs.indexOf(parser.value(tab));
+    if (index < 0) {
+        std::fprintf(stderr, "ckpt-explorer: --tab: expected one of %s\n", qPrintable(tabs.join(", ")));
+        return 2;
+    }
+    window.chartTabs()->setCurrentIndex(index);
+    if (parser.value(tab) == "trainer") {
+        QEventLoop loop;
+        QObject::connect(window.trainerPanel(), &TrainerPanel::finished, &loop, &QEventLoop::quit);
+        window.trainerPanel()->start();
+        loop.exec();
+    }
     QApplication::processEvents();
     const QString out = parser.value(shot);
     if (!window.grab().save(out)) {

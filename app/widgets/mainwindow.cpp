@@ -10,6 +10,7 @@
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "schedulerpanel.h"
+#include "trainerpanel.h"
 #include "util/units.h"
 
 #include <QAction>
@@ -122,6 +123,9 @@ void MainWindow::buildUi() {
     m_tabs->addTab(m_sweep, tr("S&weep"));
     m_tabs->addTab(m_tradeoff, tr("Trade-&off"));
     m_tabs->addTab(m_comparisonTable, tr("&Comparison"));
+    m_trainer = new TrainerPanel(m_tabs);
+    m_tabs->addTab(m_trainer, tr("T&rainer"));
+    m_tabs->setTabToolTip(4, tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
     m_tabs->setTabToolTip(0, tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, "
                                 "Ctrl+drag: zoom to a range, Shift+drag on the memory: measure)"));
     m_tabs->setTabToolTip(

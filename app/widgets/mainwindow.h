@@ -16,6 +16,7 @@ class SchedulerPanel;
 class TimelineView;
 class SweepView;
 class TradeoffView;
+class TrainerPanel;
 class QTableView;
 class QTabWidget;
 class QProgressBar;
@@ -56,6 +57,7 @@ public:
     TimelineView* timelineView() const { return m_timeline; }
     SweepView* sweepView() const { return m_sweep; }
     TradeoffView* tradeoffView() const { return m_tradeoff; }
+    TrainerPanel* trainerPanel() const { return m_trainer; }
     QTableView* chainTable() const { return m_chainTable; }
     QTabWidget* chartTabs() const { return m_tabs; }
     std::shared_ptr<const ckpt::Run> shownRun() const { return m_shown; }
@@ -98,6 +100,7 @@ private:
     TimelineView* m_timeline = nullptr;
     SweepView* m_sweep = nullptr;
     TradeoffView* m_tradeoff = nullptr;
+    TrainerPanel* m_trainer = nullptr;
     QTableView* m_chainTable = nullptr;
     QTableView* m_hardwareTable = nullptr;
     QTableView* m_comparisonTable = nullptr;

@@ -6,6 +6,10 @@
 #include "plots/tradeoffview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
+#include "widgets/trainerpanel.h"
+
+#include <QComboBox>
+#include <QSpinBox>
 
 #include <QImage>
 #include <QJsonDocument>
@@ -139,6 +143,25 @@ private slots:
         w.runAllNow();
         QCOMPARE(w.comparisonModel()->rowCount(), 6);
         QCOMPARE(w.tradeoffView()->seriesCount(), 3); // store-all is infeasible at 60 % but feasible without a budget
+    }
+    // The trainer tab trains for real: the measured Gantt has the plan's actions and the counted store peaks where
+    // the simulator said it would.
+    void trainerPanelTrainsAndMeasures() {
+        MainWindow w;
+        w.setInteractive(false);
+        TrainerPanel* t = w.trainerPanel();
+        t->hiddenBox()->setValue(8);
+        t->lengthBox()->setValue(20);
+        t->iterationsBox()->setValue(3);
+        t->schedulerBox()->setCurrentText("revolve");
+        QSignalSpy done(t, &TrainerPanel::finished);
+        t->start();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(t->iterationsDone(), 3);
+        QVERIFY2(t->status().contains("iteration 3"), qPrintable(t->status()));
+        QVERIFY(t->predictedView()->intervalCount() > 0);
+        QCOMPARE(t->measuredView()->intervalCount(), t->predictedView()->intervalCount());
+        QCOMPARE(t->measuredView()->memoryMaximum(), t->predictedView()->memoryMaximum());
     }
 };
 
