@@ -4,6 +4,9 @@
 #include "tickers.h"
 #include "util/units.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -22,6 +25,8 @@ struct TimelineView::Impl {
     QCPItemRect* rangeRect = nullptr;
     QCPItemText* rangeLabel = nullptr;
     QCPLegend* legend = nullptr;
+    QComboBox* levelBox = nullptr;
+    std::vector<std::int64_t> limits; // per level: the budget or capacity drawn as a line (0: none)
     std::shared_ptr<const Run> run;
     std::shared_ptr<const Timeline> timeline;
     int level = 0;
@@ -46,8 +51,22 @@ struct TimelineView::Impl {
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>()) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("Memory of"), this));
+    d->levelBox = new QComboBox(this);
+    d->levelBox->setToolTip(tr("Which memory level the lower chart shows"));
+    bar->addWidget(d->levelBox);
+    layout->addLayout(bar);
     d->plot = new QCustomPlot(this);
-    layout->addWidget(d->plot);
+    layout->addWidget(d->plot, 1);
+    connect(d->levelBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && i != d->level) {
+            d->level = i;
+            d->limitBytes = i < int(d->limits.size()) ? d->limits[std::size_t(i)] : 0;
+            setMemoryLevel(i);
+        }
+    });
     QCustomPlot* p = d->plot;
     p->setNoAntialiasingOnDrag(true);
     p->plotLayout()->clear();
@@ -83,7 +102,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     for (int c = 0; c < kMemoryCategories; ++c) {
         QCPGraph* g = p->addGraph(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(QPen(colors[c].darker(130), 1));
+        g->setPen(Qt::NoPen); // fills only: outlines turn dense plans into dark noise
         g->setBrush(colors[c]);
         g->setName(QString::fromUtf8(memoryCategoryName(MemoryCategory(c))));
         g->setAdaptiveSampling(true);

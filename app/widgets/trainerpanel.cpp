@@ -86,7 +86,7 @@ TrainerPanel::TrainerPanel(QWidget* parent) : QWidget(parent) {
 
 TrainerPanel::~TrainerPanel() {
     cancel();
-    wait();
+    if (m_thread.joinable()) m_thread.join(); // no event processing here: the widgets are being torn down
 }
 
 QString TrainerPanel::status() const {
