@@ -53,7 +53,8 @@ std::string Args::value(const std::string& key, const std::string& fallback) con
 std::vector<std::string> Args::values(const std::string& key) const {
     std::vector<std::string> out;
     auto [b, e] = m_values.equal_range(key);
-    for (auto it = b; it != e; ++it) out.push_back(it->second);
+    for (auto it = b; it != e; ++it)
+        out.push_back(it->second);
     return out;
 }
 

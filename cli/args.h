@@ -9,7 +9,8 @@ namespace ckpt::cli {
 class Args {
 public:
     // `flags` take no value; every other --key takes one. Returns false and sets error() on a malformed line.
-    bool parse(int argc, char** argv, int first, const std::vector<std::string>& flags, const std::vector<std::string>& options);
+    bool parse(int argc, char** argv, int first, const std::vector<std::string>& flags,
+               const std::vector<std::string>& options);
 
     const std::vector<std::string>& positional() const { return m_positional; }
     bool has(const std::string& key) const { return m_values.count(key) > 0; }

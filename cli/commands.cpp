@@ -22,7 +22,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
     return out;
 }
 
-bool parseArgs(Args& args, int argc, char** argv, const std::vector<std::string>& flags, const std::vector<std::string>& options) {
+bool parseArgs(Args& args, int argc, char** argv, const std::vector<std::string>& flags,
+               const std::vector<std::string>& options) {
     if (args.parse(argc, argv, 2, flags, options)) return true;
     complain(std::string(argv[1]) + ": " + args.error() + " (see ckpt --help)");
     return false;
@@ -37,14 +38,20 @@ std::string fmt(const char* f, double v) {
 // Writes the plan (json), or its simulated timeline (csv, trace) to `path`.
 bool writePlan(const std::string& path, std::string format, const Run& run, const Chain& chain) {
     if (format.empty()) {
-        if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0) format = "csv";
-        else if (path.find(".trace") != std::string::npos) format = "trace";
-        else format = "json";
+        if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0)
+            format = "csv";
+        else if (path.find(".trace") != std::string::npos)
+            format = "trace";
+        else
+            format = "json";
     }
     Result<bool> ok = true;
-    if (format == "json") ok = savePlan(path, *run.plan, chain);
-    else if (format == "csv") ok = writeTextFileAtomic(path, timelineToCsv(*run.plan, *run.timeline));
-    else if (format == "trace") ok = writeTextFileAtomic(path, timelineToChromeTrace(*run.plan, *run.timeline));
+    if (format == "json")
+        ok = savePlan(path, *run.plan, chain);
+    else if (format == "csv")
+        ok = writeTextFileAtomic(path, timelineToCsv(*run.plan, *run.timeline));
+    else if (format == "trace")
+        ok = writeTextFileAtomic(path, timelineToChromeTrace(*run.plan, *run.timeline));
     else {
         complain("--format: expected json, csv or trace, got '" + format + "'");
         return false;
@@ -64,12 +71,18 @@ int cmdList(int argc, char** argv) {
     if (args.has("json")) {
         nlohmann::json all = nlohmann::json::array();
         for (const auto& s : schedulers()) {
-            nlohmann::json j = {{"name", s.name}, {"description", s.description}, {"paper", s.paper},
-                                {"model", std::string(1, s.model)}, {"optimality", optimalityName(s.optimality)}};
+            nlohmann::json j = {{"name", s.name},
+                                {"description", s.description},
+                                {"paper", s.paper},
+                                {"model", std::string(1, s.model)},
+                                {"optimality", optimalityName(s.optimality)}};
             j["params"] = nlohmann::json::array();
             for (const auto& p : s.params) {
-                nlohmann::json pj = {{"name", p.name}, {"description", p.description}, {"default", p.default_value},
-                                     {"min", p.min}, {"max", p.max}};
+                nlohmann::json pj = {{"name", p.name},
+                                     {"description", p.description},
+                                     {"default", p.default_value},
+                                     {"min", p.min},
+                                     {"max", p.max}};
                 if (!p.choices.empty()) pj["choices"] = p.choices;
                 j["params"].push_back(pj);
             }
@@ -81,8 +94,10 @@ int cmdList(int argc, char** argv) {
     Table t({"scheduler", "model", "kind", "parameters", "description"});
     for (const auto& s : schedulers()) {
         std::string params;
-        for (const auto& p : s.params) params += (params.empty() ? "" : " ") + p.name + "=" + p.default_value;
-        t.add({s.name, std::string(1, s.model), optimalityName(s.optimality), params.empty() ? "-" : params, s.description});
+        for (const auto& p : s.params)
+            params += (params.empty() ? "" : " ") + p.name + "=" + p.default_value;
+        t.add({s.name, std::string(1, s.model), optimalityName(s.optimality), params.empty() ? "-" : params,
+               s.description});
     }
     std::fputs(t.render().c_str(), stdout);
     return Done;
@@ -142,8 +157,10 @@ int cmdSolve(int argc, char** argv) {
         req.budget_bytes = *b;
     }
     Run run = runScheduler(name, *chain, *hw, req);
-    if (args.has("json")) std::puts(summaryJson(run).dump(2).c_str());
-    else if (run.feasible) std::fputs(describeRun(run, *hw).c_str(), stdout);
+    if (args.has("json"))
+        std::puts(summaryJson(run).dump(2).c_str());
+    else if (run.feasible)
+        std::fputs(describeRun(run, *hw).c_str(), stdout);
     if (!run.feasible) {
         complain(run.message);
         return exitCodeOf(run);
@@ -177,8 +194,10 @@ int cmdSimulate(int argc, char** argv) {
         plan->budget_bytes = *b;
     }
     Run run = runPlan(*plan, *chain, *hw);
-    if (args.has("json")) std::puts(summaryJson(run).dump(2).c_str());
-    else if (run.feasible) std::fputs(describeRun(run, *hw).c_str(), stdout);
+    if (args.has("json"))
+        std::puts(summaryJson(run).dump(2).c_str());
+    else if (run.feasible)
+        std::fputs(describeRun(run, *hw).c_str(), stdout);
     if (!run.feasible) complain(args.positional()[1] + ": " + run.message);
     return exitCodeOf(run);
 }
@@ -226,17 +245,21 @@ int cmdCompare(int argc, char** argv) {
         }
     if (args.has("json")) {
         nlohmann::json all = nlohmann::json::array();
-        for (const Run& r : runs) all.push_back(summaryJson(r));
+        for (const Run& r : runs)
+            all.push_back(summaryJson(r));
         std::puts(all.dump(2).c_str());
     } else {
-        std::vector<std::string> header = {"scheduler", "budget", "parameters", "forward", "recomputed", "makespan", "overhead"};
-        for (int l = 0; l < hw->levelCount(); ++l) header.push_back("peak L" + std::to_string(l));
+        std::vector<std::string> header = {"scheduler",  "budget",   "parameters", "forward",
+                                           "recomputed", "makespan", "overhead"};
+        for (int l = 0; l < hw->levelCount(); ++l)
+            header.push_back("peak L" + std::to_string(l));
         header.push_back("solve");
         Table t(header);
         std::vector<std::string> notes;
         for (const Run& r : runs) {
             std::string params;
-            for (const auto& [k, v] : r.params) params += (params.empty() ? "" : " ") + k + "=" + v;
+            for (const auto& [k, v] : r.params)
+                params += (params.empty() ? "" : " ") + k + "=" + v;
             std::vector<std::string> row = {r.scheduler, r.budget_bytes ? formatBytes(double(r.budget_bytes)) : "none",
                                             params.empty() ? "-" : params};
             if (!r.feasible) {
@@ -248,7 +271,8 @@ int cmdCompare(int argc, char** argv) {
                 row.push_back(std::to_string(tt.recomputed_steps));
                 row.push_back(formatSeconds(tt.makespan_s));
                 row.push_back(fmt("%.3fx", tt.makespan_s / r.baseline_makespan_s));
-                for (int l = 0; l < hw->levelCount(); ++l) row.push_back(formatBytes(double(tt.peak_bytes[size_t(l)])));
+                for (int l = 0; l < hw->levelCount(); ++l)
+                    row.push_back(formatBytes(double(tt.peak_bytes[size_t(l)])));
                 row.push_back(fmt("%.1f ms", r.solve_ms));
             }
             t.add(row);
@@ -256,25 +280,30 @@ int cmdCompare(int argc, char** argv) {
         std::printf("%s (%d steps) on %s\n\n", chain->name().c_str(), chain->length(), hw->name().c_str());
         std::fputs(t.render().c_str(), stdout);
         if (!notes.empty()) std::puts("");
-        for (const auto& note : notes) std::puts(note.c_str());
+        for (const auto& note : notes)
+            std::puts(note.c_str());
     }
     if (args.has("csv")) {
         std::string csv = "scheduler,budget_bytes,params,feasible,forward_steps,recomputed_steps,makespan_s,overhead";
-        for (int l = 0; l < hw->levelCount(); ++l) csv += ",peak_bytes_L" + std::to_string(l);
+        for (int l = 0; l < hw->levelCount(); ++l)
+            csv += ",peak_bytes_L" + std::to_string(l);
         csv += ",solve_ms,message\n";
         for (const Run& r : runs) {
             std::string params;
-            for (const auto& [k, v] : r.params) params += (params.empty() ? "" : " ") + k + "=" + v;
+            for (const auto& [k, v] : r.params)
+                params += (params.empty() ? "" : " ") + k + "=" + v;
             csv += r.scheduler + "," + std::to_string(r.budget_bytes) + "," + params + "," + (r.feasible ? "1" : "0");
             if (r.feasible) {
                 const Totals& tt = r.timeline->totals;
                 csv += "," + std::to_string(tt.forward_steps) + "," + std::to_string(tt.recomputed_steps) + "," +
                        fmt("%.9g", tt.makespan_s) + "," + fmt("%.6g", tt.makespan_s / r.baseline_makespan_s);
-                for (int l = 0; l < hw->levelCount(); ++l) csv += "," + std::to_string(tt.peak_bytes[size_t(l)]);
+                for (int l = 0; l < hw->levelCount(); ++l)
+                    csv += "," + std::to_string(tt.peak_bytes[size_t(l)]);
                 csv += "," + fmt("%.3f", r.solve_ms) + ",\n";
             } else {
                 csv += ",,,,";
-                for (int l = 0; l < hw->levelCount(); ++l) csv += ",";
+                for (int l = 0; l < hw->levelCount(); ++l)
+                    csv += ",";
                 std::string msg = r.message;
                 for (char& c : msg)
                     if (c == '"') c = '\'';

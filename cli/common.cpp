@@ -8,7 +8,9 @@
 
 namespace ckpt::cli {
 
-void complain(const std::string& message) { std::fprintf(stderr, "ckpt: %s\n", message.c_str()); }
+void complain(const std::string& message) {
+    std::fprintf(stderr, "ckpt: %s\n", message.c_str());
+}
 
 std::optional<Chain> loadProblem(const std::string& path) {
     auto c = loadChain(path);
@@ -31,7 +33,8 @@ std::optional<Hardware> loadMachine(const std::string& path) {
 
 std::string describeRun(const Run& run, const Hardware& hw) {
     std::string out = "scheduler      " + run.scheduler;
-    for (const auto& [k, v] : run.params) out += "  " + k + "=" + v;
+    for (const auto& [k, v] : run.params)
+        out += "  " + k + "=" + v;
     out += "\n";
     if (run.budget_bytes > 0) out += "budget         " + formatBytes(double(run.budget_bytes)) + "\n";
     if (!run.feasible) return out + "result         " + run.message + "\n";
@@ -48,7 +51,8 @@ std::string describeRun(const Run& run, const Hardware& hw) {
         out += "peak level " + std::to_string(l) + "   " + formatBytes(double(t.peak_bytes[size_t(l)])) + "  (" +
                (hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name) + ")\n";
     if (t.bytes_written || t.bytes_read)
-        out += "transfers      " + formatBytes(double(t.bytes_written)) + " written, " + formatBytes(double(t.bytes_read)) + " read\n";
+        out += "transfers      " + formatBytes(double(t.bytes_written)) + " written, " +
+               formatBytes(double(t.bytes_read)) + " read\n";
     std::snprintf(buf, sizeof buf, "solve          %.2f ms, simulate %.2f ms\n", run.solve_ms, run.simulate_ms);
     return out + buf;
 }

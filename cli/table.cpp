@@ -14,15 +14,19 @@ std::size_t width(const std::string& s) {
     return w;
 }
 
-bool numeric(const std::string& s) { return !s.empty() && (std::isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.'); }
+bool numeric(const std::string& s) {
+    return !s.empty() && (std::isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.');
+}
 
 } // namespace
 
 std::string Table::render() const {
     std::vector<std::size_t> w(m_header.size(), 0);
-    for (std::size_t c = 0; c < m_header.size(); ++c) w[c] = width(m_header[c]);
+    for (std::size_t c = 0; c < m_header.size(); ++c)
+        w[c] = width(m_header[c]);
     for (const auto& r : m_rows)
-        for (std::size_t c = 0; c < r.size() && c < w.size(); ++c) w[c] = std::max(w[c], width(r[c]));
+        for (std::size_t c = 0; c < r.size() && c < w.size(); ++c)
+            w[c] = std::max(w[c], width(r[c]));
     auto line = [&](const std::vector<std::string>& r, bool header) {
         std::string out;
         for (std::size_t c = 0; c < w.size(); ++c) {
@@ -30,14 +34,17 @@ std::string Table::render() const {
             std::string pad(w[c] - width(cell), ' ');
             out += (c ? "  " : "") + (!header && numeric(cell) ? pad + cell : cell + pad);
         }
-        while (!out.empty() && out.back() == ' ') out.pop_back();
+        while (!out.empty() && out.back() == ' ')
+            out.pop_back();
         return out + "\n";
     };
     std::string out = line(m_header, true);
     std::string rule;
-    for (std::size_t c = 0; c < w.size(); ++c) rule += (c ? "  " : "") + std::string(w[c], '-');
+    for (std::size_t c = 0; c < w.size(); ++c)
+        rule += (c ? "  " : "") + std::string(w[c], '-');
     out += rule + "\n";
-    for (const auto& r : m_rows) out += line(r, false);
+    for (const auto& r : m_rows)
+        out += line(r, false);
     return out;
 }
 

@@ -5,7 +5,9 @@
 namespace ckpt {
 namespace {
 
-bool badTime(double t) { return !std::isfinite(t) || t < 0; }
+bool badTime(double t) {
+    return !std::isfinite(t) || t < 0;
+}
 
 } // namespace
 
@@ -46,13 +48,15 @@ bool Chain::isUniform() const {
 
 double Chain::totalForward() const {
     double t = 0;
-    for (const Step& s : m_steps) t += s.forward;
+    for (const Step& s : m_steps)
+        t += s.forward;
     return t;
 }
 
 double Chain::totalBackward() const {
     double t = 0;
-    for (const Step& s : m_steps) t += s.backward;
+    for (const Step& s : m_steps)
+        t += s.backward;
     return t;
 }
 

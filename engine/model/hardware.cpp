@@ -21,7 +21,8 @@ Result<Hardware> Hardware::make(std::string name, std::vector<MemoryLevel> level
             if (!std::isfinite(l.write_bytes_per_s) || l.write_bytes_per_s < 0)
                 return fail(where + "write_bytes_per_s must be a finite number >= 0");
         }
-        if (!std::isfinite(l.latency_s) || l.latency_s < 0) return fail(where + "latency_s must be a finite number >= 0");
+        if (!std::isfinite(l.latency_s) || l.latency_s < 0)
+            return fail(where + "latency_s must be a finite number >= 0");
     }
     Hardware h;
     h.m_name = std::move(name);

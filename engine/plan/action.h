@@ -19,9 +19,9 @@ enum class Keep : std::uint8_t { None, State, Tape };
 
 struct Action {
     ActionKind kind = ActionKind::Forward;
-    Keep keep = Keep::None;    // Forward only
-    std::int16_t level = 0;    // Write, Read, Free
-    std::int32_t index = 0;    // step i for Forward/Backward, state j for Write/Read/Free
+    Keep keep = Keep::None; // Forward only
+    std::int16_t level = 0; // Write, Read, Free
+    std::int32_t index = 0; // step i for Forward/Backward, state j for Write/Read/Free
 
     static Action forward(int step, Keep keep) { return {ActionKind::Forward, keep, 0, step}; }
     static Action backward(int step) { return {ActionKind::Backward, Keep::None, 0, step}; }

@@ -106,14 +106,17 @@ Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const
     std::string item;
     std::int64_t base = -1;
     while (std::getline(ss, item, ',')) {
-        while (!item.empty() && item.front() == ' ') item.erase(item.begin());
-        while (!item.empty() && item.back() == ' ') item.pop_back();
+        while (!item.empty() && item.front() == ' ')
+            item.erase(item.begin());
+        while (!item.empty() && item.back() == ' ')
+            item.pop_back();
         if (item.empty()) continue;
         if (item == "none" || item == "0") {
             out.push_back(0);
         } else if (item.back() == '%') {
             auto pct = parseSeconds(item.substr(0, item.size() - 1)); // a plain non-negative number
-            if (!pct || *pct <= 0) return fail("budget '" + item + "': expected a percentage > 0 of store-all's peak, e.g. 5%");
+            if (!pct || *pct <= 0)
+                return fail("budget '" + item + "': expected a percentage > 0 of store-all's peak, e.g. 5%");
             if (base < 0) base = storeAllPeak(chain, hw);
             out.push_back(std::max<std::int64_t>(1, std::int64_t(double(base) * *pct / 100.0)));
         } else {
@@ -131,7 +134,8 @@ std::vector<Run> compare(const Chain& chain, const Hardware& hw, const CompareRe
                          const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
     std::vector<std::string> names = request.schedulers;
     if (names.empty())
-        for (const auto& s : schedulers()) names.push_back(s.name);
+        for (const auto& s : schedulers())
+            names.push_back(s.name);
     std::vector<Run> runs;
     int total = int(names.size() * request.budgets.size());
     for (std::int64_t budget : request.budgets)

@@ -43,8 +43,8 @@ Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const
 std::int64_t storeAllPeak(const Chain& chain, const Hardware& hw);
 
 struct CompareRequest {
-    std::vector<std::string> schedulers;     // empty: all of the registry
-    std::vector<std::int64_t> budgets = {0}; // 0: no budget
+    std::vector<std::string> schedulers;                              // empty: all of the registry
+    std::vector<std::int64_t> budgets = {0};                          // 0: no budget
     std::map<std::string, std::map<std::string, std::string>> params; // per scheduler
 };
 // Every scheduler at every budget. `progress(done, total)` is called after each run; a set `cancel` stops early.

@@ -24,7 +24,8 @@ std::int64_t planPeak(const Chain& chain, const Hardware& hw, const Plan& plan) 
 
 Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t limit) {
     return infeasible(scheduler + " needs at least " + formatBytes(double(need)) + " (" + std::to_string(need) +
-                      " B) in level 0; the budget is " + formatBytes(double(limit)) + " (" + std::to_string(limit) + " B)");
+                      " B) in level 0; the budget is " + formatBytes(double(limit)) + " (" + std::to_string(limit) +
+                      " B)");
 }
 
 Result<Plan> largestFitting(const std::string& scheduler, const std::string& knob, int lo, int hi, std::int64_t limit,

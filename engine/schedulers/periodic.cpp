@@ -27,12 +27,17 @@ Plan periodicPlan(const Chain& chain, int segments) {
         t += chain.step(i).backward;
     };
     for (int m = 0; m < S - 1; ++m)
-        for (int i = m * k + 1; i <= (m + 1) * k; ++i) fwd(i, i == m * k + 1 ? Keep::State : Keep::None);
-    for (int i = lastStart; i <= n; ++i) fwd(i, Keep::Tape);
-    for (int i = n; i >= lastStart; --i) bwd(i);
+        for (int i = m * k + 1; i <= (m + 1) * k; ++i)
+            fwd(i, i == m * k + 1 ? Keep::State : Keep::None);
+    for (int i = lastStart; i <= n; ++i)
+        fwd(i, Keep::Tape);
+    for (int i = n; i >= lastStart; --i)
+        bwd(i);
     for (int m = S - 2; m >= 0; --m) {
-        for (int i = m * k + 1; i <= (m + 1) * k; ++i) fwd(i, Keep::Tape);
-        for (int i = (m + 1) * k; i >= m * k + 1; --i) bwd(i);
+        for (int i = m * k + 1; i <= (m + 1) * k; ++i)
+            fwd(i, Keep::Tape);
+        for (int i = (m + 1) * k; i >= m * k + 1; --i)
+            bwd(i);
     }
     p.predicted_makespan_s = t;
     p.params["segments"] = std::to_string(S);
@@ -46,7 +51,13 @@ SchedulerInfo periodicScheduler() {
     s.paper = "Chen, Xu, Zhang, Guestrin 2016, \"Training deep nets with sublinear memory cost\"";
     s.model = 'B';
     s.optimality = Optimality::Heuristic;
-    s.params = {{"segments", "number of segments; 0 = floor(sqrt(n)), or the fastest that fits the budget", ParamType::Int, "0", 0, 1e9, {}}};
+    s.params = {{"segments",
+                 "number of segments; 0 = floor(sqrt(n)), or the fastest that fits the budget",
+                 ParamType::Int,
+                 "0",
+                 0,
+                 1e9,
+                 {}}};
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const int n = chain.length();
         int segments = int(params.integer("segments"));
@@ -56,7 +67,8 @@ SchedulerInfo periodicScheduler() {
             Plan p = periodicPlan(chain, segments);
             if (limit > 0) {
                 std::int64_t peak = planPeak(chain, hw, p);
-                if (peak > limit) return needsBudget("periodic with " + std::to_string(segments) + " segments", peak, limit);
+                if (peak > limit)
+                    return needsBudget("periodic with " + std::to_string(segments) + " segments", peak, limit);
             }
             return p;
         }

@@ -17,16 +17,24 @@ namespace ckpt {
 
 const char* optimalityName(Optimality o) {
     switch (o) {
-    case Optimality::Baseline: return "baseline";
-    case Optimality::Optimal: return "optimal";
-    case Optimality::Approximate: return "approximate";
-    case Optimality::Heuristic: return "heuristic";
+    case Optimality::Baseline:
+        return "baseline";
+    case Optimality::Optimal:
+        return "optimal";
+    case Optimality::Approximate:
+        return "approximate";
+    case Optimality::Heuristic:
+        return "heuristic";
     }
     return "?";
 }
 
-long long Params::integer(const std::string& name) const { return std::atoll(text(name).c_str()); }
-double Params::real(const std::string& name) const { return std::atof(text(name).c_str()); }
+long long Params::integer(const std::string& name) const {
+    return std::atoll(text(name).c_str());
+}
+double Params::real(const std::string& name) const {
+    return std::atof(text(name).c_str());
+}
 const std::string& Params::text(const std::string& name) const {
     static const std::string empty;
     auto it = values.find(name);
@@ -34,10 +42,9 @@ const std::string& Params::text(const std::string& name) const {
 }
 
 const std::vector<SchedulerInfo>& schedulers() {
-    static const std::vector<SchedulerInfo> all = {storeAllScheduler(), periodicScheduler(), revolveScheduler(), rotorScheduler(), bpttDpScheduler(),
-                                                   multistageScheduler(),
-                                                   asyncMultistageScheduler(),
-                                                   doubleCheckpointingScheduler()};
+    static const std::vector<SchedulerInfo> all = {
+        storeAllScheduler(), periodicScheduler(),   revolveScheduler(),         rotorScheduler(),
+        bpttDpScheduler(),   multistageScheduler(), asyncMultistageScheduler(), doubleCheckpointingScheduler()};
     return all;
 }
 
@@ -63,14 +70,16 @@ Result<std::string> checkValue(const SchedulerInfo& s, const ParamSpec& p, const
     case ParamType::Real: {
         char* end = nullptr;
         v = std::strtod(value.c_str(), &end);
-        if (value.empty() || *end != '\0' || !std::isfinite(v)) return fail(where + "expected a number, got '" + value + "'");
+        if (value.empty() || *end != '\0' || !std::isfinite(v))
+            return fail(where + "expected a number, got '" + value + "'");
         break;
     }
     case ParamType::Bytes: {
         auto b = parseBytes(value);
         if (!b) return fail(where + b.error());
         v = double(*b);
-        return v < p.min || v > p.max ? Result<std::string>(fail(where + "must be between " + formatBytes(p.min) + " and " + formatBytes(p.max)))
+        return v < p.min || v > p.max ? Result<std::string>(fail(where + "must be between " + formatBytes(p.min) +
+                                                                 " and " + formatBytes(p.max)))
                                       : Result<std::string>(std::to_string(*b));
     }
     case ParamType::Choice:
@@ -78,7 +87,8 @@ Result<std::string> checkValue(const SchedulerInfo& s, const ParamSpec& p, const
             if (c == value) return value;
         {
             std::string list;
-            for (const auto& c : p.choices) list += (list.empty() ? "" : ", ") + c;
+            for (const auto& c : p.choices)
+                list += (list.empty() ? "" : ", ") + c;
             return fail(where + "expected one of " + list + ", got '" + value + "'");
         }
     }
@@ -96,7 +106,8 @@ Result<Plan> solve(const std::string& name, const Chain& chain, const Hardware& 
     const SchedulerInfo* s = findScheduler(name);
     if (!s) {
         std::string list;
-        for (const auto& x : schedulers()) list += (list.empty() ? "" : ", ") + x.name;
+        for (const auto& x : schedulers())
+            list += (list.empty() ? "" : ", ") + x.name;
         return fail("unknown scheduler '" + name + "' (known: " + list + ")");
     }
     if (request.budget_bytes < 0) return fail("the budget cannot be negative");
@@ -107,8 +118,10 @@ Result<Plan> solve(const std::string& name, const Chain& chain, const Hardware& 
             if (p.name == key) spec = &p;
         if (!spec) {
             std::string list;
-            for (const auto& p : s->params) list += (list.empty() ? "" : ", ") + p.name;
-            return fail(name + " has no parameter '" + key + "'" + (list.empty() ? " (it takes none)" : " (it takes: " + list + ")"));
+            for (const auto& p : s->params)
+                list += (list.empty() ? "" : ", ") + p.name;
+            return fail(name + " has no parameter '" + key + "'" +
+                        (list.empty() ? " (it takes none)" : " (it takes: " + list + ")"));
         }
         auto checked = checkValue(*s, *spec, value);
         if (!checked) return checked.errorValue();
@@ -119,7 +132,8 @@ Result<Plan> solve(const std::string& name, const Chain& chain, const Hardware& 
     auto plan = s->solve(chain, hw, params, request.budget_bytes);
     if (!plan) return plan;
     plan->scheduler = name;
-    for (const auto& [k, v] : params.values) plan->params.emplace(k, v); // a scheduler may record what it derived
+    for (const auto& [k, v] : params.values)
+        plan->params.emplace(k, v); // a scheduler may record what it derived
     plan->budget_bytes = request.budget_bytes;
     return plan;
 }

@@ -33,7 +33,8 @@ namespace {
 
 int repetitions(std::int64_t n, int s) {
     int r = 0;
-    while (revolveBeta(s, r) < n) ++r;
+    while (revolveBeta(s, r) < n)
+        ++r;
     return r;
 }
 
@@ -58,7 +59,8 @@ struct Builder {
     }
     // From the checkpoint x_a to x_m, keeping x_a.
     void advance(int a, int m) {
-        for (int i = a + 1; i <= m; ++i) fwd(i, i == a + 1 ? Keep::State : Keep::None);
+        for (int i = a + 1; i <= m; ++i)
+            fwd(i, i == a + 1 ? Keep::State : Keep::None);
     }
     void turn(int i) {
         fwd(i, Keep::Tape);
@@ -120,8 +122,13 @@ SchedulerInfo revolveScheduler() {
     s.paper = "Griewank & Walther 2000, \"Algorithm 799: Revolve\", ACM TOMS 26(1)";
     s.model = 'A';
     s.optimality = Optimality::Optimal;
-    s.params = {{"slots", "state slots, the input's included; 0 = the most that fit the budget, or ceil(sqrt(n)) without one",
-                 ParamType::Int, "0", 0, 1e9, {}}};
+    s.params = {{"slots",
+                 "state slots, the input's included; 0 = the most that fit the budget, or ceil(sqrt(n)) without one",
+                 ParamType::Int,
+                 "0",
+                 0,
+                 1e9,
+                 {}}};
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const int n = chain.length();
         int slots = int(std::min<long long>(params.integer("slots"), n));

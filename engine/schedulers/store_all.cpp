@@ -10,8 +10,10 @@ Plan storeAllPlan(const Chain& chain) {
     Plan p;
     int n = chain.length();
     p.actions.reserve(2 * static_cast<std::size_t>(n));
-    for (int i = 1; i <= n; ++i) p.actions.push_back(Action::forward(i, Keep::Tape));
-    for (int i = n; i >= 1; --i) p.actions.push_back(Action::backward(i));
+    for (int i = 1; i <= n; ++i)
+        p.actions.push_back(Action::forward(i, Keep::Tape));
+    for (int i = n; i >= 1; --i)
+        p.actions.push_back(Action::backward(i));
     p.predicted_makespan_s = chain.totalForward() + chain.totalBackward();
     return p;
 }

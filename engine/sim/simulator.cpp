@@ -9,21 +9,30 @@ namespace ckpt {
 
 const char* intervalKindName(IntervalKind k) {
     switch (k) {
-    case IntervalKind::Forward: return "forward";
-    case IntervalKind::Recompute: return "recompute";
-    case IntervalKind::Backward: return "backward";
-    case IntervalKind::Write: return "write";
-    case IntervalKind::Read: return "read";
+    case IntervalKind::Forward:
+        return "forward";
+    case IntervalKind::Recompute:
+        return "recompute";
+    case IntervalKind::Backward:
+        return "backward";
+    case IntervalKind::Write:
+        return "write";
+    case IntervalKind::Read:
+        return "read";
     }
     return "?";
 }
 
 const char* memoryCategoryName(MemoryCategory c) {
     switch (c) {
-    case MemoryCategory::State: return "states";
-    case MemoryCategory::Tape: return "tapes";
-    case MemoryCategory::Gradient: return "gradients";
-    case MemoryCategory::Temporary: return "temporaries";
+    case MemoryCategory::State:
+        return "states";
+    case MemoryCategory::Tape:
+        return "tapes";
+    case MemoryCategory::Gradient:
+        return "gradients";
+    case MemoryCategory::Temporary:
+        return "temporaries";
     }
     return "?";
 }
@@ -42,9 +51,9 @@ struct MemEvent {
 // A copy of state x_j on one level.
 struct Copy {
     bool held = false;
-    bool written = false;     // was ever written to this level (for messages)
-    double ready = 0;         // when its bytes are all there
-    double pinned_until = 0;  // a transfer reads it until then; a release waits for it
+    bool written = false;    // was ever written to this level (for messages)
+    double ready = 0;        // when its bytes are all there
+    double pinned_until = 0; // a transfer reads it until then; a release waits for it
 };
 
 class Replay {
@@ -57,7 +66,8 @@ public:
         backwardDone.assign(static_cast<std::size_t>(n) + 2, 0);
         channelFree.assign(static_cast<std::size_t>(levels), 0.0);
         tl.lanes.push_back("compute");
-        for (int l = 1; l < levels; ++l) tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
+        for (int l = 1; l < levels; ++l)
+            tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
         tl.intervals.reserve(schedule.size());
         events.reserve(schedule.size() * 4 + 8);
         // x_0 is the input of the chain: it is in level 0 before anything runs.
@@ -79,7 +89,8 @@ public:
         }
         if (bad < 0 && !backwardDone[1]) {
             int missing = n;
-            while (missing > 1 && backwardDone[static_cast<std::size_t>(missing)]) --missing;
+            while (missing > 1 && backwardDone[static_cast<std::size_t>(missing)])
+                --missing;
             bad = static_cast<long long>(schedule.size());
             why = "the plan ends (after " + std::to_string(schedule.size()) + " actions) before backward step " +
                   std::to_string(missing) + ": every step from " + std::to_string(n) + " down to 1 must be reversed";
@@ -126,47 +137,62 @@ private:
     }
 
     std::string checkState(int j) const {
-        if (j < 0 || j > n) return "there is no state x" + std::to_string(j) + " (states are x0..x" + std::to_string(n) + ")";
+        if (j < 0 || j > n)
+            return "there is no state x" + std::to_string(j) + " (states are x0..x" + std::to_string(n) + ")";
         return {};
     }
     std::string checkLevel(int l, bool slowOnly) const {
-        if (l < 0 || l >= levels) return "there is no memory level " + std::to_string(l) + " (the machine has " + std::to_string(levels) + ")";
-        if (slowOnly && l == 0) return "transfers go between level 0 and a slower level; level 0 cannot be the other end";
+        if (l < 0 || l >= levels)
+            return "there is no memory level " + std::to_string(l) + " (the machine has " + std::to_string(levels) +
+                   ")";
+        if (slowOnly && l == 0)
+            return "transfers go between level 0 and a slower level; level 0 cannot be the other end";
         return {};
     }
 
     std::string step(const Action& a) {
         if (backwardDone[1]) return "the backward pass has already reached step 1; nothing may follow it";
         switch (a.kind) {
-        case ActionKind::Forward: return forward(a.index, a.keep);
-        case ActionKind::Backward: return backward(a.index);
-        case ActionKind::Write: return write(a.index, a.level);
-        case ActionKind::Read: return read(a.index, a.level);
-        case ActionKind::Free: return freeState(a.index, a.level);
+        case ActionKind::Forward:
+            return forward(a.index, a.keep);
+        case ActionKind::Backward:
+            return backward(a.index);
+        case ActionKind::Write:
+            return write(a.index, a.level);
+        case ActionKind::Read:
+            return read(a.index, a.level);
+        case ActionKind::Free:
+            return freeState(a.index, a.level);
         }
         return "unknown action";
     }
 
     std::string forward(int i, Keep keep) {
-        if (i < 1 || i > n) return "there is no step " + std::to_string(i) + " (steps are 1.." + std::to_string(n) + ")";
-        if (backwardDone[static_cast<std::size_t>(i)]) return "step " + std::to_string(i) + " was already reversed; its forward cannot run again";
+        if (i < 1 || i > n)
+            return "there is no step " + std::to_string(i) + " (steps are 1.." + std::to_string(n) + ")";
+        if (backwardDone[static_cast<std::size_t>(i)])
+            return "step " + std::to_string(i) + " was already reversed; its forward cannot run again";
         Copy& in = copies[0][static_cast<std::size_t>(i - 1)];
         if (!in.held) {
             for (int l = 1; l < levels; ++l)
                 if (copies[static_cast<std::size_t>(l)][static_cast<std::size_t>(i - 1)].held)
-                    return "its input x" + std::to_string(i - 1) + " is on level " + std::to_string(l) + ", not in level 0: read it first";
+                    return "its input x" + std::to_string(i - 1) + " is on level " + std::to_string(l) +
+                           ", not in level 0: read it first";
             return "its input x" + std::to_string(i - 1) + " is not held in level 0";
         }
         Copy& out = copies[0][static_cast<std::size_t>(i)];
         if (out.held) return "x" + std::to_string(i) + " is already held in level 0";
-        if (keep == Keep::Tape && tape[static_cast<std::size_t>(i)]) return "the tape of step " + std::to_string(i) + " is already held";
+        if (keep == Keep::Tape && tape[static_cast<std::size_t>(i)])
+            return "the tape of step " + std::to_string(i) + " is already held";
         const Step& s = chain.step(i);
         double start = std::max(clock, in.ready);
         double end = start + s.forward;
         clock = end;
-        IntervalKind kind = forwardRuns[static_cast<std::size_t>(i)]++ ? IntervalKind::Recompute : IntervalKind::Forward;
+        IntervalKind kind =
+            forwardRuns[static_cast<std::size_t>(i)]++ ? IntervalKind::Recompute : IntervalKind::Forward;
         std::int64_t outBytes = chain.stateBytes(i);
-        tl.intervals.push_back(Interval{start, end, cur, i, outBytes + (keep == Keep::Tape ? s.tape_bytes : 0), 0, kind});
+        tl.intervals.push_back(
+            Interval{start, end, cur, i, outBytes + (keep == Keep::Tape ? s.tape_bytes : 0), 0, kind});
         ++tl.totals.forward_steps;
         event(start, 0, cur, MemoryCategory::Temporary, s.forward_tmp_bytes);
         if (!out.held) event(start, 0, cur, MemoryCategory::State, outBytes);
@@ -184,12 +210,15 @@ private:
     }
 
     std::string backward(int i) {
-        if (i < 1 || i > n) return "there is no step " + std::to_string(i) + " (steps are 1.." + std::to_string(n) + ")";
+        if (i < 1 || i > n)
+            return "there is no step " + std::to_string(i) + " (steps are 1.." + std::to_string(n) + ")";
         if (backwardDone[static_cast<std::size_t>(i)]) return "backward step " + std::to_string(i) + " is done twice";
         if (i < n && !backwardDone[static_cast<std::size_t>(i) + 1])
-            return "the gradient of x" + std::to_string(i) + " does not exist yet: backward step " + std::to_string(i + 1) + " must come first";
+            return "the gradient of x" + std::to_string(i) + " does not exist yet: backward step " +
+                   std::to_string(i + 1) + " must come first";
         if (!tape[static_cast<std::size_t>(i)])
-            return "the tape of step " + std::to_string(i) + " is not held: run forward " + std::to_string(i) + " with keep tape first";
+            return "the tape of step " + std::to_string(i) + " is not held: run forward " + std::to_string(i) +
+                   " with keep tape first";
         const Step& s = chain.step(i);
         double start = clock;
         double end = start + s.backward;
@@ -204,7 +233,8 @@ private:
         event(end, 0, cur, MemoryCategory::Tape, -s.tape_bytes);
         tape[static_cast<std::size_t>(i)] = 0;
         backwardDone[static_cast<std::size_t>(i)] = 1;
-        for (int l = 0; l < levels; ++l) release(l, i - 1, end); // x_{i-1} can never be used again
+        for (int l = 0; l < levels; ++l)
+            release(l, i - 1, end); // x_{i-1} can never be used again
         return {};
     }
 
@@ -265,12 +295,15 @@ private:
             return a.time < b.time || (a.time == b.time && a.seq < b.seq);
         };
         // Without transfers the events come out in time order already.
-        if (!std::is_sorted(events.begin(), events.end(), before)) std::stable_sort(events.begin(), events.end(), before);
+        if (!std::is_sorted(events.begin(), events.end(), before))
+            std::stable_sort(events.begin(), events.end(), before);
         std::vector<std::int64_t> cap(static_cast<std::size_t>(levels));
-        for (int l = 0; l < levels; ++l) cap[static_cast<std::size_t>(l)] = hw.level(l).capacity_bytes;
+        for (int l = 0; l < levels; ++l)
+            cap[static_cast<std::size_t>(l)] = hw.level(l).capacity_bytes;
         bool budgetBinds = opt.budget_bytes > 0 && opt.budget_bytes < cap[0];
         if (budgetBinds) cap[0] = opt.budget_bytes;
-        std::vector<std::array<std::int64_t, kMemoryCategories>> now(static_cast<std::size_t>(levels), std::array<std::int64_t, kMemoryCategories>{});
+        std::vector<std::array<std::int64_t, kMemoryCategories>> now(static_cast<std::size_t>(levels),
+                                                                     std::array<std::int64_t, kMemoryCategories>{});
         std::vector<std::int64_t> total(static_cast<std::size_t>(levels), 0);
         tl.totals.peak_bytes.assign(static_cast<std::size_t>(levels), 0);
         tl.totals.peak_time_s.assign(static_cast<std::size_t>(levels), 0.0);
@@ -286,15 +319,18 @@ private:
             }
             if (e.delta > 0 && total[l] > cap[l]) {
                 const char* what = (l == 0 && budgetBinds) ? "the budget" : "its capacity";
-                err = "action " + std::to_string(e.action) + " (" + toString(schedule[static_cast<std::size_t>(e.action)]) +
-                      "): level " + std::to_string(l) + " (" + hw.level(int(l)).name + ") would hold " + formatBytes(double(total[l])) +
-                      ", over " + what + " of " + formatBytes(double(cap[l]));
+                err = "action " + std::to_string(e.action) + " (" +
+                      toString(schedule[static_cast<std::size_t>(e.action)]) + "): level " + std::to_string(l) + " (" +
+                      hw.level(int(l)).name + ") would hold " + formatBytes(double(total[l])) + ", over " + what +
+                      " of " + formatBytes(double(cap[l]));
                 return e.action;
             }
             if (opt.memory_curve) {
                 auto& curve = tl.memory[l];
-                if (!curve.empty() && curve.back().time == e.time) curve.back().bytes = now[l];
-                else curve.push_back(MemorySample{e.time, now[l]});
+                if (!curve.empty() && curve.back().time == e.time)
+                    curve.back().bytes = now[l];
+                else
+                    curve.push_back(MemorySample{e.time, now[l]});
             }
         }
         return -1;
@@ -308,8 +344,10 @@ private:
         double makespan = clock;
         for (const Interval& iv : tl.intervals) {
             makespan = std::max(makespan, iv.end);
-            if (iv.lane == 0) t.compute_s += iv.end - iv.start;
-            else t.channel_busy_s[static_cast<std::size_t>(iv.lane)] += iv.end - iv.start;
+            if (iv.lane == 0)
+                t.compute_s += iv.end - iv.start;
+            else
+                t.channel_busy_s[static_cast<std::size_t>(iv.lane)] += iv.end - iv.start;
         }
         t.makespan_s = makespan;
     }

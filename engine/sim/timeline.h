@@ -41,15 +41,15 @@ struct Totals {
     long long recomputed_steps = 0; // forward_steps - steps
     long long bytes_written = 0;
     long long bytes_read = 0;
-    std::vector<std::int64_t> peak_bytes;  // per level
-    std::vector<double> peak_time_s;       // when each peak is first reached
-    std::vector<double> channel_busy_s;    // per level (0 unused)
+    std::vector<std::int64_t> peak_bytes; // per level
+    std::vector<double> peak_time_s;      // when each peak is first reached
+    std::vector<double> channel_busy_s;   // per level (0 unused)
 };
 
 struct Timeline {
-    std::vector<std::string> lanes;                 // "compute", then one name per slower level
-    std::vector<Interval> intervals;                // in schedule order
-    std::vector<std::vector<MemorySample>> memory;  // per level, a step function in time order
+    std::vector<std::string> lanes;                // "compute", then one name per slower level
+    std::vector<Interval> intervals;               // in schedule order
+    std::vector<std::vector<MemorySample>> memory; // per level, a step function in time order
     Totals totals;
 };
 

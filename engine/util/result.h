@@ -9,8 +9,8 @@ namespace ckpt {
 
 struct Error {
     std::string message;
-    long long index = -1;     // where the error is, when it has a place (e.g. the first bad action of a schedule)
-    bool infeasible = false;  // the input is fine but no plan meets the budget (the message names what would)
+    long long index = -1;    // where the error is, when it has a place (e.g. the first bad action of a schedule)
+    bool infeasible = false; // the input is fine but no plan meets the budget (the message names what would)
 };
 
 template <typename T> class Result {
@@ -35,7 +35,11 @@ private:
     std::variant<T, Error> m_v;
 };
 
-inline Error fail(std::string message, long long index = -1) { return Error{std::move(message), index, false}; }
-inline Error infeasible(std::string message) { return Error{std::move(message), -1, true}; }
+inline Error fail(std::string message, long long index = -1) {
+    return Error{std::move(message), index, false};
+}
+inline Error infeasible(std::string message) {
+    return Error{std::move(message), -1, true};
+}
 
 } // namespace ckpt

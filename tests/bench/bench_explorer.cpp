@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
             view.plot()->replot(QCustomPlot::rpImmediateRefresh);
             zoomed.push_back(t.nsecsElapsed() / 1e6);
         }
-        std::printf("  %8d intervals: whole plan %7.2f ms, zoomed to 5%% %7.2f ms\n", view.intervalCount(), median(full), median(zoomed));
+        std::printf("  %8d intervals: whole plan %7.2f ms, zoomed to 5%% %7.2f ms\n", view.intervalCount(),
+                    median(full), median(zoomed));
     }
 
     std::printf("Budget slider on the 1000-step LSTM example (solve + simulate + redraw, 20 positions)\n");
@@ -78,7 +79,8 @@ int main(int argc, char** argv) {
             w.timelineView()->plot()->replot(QCustomPlot::rpImmediateRefresh);
             times.push_back(t.nsecsElapsed() / 1e6);
         }
-        std::printf("  %-9s median %7.1f ms, max %7.1f ms\n", name, median(times), *std::max_element(times.begin(), times.end()));
+        std::printf("  %-9s median %7.1f ms, max %7.1f ms\n", name, median(times),
+                    *std::max_element(times.begin(), times.end()));
     }
     return 0;
 }

@@ -19,11 +19,16 @@ Output ckptRun(const QStringList& args) {
     QProcess p;
     p.start(CKPT_CLI, args);
     if (!p.waitForFinished(120000)) qFatal("ckpt did not finish");
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
 }
 
-QString example(const char* name) { return QString(CKPT_SOURCE_DIR) + "/examples/" + name; }
-QString hardware(const char* name) { return QString(CKPT_SOURCE_DIR) + "/resources/hardware/" + name; }
+QString example(const char* name) {
+    return QString(CKPT_SOURCE_DIR) + "/examples/" + name;
+}
+QString hardware(const char* name) {
+    return QString(CKPT_SOURCE_DIR) + "/resources/hardware/" + name;
+}
 
 void writeFile(const QString& path, const QByteArray& text) {
     QFile f(path);
@@ -40,7 +45,8 @@ class TestCli : public QObject {
 
 private slots:
     void malformedFileNamesLineAndColumn() {
-        writeFile(path("bad.json"), "{\n  \"format\": \"ckpt-chain\",\n  \"version\": 1,\n  \"steps\": [ {\"forward\": 1,, } ]\n}\n");
+        writeFile(path("bad.json"),
+                  "{\n  \"format\": \"ckpt-chain\",\n  \"version\": 1,\n  \"steps\": [ {\"forward\": 1,, } ]\n}\n");
         Output o = ckptRun({"solve", path("bad.json"), "--scheduler", "revolve"});
         QCOMPARE(o.code, 2);
         QVERIFY2(o.err.contains("bad.json:4:"), o.err.constData());
@@ -56,8 +62,10 @@ private slots:
     }
 
     void badHardwareAndMissingFile() {
-        writeFile(path("hw.json"), R"({"format":"ckpt-hardware","version":1,"name":"h","levels":[{"name":"a","capacity_bytes":0}]})");
-        Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--hardware", path("hw.json"), "--scheduler", "store-all"});
+        writeFile(path("hw.json"),
+                  R"({"format":"ckpt-hardware","version":1,"name":"h","levels":[{"name":"a","capacity_bytes":0}]})");
+        Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--hardware", path("hw.json"),
+                            "--scheduler", "store-all"});
         QCOMPARE(o.code, 2);
         QVERIFY2(o.err.contains("hw.json") && o.err.contains("capacity"), o.err.constData());
         Output m = ckptRun({"solve", path("nope.json"), "--scheduler", "store-all"});
@@ -67,25 +75,35 @@ private slots:
 
     void badArguments() {
         QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "nonsense"}).code, 2);
-        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget", "-5MiB"}).code, 2);
-        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--param", "slots=abc"}).code, 2);
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget",
+                          "-5MiB"})
+                     .code,
+                 2);
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--param",
+                          "slots=abc"})
+                     .code,
+                 2);
         QCOMPARE(ckptRun({"frobnicate"}).code, 2);
     }
 
     void infeasibleBudgetNamesTheSmallestThatWorks() {
-        Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget", "1MiB"});
+        Output o = ckptRun(
+            {"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget", "1MiB"});
         QCOMPARE(o.code, 1);
         // The message names a budget; solving with exactly that budget then succeeds.
         QRegularExpression re("\\((\\d+) B\\)");
         auto m = re.match(QString::fromUtf8(o.err));
         QVERIFY2(m.hasMatch(), o.err.constData());
-        Output ok = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget", m.captured(1), "--json"});
+        Output ok = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget",
+                             m.captured(1), "--json"});
         QCOMPARE(ok.code, 0);
-        QCOMPARE(QJsonDocument::fromJson(ok.out).object()["peak_bytes"].toArray()[0].toDouble(), m.captured(1).toDouble());
+        QCOMPARE(QJsonDocument::fromJson(ok.out).object()["peak_bytes"].toArray()[0].toDouble(),
+                 m.captured(1).toDouble());
     }
 
     void solveJsonMatchesTheClosedForm() {
-        Output o = ckptRun({"solve", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "10", "--json"});
+        Output o = ckptRun({"solve", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--scheduler", "revolve",
+                            "--slots", "10", "--json"});
         QCOMPARE(o.code, 0);
         QJsonObject j = QJsonDocument::fromJson(o.out).object();
         for (const char* key : {"scheduler", "feasible", "steps", "forward_steps", "backward_steps", "recomputed_steps",
@@ -99,7 +117,8 @@ private slots:
 
     void planRoundTripsThroughSimulate() {
         QString plan = path("plan.json");
-        Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "periodic", "--slots", "3", "--out", plan, "--json"});
+        Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "periodic", "--slots",
+                            "3", "--out", plan, "--json"});
         QCOMPARE(o.code, 0);
         Output s = ckptRun({"simulate", example("small-hetero-12.ckpt-chain.json"), plan, "--json"});
         QCOMPARE(s.code, 0);
@@ -115,15 +134,22 @@ private slots:
 
     void traceAndCsvExports() {
         QString trace = path("plan.trace.json"), csv = path("plan.csv");
-        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3", "--out", trace, "--format", "trace"}).code, 0);
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3",
+                          "--out", trace, "--format", "trace"})
+                     .code,
+                 0);
         QFile f(trace);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
         int complete = 0;
-        for (const auto& e : t["traceEvents"].toArray()) complete += e.toObject()["ph"].toString() == "X";
+        for (const auto& e : t["traceEvents"].toArray())
+            complete += e.toObject()["ph"].toString() == "X";
         // 12 steps, 3 slots: n + t(12, 3) forward steps and 12 backward steps, one complete event each.
         QCOMPARE(complete, int(12 + ckpt::revolveAdvances(12, 3) + 12));
-        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3", "--out", csv}).code, 0);
+        QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3",
+                          "--out", csv})
+                     .code,
+                 0);
         QFile c(csv);
         QVERIFY(c.open(QIODevice::ReadOnly));
         QCOMPARE(c.readAll().count('\n'), complete + 1);
@@ -131,8 +157,9 @@ private slots:
 
     void compareListsEverySchedulerAtEveryBudget() {
         QString csv = path("cmp.csv");
-        Output o = ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--hardware", hardware("gpu-a100.ckpt-hardware.json"),
-                            "--budgets", "none,45%,70%", "--json", "--csv", csv});
+        Output o =
+            ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--hardware",
+                     hardware("gpu-a100.ckpt-hardware.json"), "--budgets", "none,45%,70%", "--json", "--csv", csv});
         QCOMPARE(o.code, 0);
         QJsonArray runs = QJsonDocument::fromJson(o.out).array();
         Output l = ckptRun({"list", "--json"});

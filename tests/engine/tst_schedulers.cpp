@@ -18,7 +18,8 @@ namespace {
 // t(n, s) = min over 1 <= i < n of [i + t(i, s) + t(n - i, s - 1)], t(n, 1) = n(n-1)/2, t(1, s) = 0.
 std::vector<std::vector<long long>> advancesTable(int N, int S) {
     std::vector<std::vector<long long>> t(size_t(N) + 1, std::vector<long long>(size_t(S) + 1, 0));
-    for (int n = 1; n <= N; ++n) t[size_t(n)][1] = (long long)n * (n - 1) / 2;
+    for (int n = 1; n <= N; ++n)
+        t[size_t(n)][1] = (long long)n * (n - 1) / 2;
     for (int s = 2; s <= S; ++s)
         for (int n = 2; n <= N; ++n) {
             long long best = -1;
@@ -33,7 +34,8 @@ std::vector<std::vector<long long>> advancesTable(int N, int S) {
 
 long long binom(long long a, long long b) {
     long double r = 1;
-    for (long long i = 1; i <= b; ++i) r = r * (a - b + i) / i;
+    for (long long i = 1; i <= b; ++i)
+        r = r * (a - b + i) / i;
     return std::llround(r);
 }
 
@@ -79,7 +81,8 @@ private slots:
     void revolveClosedFormMatchesRecursion() {
         auto t = advancesTable(300, 12);
         for (int s = 1; s <= 12; ++s)
-            for (int n = 1; n <= 300; ++n) QCOMPARE(revolveAdvances(n, s), t[size_t(n)][size_t(s)]);
+            for (int n = 1; n <= 300; ++n)
+                QCOMPARE(revolveAdvances(n, s), t[size_t(n)][size_t(s)]);
         // The examples of algorithms.md.
         QCOMPARE(10 + revolveAdvances(10, 2), 30LL);
         QCOMPARE(100 + revolveAdvances(100, 5), 416LL);
@@ -99,20 +102,25 @@ private slots:
                 const Timeline& tl = *sim;
                 // Griewank's closed form, evaluated here from its definition.
                 int r = 0;
-                while (binom(s + r, s) < n) ++r;
-                long long closed = n <= 1 ? 0 : (s == 1 ? (long long)n * (n - 1) / 2 : r * (long long)n - binom(s + r, s + 1));
+                while (binom(s + r, s) < n)
+                    ++r;
+                long long closed =
+                    n <= 1 ? 0 : (s == 1 ? (long long)n * (n - 1) / 2 : r * (long long)n - binom(s + r, s + 1));
                 QCOMPARE(tl.totals.forward_steps, n + t[size_t(n)][size_t(s)]);
                 QCOMPARE(tl.totals.forward_steps, n + closed);
                 QCOMPARE(tl.totals.backward_steps, (long long)n);
                 long long restores = 0;
                 for (size_t k = 1; k < p.actions.size(); ++k)
-                    if (p.actions[k].kind == ActionKind::Forward && p.actions[k - 1].kind == ActionKind::Backward) ++restores;
+                    if (p.actions[k].kind == ActionKind::Forward && p.actions[k - 1].kind == ActionKind::Backward)
+                        ++restores;
                 QCOMPARE(restores, (long long)n - 1);
-                QVERIFY2(maxCheckpoints(c, p.actions) <= std::min(s, n), qPrintable(QString("n=%1 s=%2").arg(n).arg(s)));
+                QVERIFY2(maxCheckpoints(c, p.actions) <= std::min(s, n),
+                         qPrintable(QString("n=%1 s=%2").arg(n).arg(s)));
                 // And the simulator's memory agrees: at most s checkpoints, the working state and a step's output.
                 std::int64_t states = 0;
                 if (opt.memory_curve)
-                    for (const auto& m : tl.memory[0]) states = std::max(states, m.bytes[size_t(MemoryCategory::State)]);
+                    for (const auto& m : tl.memory[0])
+                        states = std::max(states, m.bytes[size_t(MemoryCategory::State)]);
                 QVERIFY(states <= (std::min(s, n) + 2) * c.stateBytes(0));
             }
         }
@@ -149,7 +157,8 @@ private slots:
         for (unsigned seed = 1; seed <= 40; ++seed) {
             int n = 1 + int(seed * 7 % 60);
             Chain c = randomChain(n, seed);
-            std::vector<Plan> plans = {storeAllPlan(c), periodicPlan(c, 1 + int(seed % 9)), revolvePlan(c, 1 + int(seed % 6))};
+            std::vector<Plan> plans = {storeAllPlan(c), periodicPlan(c, 1 + int(seed % 9)),
+                                       revolvePlan(c, 1 + int(seed % 6))};
             for (const Plan& p : plans) {
                 Timeline tl = mustSimulate(c, p.actions);
                 QCOMPARE(tl.totals.makespan_s, p.predicted_makespan_s);

@@ -15,8 +15,10 @@ Hardware twoLevels(std::int64_t cap0 = 1 << 30) {
 
 Schedule storeAll(int n) {
     Schedule s;
-    for (int i = 1; i <= n; ++i) s.push_back(Action::forward(i, Keep::Tape));
-    for (int i = n; i >= 1; --i) s.push_back(Action::backward(i));
+    for (int i = 1; i <= n; ++i)
+        s.push_back(Action::forward(i, Keep::Tape));
+    for (int i = n; i >= 1; --i)
+        s.push_back(Action::backward(i));
     return s;
 }
 
@@ -47,7 +49,8 @@ private slots:
         QCOMPARE(tl->totals.peak_bytes[0], peak);
         // The memory curve agrees with the peak and ends with only the input gradient held.
         std::int64_t curveMax = 0;
-        for (const auto& m : tl->memory[0]) curveMax = std::max(curveMax, m.total());
+        for (const auto& m : tl->memory[0])
+            curveMax = std::max(curveMax, m.total());
         QCOMPARE(curveMax, peak);
         QCOMPARE(tl->memory[0].back().total(), c.stateBytes(0));
     }
@@ -67,10 +70,17 @@ private slots:
     // x1 goes out to the slow level while step 2 computes, and comes back while step 3 is reversed.
     void asynchronousTransfersOverlapCompute() {
         Chain c = uniformChain(3, 1.0, 1.0, 100, 10);
-        Schedule s = {Action::forward(1, Keep::State), Action::write(1, 1),         Action::forward(2, Keep::None),
-                      Action::forward(3, Keep::Tape),  Action::read(1, 1),          Action::backward(3),
-                      Action::free(1, 1),              Action::forward(2, Keep::Tape), Action::backward(2),
-                      Action::forward(1, Keep::Tape),  Action::backward(1)};
+        Schedule s = {Action::forward(1, Keep::State),
+                      Action::write(1, 1),
+                      Action::forward(2, Keep::None),
+                      Action::forward(3, Keep::Tape),
+                      Action::read(1, 1),
+                      Action::backward(3),
+                      Action::free(1, 1),
+                      Action::forward(2, Keep::Tape),
+                      Action::backward(2),
+                      Action::forward(1, Keep::Tape),
+                      Action::backward(1)};
         auto tl = simulate(c, twoLevels(), s);
         QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
         const auto& iv = tl->intervals;
@@ -102,7 +112,8 @@ private slots:
 
     void rejectsForwardFromStateOnSlowLevel() {
         Chain c = uniformChain(3);
-        Schedule s = {Action::forward(1, Keep::None), Action::write(1, 1), Action::free(1, 0), Action::forward(2, Keep::None)};
+        Schedule s = {Action::forward(1, Keep::None), Action::write(1, 1), Action::free(1, 0),
+                      Action::forward(2, Keep::None)};
         auto tl = simulate(c, twoLevels(), s);
         QVERIFY(!tl.ok());
         QCOMPARE(tl.errorIndex(), 3LL);
