@@ -120,42 +120,8 @@ int cmdSolve(int argc, char** argv) {
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     std::string name = args.value("scheduler");
-    const SchedulerInfo* info = findScheduler(name);
-    if (!info) {
-        complain(solve(name, *chain, *hw, {}).error());
-        return BadInput;
-    }
     SolveRequest req;
-    for (const auto& kv : args.values("param")) {
-        auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            complain("--param: expected NAME=VALUE, got '" + kv + "'");
-            return BadInput;
-        }
-        req.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    if (args.has("slots")) {
-        std::string knob;
-        for (const auto& p : info->params)
-            if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
-        if (knob.empty()) {
-            complain(name + " has no slot count; use --budget or --param (ckpt list shows its parameters)");
-            return BadInput;
-        }
-        req.params[knob] = args.value("slots");
-    }
-    if (args.has("budget")) {
-        auto b = parseBytes(args.value("budget"));
-        if (!b) {
-            complain("--budget: " + b.error());
-            return BadInput;
-        }
-        if (*b <= 0) {
-            complain("--budget: expected a size > 0");
-            return BadInput;
-        }
-        req.budget_bytes = *b;
-    }
+    if (!readSolveRequest(args, name, *chain, *hw, req)) return BadInput;
     Run run = runScheduler(name, *chain, *hw, req);
     if (args.has("json"))
         std::puts(summaryJson(run).dump(2).c_str());

@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "io/json_io.h"
+#include "schedulers/registry.h"
 #include "util/units.h"
 
 #include <cstdio>
@@ -55,6 +56,43 @@ std::string describeRun(const Run& run, const Hardware& hw) {
                formatBytes(double(t.bytes_read)) + " read\n";
     std::snprintf(buf, sizeof buf, "solve          %.2f ms, simulate %.2f ms\n", run.solve_ms, run.simulate_ms);
     return out + buf;
+}
+
+// Fills the scheduler's parameters and budget as `ckpt solve` does; false after a message.
+bool readSolveRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw,
+                      SolveRequest& req) {
+    const SchedulerInfo* info = findScheduler(name);
+    if (!info) {
+        complain(solve(name, chain, hw, {}).error());
+        return false;
+    }
+    for (const auto& kv : args.values("param")) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            complain("--param: expected NAME=VALUE, got '" + kv + "'");
+            return false;
+        }
+        req.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    if (args.has("slots")) {
+        std::string knob;
+        for (const auto& p : info->params)
+            if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
+        if (knob.empty()) {
+            complain(name + " has no slot count; use --budget or --param (ckpt list shows its parameters)");
+            return false;
+        }
+        req.params[knob] = args.value("slots");
+    }
+    if (args.has("budget")) {
+        auto b = parseBudgetList(args.value("budget"), chain, hw);
+        if (!b || b->size() != 1) {
+            complain("--budget: " + (b ? std::string("expected one size or percentage") : b.error()));
+            return false;
+        }
+        req.budget_bytes = b->front();
+    }
+    return true;
 }
 
 int exitCodeOf(const Run& run) {

@@ -19,6 +19,11 @@ std::optional<Hardware> loadMachine(const std::string& path);
 
 // The human summary of one run, several lines.
 std::string describeRun(const Run& run, const Hardware& hw);
+// The scheduler's parameters (--param k=v, --slots N for its slots or segments) and budget (--budget: a size, or a
+// percentage of store-all's peak) as `ckpt solve` reads them; false after a message (an unknown scheduler too).
+bool readSolveRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw,
+                      SolveRequest& req);
+
 // Exit code for a run: Done, Infeasible or BadInput.
 int exitCodeOf(const Run& run);
 

@@ -80,38 +80,8 @@ int cmdRender(int argc, char** argv) {
             return BadInput;
         }
         std::string name = args.value("scheduler");
-        const SchedulerInfo* info = findScheduler(name);
-        if (!info) {
-            complain(solve(name, *chain, *hw, {}).error());
-            return BadInput;
-        }
         SolveRequest req;
-        for (const auto& kv : args.values("param")) {
-            auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) {
-                complain("--param: expected NAME=VALUE, got '" + kv + "'");
-                return BadInput;
-            }
-            req.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-        }
-        if (args.has("slots")) {
-            std::string knob;
-            for (const auto& p : info->params)
-                if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
-            if (knob.empty()) {
-                complain(name + " has no slot count; use --budget or --param");
-                return BadInput;
-            }
-            req.params[knob] = args.value("slots");
-        }
-        if (args.has("budget")) {
-            auto b = parseBytes(args.value("budget"));
-            if (!b || *b <= 0) {
-                complain("--budget: " + (b ? std::string("expected a size > 0") : b.error()));
-                return BadInput;
-            }
-            req.budget_bytes = *b;
-        }
+        if (!readSolveRequest(args, name, *chain, *hw, req)) return BadInput;
         auto run = std::make_shared<const Run>(runScheduler(name, *chain, *hw, req));
         if (!run->feasible) {
             complain(run->message);

@@ -106,42 +106,6 @@ bool readConfig(const Args& args, TrainerConfig& c) {
     return true;
 }
 
-// Fills the scheduler's parameters and budget as `ckpt solve` does; false after a message.
-bool readRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw, SolveRequest& req) {
-    const SchedulerInfo* info = findScheduler(name);
-    if (!info) {
-        complain(solve(name, chain, hw, {}).error());
-        return false;
-    }
-    for (const auto& kv : args.values("param")) {
-        auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            complain("--param: expected NAME=VALUE, got '" + kv + "'");
-            return false;
-        }
-        req.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    if (args.has("slots")) {
-        std::string knob;
-        for (const auto& p : info->params)
-            if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
-        if (knob.empty()) {
-            complain(name + " has no slot count; use --budget or --param (ckpt list shows its parameters)");
-            return false;
-        }
-        req.params[knob] = args.value("slots");
-    }
-    if (args.has("budget")) {
-        auto b = parseBudgetList(args.value("budget"), chain, hw);
-        if (!b || b->size() != 1) {
-            complain("--budget: " + (b ? std::string("expected one size or percentage") : b.error()));
-            return false;
-        }
-        req.budget_bytes = b->front();
-    }
-    return true;
-}
-
 bool writeTimelines(const std::string& path, const Run& run, const Chain& chain, const Timeline& measured) {
     Result<bool> ok = true;
     if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0) {
@@ -224,7 +188,7 @@ int cmdTrain(int argc, char** argv) {
 
     const std::string name = args.value("scheduler", "store-all");
     SolveRequest req;
-    if (!readRequest(args, name, chain, hw, req)) return BadInput;
+    if (!readSolveRequest(args, name, chain, hw, req)) return BadInput;
     Run run = runScheduler(name, chain, hw, req);
     if (!run.feasible) {
         complain(run.message);
