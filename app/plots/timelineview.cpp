@@ -168,6 +168,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     };
     sync(d->ganttRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atBottom));
     sync(d->memoryRect->axis(QCPAxis::atBottom), d->ganttRect->axis(QCPAxis::atBottom));
+    connect(d->memoryRect->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this](const QCPRange& r) { emit timeRangeChanged(r.lower, r.upper); });
 
     connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
@@ -362,5 +364,12 @@ void TimelineView::setMemoryOnly(bool on) {
     d->ganttRect->setVisible(!on);
     d->plot->plotLayout()->setRowStretchFactor(0, on ? 0.001 : 1.0);
     d->memoryRect->axis(QCPAxis::atBottom)->setTickLabels(true);
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelineView::setTimeRange(const QCPRange& range) {
+    QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
+    if (time->range() == range) return;
+    time->setRange(range);
     d->plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -28,8 +28,9 @@ public:
     double memoryMaximum() const; // the highest stacked total drawn by the memory plot, in bytes
     GanttPlottable* gantt() const;
     QCPRange timeRange() const;
-    void zoomTo(double t0, double t1); // pushes the current range on the zoom history
-    void setMemoryOnly(bool on);       // hides the Gantt (the memory chart alone, for export)
+    void setTimeRange(const QCPRange& range); // without touching the zoom history (for views kept in step)
+    void zoomTo(double t0, double t1);        // pushes the current range on the zoom history
+    void setMemoryOnly(bool on);              // hides the Gantt (the memory chart alone, for export)
 
 public slots:
     void highlightStep(int step); // from the chain table: marks every action of that step
@@ -39,6 +40,7 @@ public slots:
 signals:
     void actionClicked(int actionIndex, int step); // a click on a Gantt interval
     void rangeSelected(double t0, double t1, double deltaTime, double deltaBytes);
+    void timeRangeChanged(double t0, double t1);
 
 private:
     struct Impl;

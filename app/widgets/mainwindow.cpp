@@ -9,9 +9,11 @@
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
 #include "util/units.h"
+#include <qcustomplot.h>
 
 #include <QAction>
 #include <QApplication>
@@ -123,6 +125,23 @@ void MainWindow::buildUi() {
     m_tabs->addTab(m_sweep, tr("S&weep"));
     m_tabs->addTab(m_tradeoff, tr("Trade-&off"));
     m_tabs->addTab(m_comparisonTable, tr("&Comparison"));
+    auto* side = new QWidget(m_tabs);
+    auto* sl = new QVBoxLayout(side);
+    m_delta = new QLabel(
+        tr("Pin a plan (Run ▸ Pin the shown plan, Ctrl+B), then show another: both appear here on one time axis."),
+        side);
+    m_delta->setWordWrap(true);
+    m_sideView = new TimelineView(side);
+    m_pinnedView = new TimelineView(side);
+    sl->addWidget(m_delta);
+    sl->addWidget(m_sideView, 1);
+    sl->addWidget(m_pinnedView, 1);
+    m_tabs->addTab(side, tr("Side &by side"));
+    // One time axis for both: whichever is zoomed, the other follows.
+    connect(m_sideView, &TimelineView::timeRangeChanged, m_pinnedView,
+            [this](double a, double b) { m_pinnedView->setTimeRange(QCPRange(a, b)); });
+    connect(m_pinnedView, &TimelineView::timeRangeChanged, m_sideView,
+            [this](double a, double b) { m_sideView->setTimeRange(QCPRange(a, b)); });
     m_trainer = new TrainerPanel(m_tabs);
     m_tabs->addTab(m_trainer, tr("T&rainer"));
     m_tabs->setTabToolTip(4, tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
@@ -382,6 +401,8 @@ void MainWindow::buildMenus() {
     action(tr("Run &all"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
            tr("Every ticked scheduler at every budget of the sweep"), &MainWindow::runAll);
     action(tr("&Cancel"), QKeySequence(Qt::Key_Escape), tr("Stop the runs in progress"), &MainWindow::cancelRuns);
+    action(tr("&Pin the shown plan"), QKeySequence(Qt::CTRL | Qt::Key_B),
+           tr("Keep the shown plan for the side-by-side view"), &MainWindow::pinShownRun);
     bar->addSeparator();
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* back =

@@ -58,6 +58,11 @@ public:
     SweepView* sweepView() const { return m_sweep; }
     TradeoffView* tradeoffView() const { return m_tradeoff; }
     TrainerPanel* trainerPanel() const { return m_trainer; }
+    // Side by side: the shown plan above a pinned one, on one time axis, with the differences in a line.
+    void pinShownRun();
+    QString sideBySideSummary() const;
+    TimelineView* pinnedView() const { return m_pinnedView; }
+    TimelineView* sideView() const { return m_sideView; }
     QTableView* chainTable() const { return m_chainTable; }
     QTabWidget* chartTabs() const { return m_tabs; }
     std::shared_ptr<const ckpt::Run> shownRun() const { return m_shown; }
@@ -101,6 +106,11 @@ private:
     SweepView* m_sweep = nullptr;
     TradeoffView* m_tradeoff = nullptr;
     TrainerPanel* m_trainer = nullptr;
+    TimelineView* m_sideView = nullptr;
+    TimelineView* m_pinnedView = nullptr;
+    QLabel* m_delta = nullptr;
+    std::shared_ptr<const ckpt::Run> m_pinned;
+    void updateSideBySide();
     QTableView* m_chainTable = nullptr;
     QTableView* m_hardwareTable = nullptr;
     QTableView* m_comparisonTable = nullptr;

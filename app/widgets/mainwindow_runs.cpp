@@ -26,6 +26,7 @@
 #include <QTabWidget>
 #include <QtConcurrent>
 #include <cmath>
+#include <qcustomplot.h>
 
 using namespace ckpt;
 
@@ -186,12 +187,60 @@ void MainWindow::showRuns(std::vector<Run> runs) {
     if (pick) showRun(pick);
 }
 
+void MainWindow::pinShownRun() {
+    if (!m_shown) return statusBar()->showMessage(tr("Run a scheduler first: there is no plan to pin"), 5000);
+    m_pinned = m_shown;
+    updateSideBySide();
+    statusBar()->showMessage(tr("Pinned %1; show another plan to compare them side by side")
+                                 .arg(QString::fromStdString(m_pinned->scheduler)),
+                             5000);
+}
+
+QString MainWindow::sideBySideSummary() const {
+    return m_delta->text();
+}
+
+void MainWindow::updateSideBySide() {
+    Chain chain = m_doc->chain();
+    Hardware hw = m_doc->hardware();
+    m_sideView->setRun(m_shown, chain, hw);
+    m_pinnedView->setRun(m_pinned, chain, hw);
+    if (!m_shown || !m_pinned || !m_shown->timeline || !m_pinned->timeline) return;
+    // One axis for both: the longer plan sets it.
+    double end = std::max(m_shown->timeline->totals.makespan_s, m_pinned->timeline->totals.makespan_s) * 1.01;
+    m_sideView->setTimeRange(QCPRange(0, end));
+    m_pinnedView->setTimeRange(QCPRange(0, end));
+    const Totals &a = m_shown->timeline->totals, &b = m_pinned->timeline->totals;
+    auto name = [](const Run& r) {
+        QString s = QString::fromStdString(r.scheduler);
+        for (const auto& [k, v] : r.params)
+            s += QString::fromStdString(" " + k + "=" + v);
+        return s;
+    };
+    double dt = a.makespan_s - b.makespan_s;
+    double dm = double(a.peak_bytes[0]) - double(b.peak_bytes[0]);
+    m_delta->setText(tr("<b>top</b> %1 · <b>bottom (pinned)</b> %2<br>makespan %3 vs %4 (Δ %5%6, %7×) · peak L0 %8 vs "
+                        "%9 (Δ %10%11) · "
+                        "forward steps %12 vs %13 (Δ %14)")
+                         .arg(name(*m_shown), name(*m_pinned), QString::fromStdString(formatSeconds(a.makespan_s)),
+                              QString::fromStdString(formatSeconds(b.makespan_s)), dt < 0 ? "−" : "+",
+                              QString::fromStdString(formatSeconds(std::abs(dt))))
+                         .arg(b.makespan_s > 0 ? a.makespan_s / b.makespan_s : 1.0, 0, 'f', 3)
+                         .arg(QString::fromStdString(formatBytes(double(a.peak_bytes[0]))),
+                              QString::fromStdString(formatBytes(double(b.peak_bytes[0]))), dm < 0 ? "−" : "+",
+                              QString::fromStdString(formatBytes(std::abs(dm))))
+                         .arg(a.forward_steps)
+                         .arg(b.forward_steps)
+                         .arg(a.forward_steps - b.forward_steps));
+}
+
 void MainWindow::showRun(std::shared_ptr<const Run> run) {
     m_shown = run;
     Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
     m_timeline->setRun(run, chain, hw);
     m_sweep->setRun(run, chain, hw);
+    if (m_pinned) updateSideBySide();
     if (!run || !run->timeline) return;
     const Totals& t = run->timeline->totals;
     QString params;

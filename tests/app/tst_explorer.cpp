@@ -144,6 +144,25 @@ private slots:
         QCOMPARE(w.comparisonModel()->rowCount(), 6);
         QCOMPARE(w.tradeoffView()->seriesCount(), 3); // store-all is infeasible at 60 % but feasible without a budget
     }
+    void sideBySideSharesTheAxisAndSaysTheDifference() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        auto a = w.runCurrentNow();
+        w.pinShownRun();
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        auto b = w.runCurrentNow();
+        QVERIFY(a->feasible && b->feasible);
+        QCOMPARE(w.pinnedView()->intervalCount(), int(a->timeline->intervals.size()));
+        QCOMPARE(w.sideView()->intervalCount(), int(b->timeline->intervals.size()));
+        QCOMPARE(w.sideView()->timeRange().upper, w.pinnedView()->timeRange().upper);
+        w.sideView()->zoomTo(0.001, 0.002);
+        QCOMPARE(w.pinnedView()->timeRange().lower, 0.001);
+        QCOMPARE(w.pinnedView()->timeRange().upper, 0.002);
+        // store-all does 1000 forward steps, revolve with 10 slots 4636.
+        QVERIFY2(w.sideBySideSummary().contains("forward steps 1000 vs 4636 (Δ -3636)"),
+                 qPrintable(w.sideBySideSummary()));
+    }
+
     // The trainer tab trains for real: the measured Gantt has the plan's actions and the counted store peaks where
     // the simulator said it would.
     void trainerPanelTrainsAndMeasures() {
