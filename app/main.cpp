@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
     }
     if (!screenshot) {
         window.show();
+        if (parser.positionalArguments().isEmpty()) window.offerAutosave();
         window.runAll();
         return app.exec();
     }

@@ -491,6 +491,7 @@ bool MainWindow::saveProjectTo(const QString& path) {
     if (!ok) return report(QString::fromStdString(ok.error())), false;
     m_path = path;
     m_dirty = false;
+    QFile::remove(autosavePath()); // saved: nothing left to restore
     addRecent(path);
     updateTitle();
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
@@ -515,6 +516,7 @@ bool MainWindow::confirmDiscard() {
 void MainWindow::closeEvent(QCloseEvent* e) {
     if (!confirmDiscard()) return e->ignore();
     cancelRuns();
+    if (!m_dirty) QFile::remove(autosavePath()); // saved or discarded on purpose
     e->accept();
 }
 
@@ -550,10 +552,29 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->setEnabled(!list.isEmpty());
 }
 
+QString MainWindow::autosavePath() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/autosave.ckpt-project.json";
+}
+
 void MainWindow::autosave() {
     if (!m_dirty) return;
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(dir);
-    auto ok = saveProject((dir + "/autosave.ckpt-project.json").toStdString(), m_doc->project());
-    if (ok) statusBar()->showMessage(tr("Autosaved to %1").arg(dir), 3000);
+    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+    auto ok = saveProject(autosavePath().toStdString(), m_doc->project());
+    if (ok) statusBar()->showMessage(tr("Autosaved to %1").arg(autosavePath()), 3000);
+}
+
+bool MainWindow::offerAutosave() {
+    if (!m_interactive || !QFileInfo::exists(autosavePath())) return false;
+    auto answer =
+        QMessageBox::question(this, tr("Restore unsaved work?"),
+                              tr("The last session ended with unsaved changes, autosaved at %1. Restore them?")
+                                  .arg(QFileInfo(autosavePath()).lastModified().toString()));
+    if (answer != QMessageBox::Yes) return false;
+    auto p = loadProject(autosavePath().toStdString());
+    if (!p) return report(QString::fromStdString(p.error())), false;
+    m_doc->setProject(*p);
+    m_path.clear();
+    m_dirty = true;
+    updateTitle();
+    return true;
 }

@@ -41,6 +41,9 @@ public:
     bool openFile(const QString& path); // a project, a chain or a hardware file, judged by its "format"
     bool saveProjectTo(const QString& path);
     void openDefault(); // the LSTM example on the A100 preset
+    // When the last session ended with unsaved changes, offers them back (interactive only). True if restored.
+    bool offerAutosave();
+    static QString autosavePath();
 
     // The same paths the buttons take, run to completion on this thread.
     std::shared_ptr<const ckpt::Run> runCurrentNow();
