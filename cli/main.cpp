@@ -18,6 +18,7 @@ usage:
              [--csv FILE] [--json]
   ckpt render PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH]
+  ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
   ckpt train [--cell lstm|gru|rnn] [--hidden H] [--batch B] [--input I] [--length T] [--task copy|adding|sine|text]
              [--text FILE] [--scheduler NAME] [--slots N | --budget BYTES|P%] [--param k=v]... [--hardware HW|measured]
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     if (cmd == "simulate") return cmdSimulate(argc, argv);
     if (cmd == "compare") return cmdCompare(argc, argv);
     if (cmd == "bench") return cmdBench(argc, argv);
+    if (cmd == "generate") return cmdGenerate(argc, argv);
     if (cmd == "train") return cmdTrain(argc, argv);
     if (cmd == "render") {
 #ifdef CKPT_HAVE_CHARTS

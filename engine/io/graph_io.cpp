@@ -1,0 +1,143 @@
+#include "io/graph_io.h"
+
+#include "io/files.h"
+#include "io/json_io.h"
+#include "io/json_reader.h"
+
+#include <algorithm>
+#include <random>
+
+namespace ckpt {
+
+using io::FieldReader;
+using io::JsonPath;
+
+Result<Graph> graphFromJson(const nlohmann::json& doc, const std::string& source) {
+    if (auto e = io::checkHeader(doc, "ckpt-graph", source)) return *e;
+    const JsonPath root;
+    std::string name = io::nameFromSource(source);
+    if (doc.contains("name") && doc["name"].is_string()) name = doc["name"].get<std::string>();
+    const JsonPath nodesPath = root.member("nodes"), edgesPath = root.member("edges");
+    if (!doc.contains("nodes")) return io::pathError(source, root, "missing \"nodes\"");
+    const auto& jn = doc["nodes"];
+    if (!jn.is_array()) return io::expected(source, nodesPath, "an array of nodes", jn);
+    std::vector<GraphNode> nodes;
+    nodes.reserve(jn.size());
+    for (std::size_t k = 0; k < jn.size(); ++k) {
+        const JsonPath at = nodesPath.element(k);
+        FieldReader r(jn[k], at, source);
+        GraphNode n;
+        n.backward = -1;
+        r.string("id", n.id, true);
+        r.seconds("forward", n.forward);
+        r.seconds("backward", n.backward, false);
+        r.bytes("output_bytes", n.output_bytes);
+        r.bytes("workspace_bytes", n.workspace_bytes, false);
+        for (auto [key, flag] : {std::pair{"needs_inputs", &n.needs_inputs},
+                                 {"needs_output", &n.needs_output},
+                                 {"reversible", &n.reversible}}) {
+            if (const auto* v = r.find(key, false)) {
+                if (!v->is_boolean())
+                    r.setError(io::expected(source, at.member(key), "true or false", *v));
+                else
+                    *flag = v->get<bool>();
+            }
+        }
+        if (!r.ok()) return r.error();
+        if (n.backward < 0) n.backward = 2 * n.forward;
+        nodes.push_back(std::move(n));
+    }
+    std::vector<GraphEdge> edges;
+    if (doc.contains("edges")) {
+        const auto& je = doc["edges"];
+        if (!je.is_array()) return io::expected(source, edgesPath, "an array of edges", je);
+        for (std::size_t k = 0; k < je.size(); ++k) {
+            const auto& e = je[k];
+            if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string()) {
+                edges.push_back(GraphEdge{e[0].get<std::string>(), e[1].get<std::string>()});
+            } else if (e.is_object() && e.contains("from") && e.contains("to") && e["from"].is_string() &&
+                       e["to"].is_string()) {
+                edges.push_back(GraphEdge{e["from"].get<std::string>(), e["to"].get<std::string>()});
+            } else {
+                return io::expected(source, edgesPath.element(k), "[\"from-id\", \"to-id\"]", e);
+            }
+        }
+    }
+    auto g = Graph::make(name, std::move(nodes), std::move(edges));
+    if (!g) return fail(source + ": " + g.error());
+    return g;
+}
+
+nlohmann::json graphToJson(const Graph& g) {
+    nlohmann::json j;
+    j["format"] = "ckpt-graph";
+    j["version"] = 1;
+    j["name"] = g.name();
+    j["nodes"] = nlohmann::json::array();
+    for (const GraphNode& n : g.nodes()) {
+        nlohmann::json o = {
+            {"id", n.id}, {"forward", n.forward}, {"backward", n.backward}, {"output_bytes", n.output_bytes}};
+        if (n.workspace_bytes) o["workspace_bytes"] = n.workspace_bytes;
+        if (!n.needs_inputs) o["needs_inputs"] = false;
+        if (n.needs_output) o["needs_output"] = true;
+        if (n.reversible) o["reversible"] = true;
+        j["nodes"].push_back(o);
+    }
+    j["edges"] = nlohmann::json::array();
+    for (const GraphEdge& e : g.edges())
+        j["edges"].push_back({e.from, e.to});
+    return j;
+}
+
+Result<Graph> loadGraph(const std::string& path) {
+    auto doc = loadJson(path);
+    if (!doc) return doc.errorValue();
+    return graphFromJson(*doc, path);
+}
+
+Result<bool> saveGraph(const std::string& path, const Graph& graph) {
+    return saveJson(path, graphToJson(graph));
+}
+
+Graph randomLayeredGraph(int count, std::uint64_t seed, int width) {
+    std::mt19937_64 rng(seed);
+    auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+    std::vector<std::vector<int>> layers;
+    count = std::max(1, count);
+    while (int(nodes.size()) < count) {
+        int here = std::min(uniform(1, std::max(1, width)), count - int(nodes.size()));
+        std::vector<int> layer;
+        for (int k = 0; k < here; ++k) {
+            int id = int(nodes.size());
+            double f = 1e-4 * uniform(5, 40);
+            nodes.push_back(GraphNode{"n" + std::to_string(id), f, 2 * f, std::int64_t(uniform(1, 32)) << 20,
+                                      std::int64_t(uniform(0, 8)) << 20, true, uniform(0, 3) == 0, false});
+            // Inputs from the previous two layers, at least one from the one just before (so the DAG is connected).
+            if (!layers.empty()) {
+                const auto& prev = layers.back();
+                edges.push_back(GraphEdge{"n" + std::to_string(prev[std::size_t(uniform(0, int(prev.size()) - 1))]),
+                                          nodes.back().id});
+                int extra = uniform(0, 2);
+                for (int e = 0; e < extra; ++e) {
+                    const auto& from = layers.size() >= 2 && uniform(0, 1) ? layers[layers.size() - 2] : prev;
+                    GraphEdge edge{"n" + std::to_string(from[std::size_t(uniform(0, int(from.size()) - 1))]),
+                                   nodes.back().id};
+                    if (std::find(edges.begin(), edges.end(), edge) == edges.end()) edges.push_back(edge);
+                }
+            }
+            layer.push_back(id);
+        }
+        layers.push_back(layer);
+    }
+    return *Graph::make("random-dag-" + std::to_string(count) + "-seed-" + std::to_string(seed), std::move(nodes),
+                        std::move(edges));
+}
+
+Graph linearGraph(int count) {
+    return Graph::fromChain(*Chain::uniform("linear-" + std::to_string(count), std::max(1, count),
+                                            Step{1e-3, 2e-3, 1 << 20, 3 << 20, 0, 0}));
+}
+
+} // namespace ckpt

@@ -1,0 +1,115 @@
+#include "model/graph.h"
+
+#include <cmath>
+#include <set>
+#include <unordered_map>
+
+namespace ckpt {
+
+Result<Graph> Graph::make(std::string name, std::vector<GraphNode> nodes, std::vector<GraphEdge> edges) {
+    if (nodes.empty()) return fail("a graph needs at least one node");
+    std::unordered_map<std::string, int> index;
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const GraphNode& n = nodes[k];
+        const std::string where = "node '" + n.id + "': ";
+        if (n.id.empty()) return fail("node " + std::to_string(k) + ": the id is empty");
+        if (!index.emplace(n.id, int(k)).second) return fail(where + "the id is used twice");
+        if (!std::isfinite(n.forward) || n.forward < 0)
+            return fail(where + "forward time must be a finite number >= 0");
+        if (!std::isfinite(n.backward) || n.backward < 0)
+            return fail(where + "backward time must be a finite number >= 0");
+        if (n.output_bytes < 0) return fail(where + "output_bytes must be >= 0");
+        if (n.workspace_bytes < 0) return fail(where + "workspace_bytes must be >= 0");
+    }
+    Graph g;
+    g.m_inputs.assign(nodes.size(), {});
+    g.m_consumers.assign(nodes.size(), {});
+    std::set<std::pair<int, int>> seen;
+    for (const GraphEdge& e : edges) {
+        auto from = index.find(e.from), to = index.find(e.to);
+        if (from == index.end()) return fail("edge " + e.from + " -> " + e.to + ": no node '" + e.from + "'");
+        if (to == index.end()) return fail("edge " + e.from + " -> " + e.to + ": no node '" + e.to + "'");
+        if (from->second == to->second) return fail("node '" + e.from + "': an edge to itself");
+        if (!seen.emplace(from->second, to->second).second)
+            return fail("edge " + e.from + " -> " + e.to + " is given twice");
+        g.m_consumers[std::size_t(from->second)].push_back(to->second);
+        g.m_inputs[std::size_t(to->second)].push_back(from->second);
+    }
+    // Kahn's algorithm, smallest index first so the order is stable; what is left over lies on or after a cycle.
+    std::vector<int> pending(nodes.size());
+    std::set<int> ready;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        pending[i] = int(g.m_inputs[i].size());
+        if (pending[i] == 0) ready.insert(int(i));
+    }
+    while (!ready.empty()) {
+        int i = *ready.begin();
+        ready.erase(ready.begin());
+        g.m_order.push_back(i);
+        for (int c : g.m_consumers[std::size_t(i)])
+            if (--pending[std::size_t(c)] == 0) ready.insert(c);
+    }
+    if (g.m_order.size() != nodes.size()) {
+        // Walk back along unfinished inputs until a node repeats: that node is on a cycle.
+        int at = 0;
+        while (pending[std::size_t(at)] == 0)
+            ++at;
+        std::vector<int> visited(nodes.size(), 0);
+        while (!visited[std::size_t(at)]) {
+            visited[std::size_t(at)] = 1;
+            for (int p : g.m_inputs[std::size_t(at)])
+                if (pending[std::size_t(p)] > 0) {
+                    at = p;
+                    break;
+                }
+        }
+        return fail("node '" + nodes[std::size_t(at)].id + "' lies on a cycle: a forward graph must be acyclic");
+    }
+    g.m_name = std::move(name);
+    g.m_nodes = std::move(nodes);
+    g.m_edges = std::move(edges);
+    return g;
+}
+
+Graph Graph::fromChain(const Chain& chain) {
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+    for (int i = 1; i <= chain.length(); ++i) {
+        const Step& s = chain.step(i);
+        nodes.push_back(GraphNode{"s" + std::to_string(i), s.forward, s.backward, chain.stateBytes(i),
+                                  s.tape_bytes + s.forward_tmp_bytes, true, false, false});
+        if (i > 1) edges.push_back(GraphEdge{"s" + std::to_string(i - 1), "s" + std::to_string(i)});
+    }
+    return *make(chain.name(), std::move(nodes), std::move(edges));
+}
+
+int Graph::indexOf(const std::string& id) const {
+    for (int i = 0; i < size(); ++i)
+        if (m_nodes[std::size_t(i)].id == id) return i;
+    return -1;
+}
+
+bool Graph::isChain() const {
+    int sources = 0;
+    for (int i = 0; i < size(); ++i) {
+        if (m_inputs[std::size_t(i)].size() > 1 || m_consumers[std::size_t(i)].size() > 1) return false;
+        sources += m_inputs[std::size_t(i)].empty();
+    }
+    return sources == 1;
+}
+
+double Graph::totalForward() const {
+    double t = 0;
+    for (const GraphNode& n : m_nodes)
+        t += n.forward;
+    return t;
+}
+
+double Graph::totalBackward() const {
+    double t = 0;
+    for (const GraphNode& n : m_nodes)
+        t += n.backward;
+    return t;
+}
+
+} // namespace ckpt

@@ -1,0 +1,63 @@
+#pragma once
+// A DAG of forward operations. Each node produces one output tensor of output_bytes, uses workspace_bytes while it
+// runs, and takes its inputs from the outputs of its predecessors. Its backward needs its inputs, its output, or
+// both (needs_inputs / needs_output); a reversible node can rebuild its input from its output (RevNet). The backward
+// graph is the same DAG reversed. A chain is the linear graph.
+#include "model/chain.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+struct GraphNode {
+    std::string id;
+    double forward = 0;  // seconds
+    double backward = 0; // seconds
+    std::int64_t output_bytes = 0;
+    std::int64_t workspace_bytes = 0;
+    bool needs_inputs = true;
+    bool needs_output = false;
+    bool reversible = false;
+    bool operator==(const GraphNode&) const = default;
+};
+
+struct GraphEdge {
+    std::string from, to; // node ids: `to` consumes the output of `from`
+    bool operator==(const GraphEdge&) const = default;
+};
+
+class Graph {
+public:
+    // Checks every node and edge: sizes and times >= 0 and finite, ids unique and non-empty, edges between known
+    // nodes, no self-loop, no duplicate edge, no cycle. Messages name the node.
+    static Result<Graph> make(std::string name, std::vector<GraphNode> nodes, std::vector<GraphEdge> edges);
+    // Step i becomes node "s<i>" with output = the state after it (x_i), edges s<i> -> s<i+1>; a tape-free chain
+    // model has no workspace, so the step's tape is recorded as its workspace during the forward.
+    static Graph fromChain(const Chain& chain);
+
+    const std::string& name() const { return m_name; }
+    int size() const { return int(m_nodes.size()); }
+    const std::vector<GraphNode>& nodes() const { return m_nodes; }
+    const std::vector<GraphEdge>& edges() const { return m_edges; }
+    const GraphNode& node(int i) const { return m_nodes[std::size_t(i)]; }
+    int indexOf(const std::string& id) const; // -1 when unknown
+    const std::vector<int>& inputs(int i) const { return m_inputs[std::size_t(i)]; }
+    const std::vector<int>& consumers(int i) const { return m_consumers[std::size_t(i)]; }
+    const std::vector<int>& topologicalOrder() const { return m_order; }
+    bool isChain() const; // every node has at most one input and one consumer, and the graph is connected
+    double totalForward() const;
+    double totalBackward() const;
+
+private:
+    Graph() = default;
+    std::string m_name;
+    std::vector<GraphNode> m_nodes;
+    std::vector<GraphEdge> m_edges;
+    std::vector<std::vector<int>> m_inputs, m_consumers;
+    std::vector<int> m_order;
+};
+
+} // namespace ckpt
