@@ -1,0 +1,15 @@
+#pragma once
+// The simulator for graph schedules: the same Timeline (Interval.index = node index) and the same rules of judgement
+// as for chains: the first bad action's index and what was wrong, or the timeline with memory by category
+// (outputs as "states", gradients, workspace as "temporaries").
+#include "model/graph.h"
+#include "plan/graph_action.h"
+#include "sim/simulator.h"
+
+namespace ckpt {
+
+Result<Timeline> simulateGraph(const Graph& graph, const GraphSchedule& schedule, const SimOptions& opt = {});
+// Every node forward in topological order, then every backward in reverse: the baseline.
+GraphSchedule graphStoreAll(const Graph& graph);
+
+} // namespace ckpt

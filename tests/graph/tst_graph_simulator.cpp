@@ -1,0 +1,96 @@
+// The graph simulator: a residual block worked out by hand, every rejection with its index, recomputation.
+#include "io/graph_io.h"
+#include "sim/graph_simulator.h"
+
+#include <QtTest>
+
+using namespace ckpt;
+
+namespace {
+// a -> b -> c and a -> c; outputs 100, 200, 50 bytes; forward 1, backward 2.
+Graph residual() {
+    return *Graph::make("res",
+                        {GraphNode{"a", 1, 2, 100, 0, true, false, false},
+                         GraphNode{"b", 1, 2, 200, 0, true, false, false},
+                         GraphNode{"c", 1, 2, 50, 0, true, false, false}},
+                        {{"a", "b"}, {"b", "c"}, {"a", "c"}});
+}
+using A = GraphAction;
+} // namespace
+
+class TestGraphSimulator : public QObject {
+    Q_OBJECT
+private slots:
+    void storeAllByHand() {
+        Graph g = residual();
+        auto tl = simulateGraph(g, graphStoreAll(g));
+        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+        QCOMPARE(tl->totals.makespan_s, 9.0);
+        QCOMPARE(tl->totals.forward_steps, 3LL);
+        // At the start of c's backward: outputs a and b (300), the loss gradient of c (50) and new gradients for a and
+        // b (300). c's own output is not needed by its backward, so it went at the end of its forward.
+        QCOMPARE(tl->totals.peak_bytes[0], std::int64_t(650));
+        QCOMPARE(tl->memory[0].back().total(), std::int64_t(0));
+    }
+
+    void recomputeAfterAFree() {
+        Graph g = residual();
+        GraphSchedule s = {A::forward(0), A::forward(1),  A::forward(2),  A::free(1),
+                           A::forward(1), A::backward(2), A::backward(1), A::backward(0)};
+        auto tl = simulateGraph(g, s);
+        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+        QCOMPARE(tl->totals.recomputed_steps, 1LL);
+        QCOMPARE(tl->intervals[3].kind, IntervalKind::Recompute);
+        QCOMPARE(tl->totals.makespan_s, 10.0);
+    }
+
+    void rejectsEachWithItsIndex() {
+        Graph g = residual();
+        struct Case {
+            GraphSchedule s;
+            long long index;
+            const char* says;
+        };
+        std::vector<Case> cases = {
+            {{A::forward(0), A::forward(2)}, 1, "input 'b' is not held"},
+            {{A::forward(0), A::forward(1), A::backward(1)}, 2, "backward of 'c' must come first"},
+            {{A::forward(0), A::forward(1), A::forward(2), A::free(0), A::backward(2)}, 4, "needs the output of 'a'"},
+            {{A::forward(0), A::forward(1), A::forward(2), A::backward(2), A::backward(1)},
+             5,
+             "before the backward of node 'a'"},
+            {{A::forward(0), A::forward(0)}, 1, "already held"},
+            {{A::forward(0), A::forward(1), A::forward(2), A::backward(2), A::backward(2)}, 4, "done twice"},
+            {{A::forward(7)}, 0, "no node 7"},
+        };
+        GraphSchedule after = graphStoreAll(g);
+        after.push_back(A::forward(0));
+        cases.push_back({after, 6, "nothing may follow"});
+        for (const Case& c : cases) {
+            auto tl = simulateGraph(g, c.s);
+            QVERIFY(!tl.ok());
+            QCOMPARE(tl.errorIndex(), c.index);
+            QVERIFY2(tl.error().find(c.says) != std::string::npos, tl.error().c_str());
+        }
+        SimOptions opt;
+        opt.budget_bytes = 600;
+        auto over = simulateGraph(g, graphStoreAll(g), opt);
+        QVERIFY(!over.ok());
+        QVERIFY(over.errorValue().infeasible);
+        QCOMPARE(over.errorIndex(), 3LL);
+    }
+
+    void chainsAsGraphsTakeTheChainsTime() {
+        Chain c = *Chain::make("c", {Step{1, 2, 10, 30, 0, 0}, Step{3, 5, 20, 40, 0, 0}, Step{2, 4, 30, 50, 0, 0}});
+        Graph g = Graph::fromChain(c);
+        auto tl = simulateGraph(g, graphStoreAll(g));
+        QVERIFY(tl.ok());
+        QCOMPARE(tl->totals.makespan_s, c.totalForward() + c.totalBackward());
+        auto random = randomLayeredGraph(40, 5);
+        auto rt = simulateGraph(random, graphStoreAll(random));
+        QVERIFY2(rt.ok(), rt.ok() ? "" : rt.error().c_str());
+        QCOMPARE(rt->totals.backward_steps, 40LL);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGraphSimulator)
+#include "tst_graph_simulator.moc"
