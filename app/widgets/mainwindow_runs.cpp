@@ -10,6 +10,7 @@
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "schedulerpanel.h"
+#include "schedulers/fit.h"
 #include "schedulers/revolve.h"
 #include "sim/simulator.h"
 #include "util/units.h"
@@ -44,14 +45,8 @@ SolveRequest requestOf(const SchedulerPanel* panel) {
 void MainWindow::refreshBudgetRange() {
     Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
-    // From the leanest schedule's peak (Revolve with one slot) to store-all's.
-    std::vector<MemoryLevel> levels = hw.levels();
-    levels[0].capacity_bytes = Hardware::unbounded().level(0).capacity_bytes;
-    Hardware open = *Hardware::make(hw.name(), levels);
-    SimOptions opt;
-    opt.memory_curve = false;
-    auto lean = simulate(chain, open, revolvePlan(chain, 1).actions, opt);
-    std::int64_t low = lean ? lean->totals.peak_bytes[0] : 1;
+    // From the leanest schedule's peak to store-all's.
+    std::int64_t low = leanestPeak(chain);
     m_panel->blockSignals(true);
     std::int64_t keep = m_panel->budgetBytes();
     m_panel->setBudgetRange(low, storeAllPeak(chain, hw));

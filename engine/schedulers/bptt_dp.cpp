@@ -180,6 +180,9 @@ SchedulerInfo bpttDpScheduler() {
         std::int64_t limit = levelZeroLimit(hw, budget);
         if (slots > 0 || limit == 0) {
             if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
+            if ((std::int64_t(n) + 1) * (std::int64_t(slots) + 1) > (std::int64_t(64) << 20))
+                return fail("bptt-dp: " + std::to_string(n) + " steps with " + std::to_string(slots) +
+                            " slots need a table of more than 256 MiB; use fewer slots or another scheduler");
             BpttTable table(n, slots, alpha, variant);
             if (!table.forwardSteps(n, slots))
                 return infeasible("bptt-dp (" + v + ") cannot reverse " + std::to_string(n) + " steps in " +
@@ -202,8 +205,10 @@ SchedulerInfo bpttDpScheduler() {
         }
         // The most slots that fit: one table up to the slots the budget could ever hold, then a search on the peak.
         std::int64_t state = std::max<std::int64_t>(1, chain.stateBytes(0));
-        int most =
-            int(std::clamp<std::int64_t>(limit / state, 1, std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
+        // The table holds (n + 1) x (slots + 1) costs; keep it under 256 MiB.
+        const std::int64_t room = std::max<std::int64_t>(2, (std::int64_t(64) << 20) / (std::int64_t(n) + 1) - 1);
+        int most = int(std::clamp<std::int64_t>(std::min(limit / state, room), 1,
+                                                std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
         BpttTable table(n, most, alpha, variant);
         int lo = 1;
         while (lo <= most && !table.forwardSteps(n, lo))

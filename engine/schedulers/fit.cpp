@@ -22,6 +22,27 @@ std::int64_t planPeak(const Chain& chain, const Hardware& hw, const Plan& plan) 
     return tl ? tl->totals.peak_bytes[0] : -1;
 }
 
+std::int64_t leanestPeak(const Chain& c) {
+    const int n = c.length();
+    auto x = [&](int j) { return c.stateBytes(j); };
+    std::int64_t peak = 0, advance = 0; // advance: the highest advance step so far (x_0 and two states), before g
+    for (int j = 1; j <= n; ++j) {
+        const Step& s = c.step(j);
+        const std::int64_t g = j < n ? x(j) : 0; // the gradient of x_j, held while step j is reversed
+        // Reversing step j: advance x_0 -> x_{j-1} (steps 1..j-1), then F(j, tape), then B(j).
+        if (j >= 2) {
+            const Step& prev = c.step(j - 1);
+            advance =
+                std::max(advance, (j - 1 == 1 ? x(0) + x(1) : x(0) + x(j - 2) + x(j - 1)) + prev.forward_tmp_bytes);
+            peak = std::max(peak, advance + g);
+        }
+        const std::int64_t input = j >= 2 ? x(0) + x(j - 1) : x(0);
+        peak = std::max(peak, input + x(j) + s.tape_bytes + s.forward_tmp_bytes + g);
+        peak = std::max(peak, (j >= 2 ? x(0) : 0) + s.tape_bytes + x(j) + x(j - 1) + s.backward_tmp_bytes);
+    }
+    return peak;
+}
+
 Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t limit) {
     return infeasible(scheduler + " needs at least " + formatBytes(double(need)) + " (" + std::to_string(need) +
                       " B) in level 0; the budget is " + formatBytes(double(limit)) + " (" + std::to_string(limit) +

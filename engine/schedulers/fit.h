@@ -22,6 +22,14 @@ std::int64_t planPeak(const Chain& chain, const Hardware& hw, const Plan& plan);
 Result<Plan> largestFitting(const std::string& scheduler, const std::string& knob, int lo, int hi, std::int64_t limit,
                             const Chain& chain, const Hardware& hw, const std::function<Plan(int)>& make);
 
+// The peak in level 0 of the leanest schedule (x_0 kept, every step rebuilt from it: Revolve with one slot), by a
+// formula in O(n), so that long chains get their lower bound without building n^2/2 actions. No plan in the
+// simulator's model peaks lower, since every schedule keeps x_0 to the end.
+std::int64_t leanestPeak(const Chain& chain);
+
+// Plans longer than this are refused with a message rather than built (memory and time would run out first).
+constexpr long long kMaxPlanActions = 50'000'000;
+
 // An infeasible error naming the budget a plan needs.
 Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t limit);
 

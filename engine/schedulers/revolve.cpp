@@ -135,6 +135,10 @@ SchedulerInfo revolveScheduler() {
         std::int64_t limit = levelZeroLimit(hw, budget);
         if (slots > 0 || limit == 0) {
             if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
+            if (2LL * n + revolveAdvances(n, slots) > kMaxPlanActions)
+                return fail("revolve with " + std::to_string(slots) + " slots on " + std::to_string(n) +
+                            " steps would take " + std::to_string(2LL * n + revolveAdvances(n, slots)) +
+                            " actions; give it more slots");
             Plan p = revolvePlan(chain, slots);
             if (limit > 0) {
                 std::int64_t peak = planPeak(chain, hw, p);
@@ -142,7 +146,13 @@ SchedulerInfo revolveScheduler() {
             }
             return p;
         }
-        return largestFitting("revolve", "slots", 1, n, limit, chain, hw, [&](int k) { return revolvePlan(chain, k); });
+        if (leanestPeak(chain) > limit) return needsBudget("revolve (even with one slot)", leanestPeak(chain), limit);
+        // The fewest slots whose plan stays buildable; binary search above it (the peak grows with the slots).
+        int lo = 1;
+        while (lo < n && n + revolveAdvances(n, lo) > kMaxPlanActions / 2)
+            ++lo;
+        return largestFitting("revolve", "slots", lo, n, limit, chain, hw,
+                              [&](int k) { return revolvePlan(chain, k); });
     };
     return s;
 }

@@ -189,15 +189,14 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
         unit = common;
     int M = int(budget / unit);
     std::size_t bytes = Rotor::tableBytes(n, M, chain.isUniform());
-    if (bytes > (std::size_t(4) << 30))
+    if (bytes > (std::size_t(1) << 30))
         return fail("rotor: " + std::to_string(n) + " heterogeneous steps with " + std::to_string(slots) +
                     " memory slots need a " + std::to_string(bytes >> 20) + " MiB table; lower the slots parameter");
     Rotor dp(chain, unit, M);
     dp.run();
     if (!std::isfinite(dp.optimum())) {
         // Every schedule keeps x_0 until the end; keeping nothing else (revolve with one slot) is the leanest.
-        Plan lean = revolvePlan(chain, 1);
-        std::int64_t need = planPeak(chain, Hardware::unbounded(), lean);
+        std::int64_t need = leanestPeak(chain);
         Error e = needsBudget("rotor", need, budget);
         e.message += " (rounding sizes to slots of " + std::to_string(unit) + " B may ask a little more)";
         return e;

@@ -1,4 +1,5 @@
 // The first schedulers against their closed forms, recursions computed here, and the simulator's verdict.
+#include "schedulers/fit.h"
 #include "schedulers/periodic.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
@@ -191,6 +192,27 @@ private slots:
                 }
             }
         }
+    }
+
+    // The formula for the leanest schedule's peak agrees with the simulator on Revolve with one slot.
+    void leanestPeakFormula() {
+        for (unsigned seed = 1; seed <= 60; ++seed) {
+            Chain c = randomChain(1 + int(seed % 23), seed);
+            QCOMPARE(leanestPeak(c), mustSimulate(c, revolvePlan(c, 1).actions).totals.peak_bytes[0]);
+        }
+        Chain u = uniformChain(1);
+        QCOMPARE(leanestPeak(u), mustSimulate(u, revolvePlan(u, 1).actions).totals.peak_bytes[0]);
+    }
+
+    // Long chains are refused or solved, never built into billions of actions.
+    void longChainsStayBounded() {
+        Chain c = uniformChain(20000); // one slot would take 2e8 actions
+        auto one = solve("revolve", c, Hardware::unbounded(), {{{"slots", "1"}}, 0});
+        QVERIFY(!one.ok());
+        QVERIFY2(one.error().find("actions") != std::string::npos, one.error().c_str());
+        auto fit = solve("revolve", c, Hardware::unbounded(), {{}, leanestPeak(c) + 100 * c.stateBytes(0)});
+        QVERIFY2(fit.ok(), fit.ok() ? "" : fit.error().c_str());
+        QVERIFY((long long)fit->actions.size() <= kMaxPlanActions);
     }
 
     void registryListsParameters() {
