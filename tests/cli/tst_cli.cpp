@@ -8,20 +8,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "common/ckpt_process.h"
+
+using ckpt::test::ckptRun;
+using ckpt::test::Output;
+
 namespace {
-
-struct Output {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Output ckptRun(const QStringList& args) {
-    QProcess p;
-    p.start(CKPT_CLI, args);
-    if (!p.waitForFinished(120000)) qFatal("ckpt did not finish");
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 QString example(const char* name) {
     return QString(CKPT_SOURCE_DIR) + "/examples/" + name;
