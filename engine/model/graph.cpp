@@ -83,6 +83,18 @@ Graph Graph::fromChain(const Chain& chain) {
     return *make(chain.name(), std::move(nodes), std::move(edges));
 }
 
+Chain Graph::toChain() const {
+    std::vector<Step> steps;
+    std::int64_t previous = m_order.empty() ? 0 : node(m_order.front()).output_bytes;
+    for (int v : m_order) {
+        const GraphNode& n = node(v);
+        std::int64_t tape = (n.needs_inputs ? previous : 0) + (n.needs_output ? n.output_bytes : 0);
+        steps.push_back(Step{n.forward, n.backward, previous, tape, n.workspace_bytes, n.workspace_bytes});
+        previous = n.output_bytes;
+    }
+    return *Chain::make(m_name, std::move(steps));
+}
+
 int Graph::indexOf(const std::string& id) const {
     for (int i = 0; i < size(); ++i)
         if (m_nodes[std::size_t(i)].id == id) return i;

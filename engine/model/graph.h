@@ -38,6 +38,11 @@ public:
     // model has no workspace, so the step's tape is recorded as its workspace during the forward.
     static Graph fromChain(const Chain& chain);
 
+    // For a graph that is a chain (isChain()): step i is the i-th node in order, its state x_{i-1} the previous node's
+    // output (the first node's own output size stands in for the graph's input), its tape what its backward needs
+    // (the input if needs_inputs, the output if needs_output), its workspace as forward and backward temporaries.
+    Chain toChain() const;
+
     const std::string& name() const { return m_name; }
     int size() const { return int(m_nodes.size()); }
     const std::vector<GraphNode>& nodes() const { return m_nodes; }

@@ -82,12 +82,12 @@ nlohmann::json summaryJson(const Run& run) {
     j["recomputed_steps"] = t.recomputed_steps;
     j["makespan_s"] = t.makespan_s;
     j["compute_s"] = t.compute_s;
-    j["predicted_makespan_s"] = run.plan->predicted_makespan_s;
+    j["predicted_makespan_s"] = run.plan ? run.plan->predicted_makespan_s : run.graph_plan->predicted_makespan_s;
     j["overhead"] = run.baseline_makespan_s > 0 ? t.makespan_s / run.baseline_makespan_s : 1.0;
     j["peak_bytes"] = t.peak_bytes;
     j["bytes_written"] = t.bytes_written;
     j["bytes_read"] = t.bytes_read;
-    j["actions"] = run.plan->actions.size();
+    j["actions"] = run.plan ? run.plan->actions.size() : run.graph_plan->actions.size();
     return j;
 }
 
@@ -101,6 +101,10 @@ std::int64_t storeAllPeak(const Chain& chain, const Hardware& hw) {
 }
 
 Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const Chain& chain, const Hardware& hw) {
+    return parseBudgets(text, [&] { return storeAllPeak(chain, hw); });
+}
+
+Result<std::vector<std::int64_t>> parseBudgets(const std::string& text, const std::function<std::int64_t()>& baseOf) {
     std::vector<std::int64_t> out;
     std::stringstream ss(text);
     std::string item;
@@ -117,7 +121,7 @@ Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const
             auto pct = parseSeconds(item.substr(0, item.size() - 1)); // a plain non-negative number
             if (!pct || *pct <= 0)
                 return fail("budget '" + item + "': expected a percentage > 0 of store-all's peak, e.g. 5%");
-            if (base < 0) base = storeAllPeak(chain, hw);
+            if (base < 0) base = baseOf();
             out.push_back(std::max<std::int64_t>(1, std::int64_t(double(base) * *pct / 100.0)));
         } else {
             auto b = parseBytes(item);

@@ -56,8 +56,8 @@ const SchedulerInfo* findScheduler(const std::string& name) {
 
 namespace {
 
-Result<std::string> checkValue(const SchedulerInfo& s, const ParamSpec& p, const std::string& value) {
-    std::string where = s.name + ": parameter " + p.name + ": ";
+Result<std::string> checkValue(const std::string& scheduler, const ParamSpec& p, const std::string& value) {
+    std::string where = scheduler + ": parameter " + p.name + ": ";
     double v = 0;
     switch (p.type) {
     case ParamType::Int: {
@@ -102,6 +102,29 @@ Result<std::string> checkValue(const SchedulerInfo& s, const ParamSpec& p, const
 
 } // namespace
 
+Result<Params> checkParams(const std::string& name, const std::vector<ParamSpec>& specs,
+                           const std::map<std::string, std::string>& given) {
+    Params params;
+    for (const auto& [key, value] : given) {
+        const ParamSpec* spec = nullptr;
+        for (const auto& p : specs)
+            if (p.name == key) spec = &p;
+        if (!spec) {
+            std::string list;
+            for (const auto& p : specs)
+                list += (list.empty() ? "" : ", ") + p.name;
+            return fail(name + " has no parameter '" + key + "'" +
+                        (list.empty() ? " (it takes none)" : " (it takes: " + list + ")"));
+        }
+        auto checked = checkValue(name, *spec, value);
+        if (!checked) return checked.errorValue();
+        params.values[key] = *checked;
+    }
+    for (const auto& p : specs)
+        if (!params.values.count(p.name)) params.values[p.name] = p.default_value;
+    return params;
+}
+
 Result<Plan> solve(const std::string& name, const Chain& chain, const Hardware& hw, const SolveRequest& request) {
     const SchedulerInfo* s = findScheduler(name);
     if (!s) {
@@ -111,28 +134,12 @@ Result<Plan> solve(const std::string& name, const Chain& chain, const Hardware& 
         return fail("unknown scheduler '" + name + "' (known: " + list + ")");
     }
     if (request.budget_bytes < 0) return fail("the budget cannot be negative");
-    Params params;
-    for (const auto& [key, value] : request.params) {
-        const ParamSpec* spec = nullptr;
-        for (const auto& p : s->params)
-            if (p.name == key) spec = &p;
-        if (!spec) {
-            std::string list;
-            for (const auto& p : s->params)
-                list += (list.empty() ? "" : ", ") + p.name;
-            return fail(name + " has no parameter '" + key + "'" +
-                        (list.empty() ? " (it takes none)" : " (it takes: " + list + ")"));
-        }
-        auto checked = checkValue(*s, *spec, value);
-        if (!checked) return checked.errorValue();
-        params.values[key] = *checked;
-    }
-    for (const auto& p : s->params)
-        if (!params.values.count(p.name)) params.values[p.name] = p.default_value;
-    auto plan = s->solve(chain, hw, params, request.budget_bytes);
+    auto params = checkParams(name, s->params, request.params);
+    if (!params) return params.errorValue();
+    auto plan = s->solve(chain, hw, *params, request.budget_bytes);
     if (!plan) return plan;
     plan->scheduler = name;
-    for (const auto& [k, v] : params.values)
+    for (const auto& [k, v] : params->values)
         plan->params.emplace(k, v); // a scheduler may record what it derived
     plan->budget_bytes = request.budget_bytes;
     return plan;

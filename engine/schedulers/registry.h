@@ -6,6 +6,7 @@
 #include "plan/plan.h"
 #include "util/result.h"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <string>
@@ -39,6 +40,7 @@ public:
 struct SolveRequest {
     std::map<std::string, std::string> params; // as the user gave them
     std::int64_t budget_bytes = 0;             // > 0: the plan's peak in level 0 must stay within it
+    const std::atomic<bool>* cancel = nullptr; // set: a long solve (a MILP) stops early and says so
 };
 
 struct SchedulerInfo {
@@ -54,6 +56,11 @@ struct SchedulerInfo {
 
 const std::vector<SchedulerInfo>& schedulers();
 const SchedulerInfo* findScheduler(const std::string& name);
+
+// The parameters as given, checked against `specs` (names, types, ranges; messages name the scheduler and the
+// parameter) with defaults filled in. Graph schedulers use it too.
+Result<Params> checkParams(const std::string& scheduler, const std::vector<ParamSpec>& specs,
+                           const std::map<std::string, std::string>& given);
 
 // Fills in defaults, checks names and ranges, runs the scheduler, and records the parameters in the plan.
 // Errors: unknown scheduler or parameter, a value out of range (the message names it), or an infeasible budget

@@ -68,6 +68,8 @@ private:
             return "backward " + id;
         case GraphActionKind::Free:
             return "free " + id;
+        case GraphActionKind::Invert:
+            return "invert " + id;
         }
         return "?";
     }
@@ -158,6 +160,25 @@ private:
             if (!held[std::size_t(v)]) return "the output of '" + node.id + "' is not held";
             release(v, clock);
             return {};
+        case GraphActionKind::Invert: {
+            if (!node.reversible) return "node '" + node.id + "' is not reversible";
+            if (graph.inputs(v).size() != 1) return "only a node with exactly one input can be inverted";
+            if (!held[std::size_t(v)]) return "inverting needs the output of '" + node.id + "', which is not held";
+            const int u = graph.inputs(v).front();
+            if (held[std::size_t(u)]) return "the output of '" + graph.node(u).id + "' is already held";
+            if (done[std::size_t(u)]) return "node '" + graph.node(u).id + "' was already reversed";
+            const GraphNode& input = graph.node(u);
+            double start = clock, end = clock + node.forward;
+            tl.intervals.push_back(Interval{start, end, cur, u, input.output_bytes, 0, IntervalKind::Recompute});
+            ++tl.totals.forward_steps;
+            ++runs[std::size_t(u)];
+            change(start, MemoryCategory::State, input.output_bytes);
+            held[std::size_t(u)] = 1;
+            change(start, MemoryCategory::Temporary, node.workspace_bytes);
+            change(end, MemoryCategory::Temporary, -node.workspace_bytes);
+            clock = end;
+            return {};
+        }
         }
         return "unknown action";
     }
