@@ -136,6 +136,7 @@ private:
                         return "its backward needs the output of '" + graph.node(u).id + "', which is not held";
             if (node.needs_output && !held[std::size_t(v)])
                 return "its backward needs its own output, which is not held";
+            if (runs[std::size_t(v)] == 0) return "its forward has not run yet";
             double start = clock, end = clock + node.backward;
             tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0, IntervalKind::Backward});
             ++tl.totals.backward_steps;

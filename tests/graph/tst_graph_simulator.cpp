@@ -61,6 +61,7 @@ private slots:
             {{A::forward(0), A::forward(0)}, 1, "already held"},
             {{A::forward(0), A::forward(1), A::forward(2), A::backward(2), A::backward(2)}, 4, "done twice"},
             {{A::forward(7)}, 0, "no node 7"},
+            {{A::forward(0), A::forward(1), A::backward(2)}, 2, "its forward has not run yet"},
         };
         GraphSchedule after = graphStoreAll(g);
         after.push_back(A::forward(0));

@@ -1,0 +1,6 @@
+#pragma once
+#include "schedulers/graph_registry.h"
+
+namespace ckpt {
+GraphSchedulerInfo reversibleScheduler();
+} // namespace ckpt
