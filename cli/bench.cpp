@@ -15,10 +15,13 @@ namespace ckpt::cli {
 
 int cmdBench(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"json"}, {"steps", "slots", "repeat", "rotor-steps"})) {
+    if (!args.parse(
+            argc, argv, 2, {"json", "graphs"},
+            {"steps", "slots", "repeat", "rotor-steps", "graph", "budgets", "schedulers", "param", "reduction"})) {
         complain("bench: " + args.error());
         return BadInput;
     }
+    if (args.has("graphs")) return benchGraphs(args);
     int n = std::atoi(args.value("steps", "100000").c_str());
     int s = std::atoi(args.value("slots", "100").c_str());
     int repeat = std::max(1, std::atoi(args.value("repeat", "5").c_str()));

@@ -3,7 +3,9 @@
 #include "common.h"
 #include "io/export.h"
 #include "io/files.h"
+#include "io/graph_plan_io.h"
 #include "io/json_io.h"
+#include "schedulers/graph_registry.h"
 #include "table.h"
 #include "util/units.h"
 
@@ -68,38 +70,55 @@ bool writePlan(const std::string& path, std::string format, const Run& run, cons
 int cmdList(int argc, char** argv) {
     Args args;
     if (!parseArgs(args, argc, argv, {"json"}, {})) return BadInput;
+    auto paramsJson = [](const std::vector<ParamSpec>& params) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& p : params) {
+            nlohmann::json pj = {{"name", p.name},
+                                 {"description", p.description},
+                                 {"default", p.default_value},
+                                 {"min", p.min},
+                                 {"max", p.max}};
+            if (!p.choices.empty()) pj["choices"] = p.choices;
+            out.push_back(pj);
+        }
+        return out;
+    };
+    auto paramsText = [](const std::vector<ParamSpec>& params) {
+        std::string out;
+        for (const auto& p : params)
+            out += (out.empty() ? "" : " ") + p.name + "=" + p.default_value;
+        return out.empty() ? std::string("-") : out;
+    };
     if (args.has("json")) {
         nlohmann::json all = nlohmann::json::array();
-        for (const auto& s : schedulers()) {
-            nlohmann::json j = {{"name", s.name},
-                                {"description", s.description},
-                                {"paper", s.paper},
-                                {"model", std::string(1, s.model)},
-                                {"optimality", optimalityName(s.optimality)}};
-            j["params"] = nlohmann::json::array();
-            for (const auto& p : s.params) {
-                nlohmann::json pj = {{"name", p.name},
-                                     {"description", p.description},
-                                     {"default", p.default_value},
-                                     {"min", p.min},
-                                     {"max", p.max}};
-                if (!p.choices.empty()) pj["choices"] = p.choices;
-                j["params"].push_back(pj);
-            }
-            all.push_back(j);
-        }
+        for (const auto& s : schedulers())
+            all.push_back({{"name", s.name},
+                           {"problem", "chain"},
+                           {"description", s.description},
+                           {"paper", s.paper},
+                           {"model", std::string(1, s.model)},
+                           {"optimality", optimalityName(s.optimality)},
+                           {"params", paramsJson(s.params)}});
+        for (const auto& s : graphSchedulers())
+            all.push_back({{"name", s.name},
+                           {"problem", "graph"},
+                           {"description", s.description},
+                           {"paper", s.paper},
+                           {"optimality", optimalityName(s.optimality)},
+                           {"params", paramsJson(s.params)}});
         std::puts(all.dump(2).c_str());
         return Done;
     }
     Table t({"scheduler", "model", "kind", "parameters", "description"});
-    for (const auto& s : schedulers()) {
-        std::string params;
-        for (const auto& p : s.params)
-            params += (params.empty() ? "" : " ") + p.name + "=" + p.default_value;
-        t.add({s.name, std::string(1, s.model), optimalityName(s.optimality), params.empty() ? "-" : params,
-               s.description});
-    }
+    for (const auto& s : schedulers())
+        t.add({s.name, std::string(1, s.model), optimalityName(s.optimality), paramsText(s.params), s.description});
+    std::puts("Chain schedulers (ckpt-chain files, and ckpt-graph files that are chains):\n");
     std::fputs(t.render().c_str(), stdout);
+    Table g({"scheduler", "kind", "parameters", "description"});
+    for (const auto& s : graphSchedulers())
+        g.add({s.name, optimalityName(s.optimality), paramsText(s.params), s.description});
+    std::puts("\nGraph schedulers (ckpt-graph files):\n");
+    std::fputs(g.render().c_str(), stdout);
     return Done;
 }
 
@@ -115,11 +134,36 @@ int cmdSolve(int argc, char** argv) {
         complain("solve: --scheduler NAME is required (ckpt list shows them)");
         return BadInput;
     }
-    auto chain = loadProblem(args.positional()[0]);
-    if (!chain) return BadInput;
+    const std::string name = args.value("scheduler");
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
-    std::string name = args.value("scheduler");
+    if (isGraphFile(args.positional()[0])) {
+        auto graph = loadGraphProblem(args.positional()[0]);
+        if (!graph) return BadInput;
+        SolveRequest req;
+        if (!readSolveRequest(args, name, *graph, *hw, req)) return BadInput;
+        Run run = runGraphScheduler(name, *graph, *hw, req);
+        if (args.has("json"))
+            std::puts(summaryJson(run).dump(2).c_str());
+        else if (run.feasible)
+            std::fputs(describeRun(run, *hw).c_str(), stdout);
+        if (!run.feasible) {
+            complain(run.message);
+            return exitCodeOf(run);
+        }
+        if (!args.has("out")) return Done;
+        if (run.plan)
+            return writePlan(args.value("out"), args.value("format"), run, graph->toChain()) ? Done : BadInput;
+        if (!args.value("format").empty() && args.value("format") != "json") {
+            complain("--format: a graph plan is written as json (ckpt-graph-plan)");
+            return BadInput;
+        }
+        auto ok = saveGraphPlan(args.value("out"), *run.graph_plan, *graph);
+        if (!ok) complain(ok.error());
+        return ok ? Done : BadInput;
+    }
+    auto chain = loadProblem(args.positional()[0]);
+    if (!chain) return BadInput;
     SolveRequest req;
     if (!readSolveRequest(args, name, *chain, *hw, req)) return BadInput;
     Run run = runScheduler(name, *chain, *hw, req);
@@ -141,6 +185,32 @@ int cmdSimulate(int argc, char** argv) {
     if (args.positional().size() != 2) {
         complain("simulate: expected PROBLEM and PLAN files (see ckpt --help)");
         return BadInput;
+    }
+    if (isGraphFile(args.positional()[0])) {
+        auto graph = loadGraphProblem(args.positional()[0]);
+        if (!graph) return BadInput;
+        auto hw = loadMachine(args.value("hardware"));
+        if (!hw) return BadInput;
+        auto plan = loadGraphPlan(args.positional()[1], *graph);
+        if (!plan) {
+            complain(plan.error());
+            return BadInput;
+        }
+        if (args.has("budget")) {
+            auto b = parseBytes(args.value("budget"));
+            if (!b) {
+                complain("--budget: " + b.error());
+                return BadInput;
+            }
+            plan->budget_bytes = *b;
+        }
+        Run run = runGraphPlan(*plan, *graph, *hw);
+        if (args.has("json"))
+            std::puts(summaryJson(run).dump(2).c_str());
+        else if (run.feasible)
+            std::fputs(describeRun(run, *hw).c_str(), stdout);
+        if (!run.feasible) complain(args.positional()[1] + ": " + run.message);
+        return exitCodeOf(run);
     }
     auto chain = loadProblem(args.positional()[0]);
     if (!chain) return BadInput;
@@ -175,19 +245,31 @@ int cmdCompare(int argc, char** argv) {
         complain("compare: expected one PROBLEM file (see ckpt --help)");
         return BadInput;
     }
-    auto chain = loadProblem(args.positional()[0]);
-    if (!chain) return BadInput;
+    const bool isGraph = isGraphFile(args.positional()[0]);
+    std::optional<Chain> chain;
+    std::optional<Graph> graph;
+    if (isGraph)
+        graph = loadGraphProblem(args.positional()[0]);
+    else
+        chain = loadProblem(args.positional()[0]);
+    if (!chain && !graph) return BadInput;
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     CompareRequest req;
     req.schedulers = split(args.value("schedulers"), ',');
-    for (const auto& s : req.schedulers)
-        if (!findScheduler(s)) {
+    for (const auto& s : req.schedulers) {
+        if (graph && !findGraphScheduler(s) && !(findScheduler(s) && graph->isChain())) {
+            complain(solveGraph(s, *graph, *hw, {}).error());
+            return BadInput;
+        }
+        if (chain && !findScheduler(s)) {
             complain(solve(s, *chain, *hw, {}).error());
             return BadInput;
         }
+    }
     if (args.has("budgets")) {
-        auto b = parseBudgetList(args.value("budgets"), *chain, *hw);
+        auto b = graph ? parseBudgets(args.value("budgets"), [&] { return graphStoreAllPeak(*graph); })
+                       : parseBudgetList(args.value("budgets"), *chain, *hw);
         if (!b) {
             complain("--budgets: " + b.error());
             return BadInput;
@@ -203,7 +285,7 @@ int cmdCompare(int argc, char** argv) {
         }
         req.params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
     }
-    std::vector<Run> runs = compare(*chain, *hw, req);
+    std::vector<Run> runs = graph ? compareGraph(*graph, *hw, req) : compare(*chain, *hw, req);
     for (const Run& r : runs)
         if (r.bad_input) {
             complain(r.scheduler + ": " + r.message);
@@ -243,7 +325,11 @@ int cmdCompare(int argc, char** argv) {
             }
             t.add(row);
         }
-        std::printf("%s (%d steps) on %s\n\n", chain->name().c_str(), chain->length(), hw->name().c_str());
+        if (graph)
+            std::printf("%s (%d nodes, %zu edges) on %s\n\n", graph->name().c_str(), graph->size(),
+                        graph->edges().size(), hw->name().c_str());
+        else
+            std::printf("%s (%d steps) on %s\n\n", chain->name().c_str(), chain->length(), hw->name().c_str());
         std::fputs(t.render().c_str(), stdout);
         if (!notes.empty()) std::puts("");
         for (const auto& note : notes)

@@ -9,8 +9,9 @@ int cmdSolve(int argc, char** argv);
 int cmdSimulate(int argc, char** argv);
 int cmdCompare(int argc, char** argv);
 int cmdBench(int argc, char** argv);
-int cmdGenerate(int argc, char** argv); // cli/generate.cpp
-int cmdTrain(int argc, char** argv);    // cli/train.cpp: the real RNN trainer (engine/trainer)
-int cmdRender(int argc, char** argv);   // cli/render.cpp, built with the charts of app/plots
+int benchGraphs(const class Args& args); // cli/bench_graphs.cpp: ckpt bench --graphs
+int cmdGenerate(int argc, char** argv);  // cli/generate.cpp
+int cmdTrain(int argc, char** argv);     // cli/train.cpp: the real RNN trainer (engine/trainer)
+int cmdRender(int argc, char** argv);    // cli/render.cpp, built with the charts of app/plots
 
 } // namespace ckpt::cli

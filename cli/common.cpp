@@ -1,11 +1,14 @@
 #include "common.h"
 
 #include "commands.h"
+#include "io/graph_io.h"
 #include "io/json_io.h"
+#include "schedulers/graph_registry.h"
 #include "schedulers/registry.h"
 #include "util/units.h"
 
 #include <cstdio>
+#include <functional>
 
 namespace ckpt::cli {
 
@@ -20,6 +23,20 @@ std::optional<Chain> loadProblem(const std::string& path) {
         return std::nullopt;
     }
     return std::move(*c);
+}
+
+bool isGraphFile(const std::string& path) {
+    auto doc = loadJson(path);
+    return doc && doc->is_object() && doc->value("format", "") == "ckpt-graph";
+}
+
+std::optional<Graph> loadGraphProblem(const std::string& path) {
+    auto g = loadGraph(path);
+    if (!g) {
+        complain(g.error());
+        return std::nullopt;
+    }
+    return std::move(*g);
 }
 
 std::optional<Hardware> loadMachine(const std::string& path) {
@@ -46,7 +63,10 @@ std::string describeRun(const Run& run, const Hardware& hw) {
                   "makespan       %s (%.3fx store-all)\ncompute        %s\nactions        %zu\n",
                   t.steps, t.forward_steps, t.recomputed_steps, t.backward_steps, formatSeconds(t.makespan_s).c_str(),
                   run.baseline_makespan_s > 0 ? t.makespan_s / run.baseline_makespan_s : 1.0,
-                  formatSeconds(t.compute_s).c_str(), run.plan->actions.size());
+                  formatSeconds(t.compute_s).c_str(),
+                  run.plan         ? run.plan->actions.size()
+                  : run.graph_plan ? run.graph_plan->actions.size()
+                                   : 0);
     out += buf;
     for (int l = 0; l < hw.levelCount(); ++l)
         out += "peak level " + std::to_string(l) + "   " + formatBytes(double(t.peak_bytes[size_t(l)])) + "  (" +
@@ -58,14 +78,12 @@ std::string describeRun(const Run& run, const Hardware& hw) {
     return out + buf;
 }
 
-// Fills the scheduler's parameters and budget as `ckpt solve` does; false after a message.
-bool readSolveRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw,
-                      SolveRequest& req) {
-    const SchedulerInfo* info = findScheduler(name);
-    if (!info) {
-        complain(solve(name, chain, hw, {}).error());
-        return false;
-    }
+namespace {
+
+// The parameters (--param, --slots for the scheduler's slots or segments) and the budget, with percentages taken of
+// `base` (store-all's peak); false after a message.
+bool readRequest(const Args& args, const std::string& name, const std::vector<ParamSpec>& specs,
+                 const std::function<std::int64_t()>& base, SolveRequest& req) {
     for (const auto& kv : args.values("param")) {
         auto eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) {
@@ -76,7 +94,7 @@ bool readSolveRequest(const Args& args, const std::string& name, const Chain& ch
     }
     if (args.has("slots")) {
         std::string knob;
-        for (const auto& p : info->params)
+        for (const auto& p : specs)
             if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
         if (knob.empty()) {
             complain(name + " has no slot count; use --budget or --param (ckpt list shows its parameters)");
@@ -85,7 +103,7 @@ bool readSolveRequest(const Args& args, const std::string& name, const Chain& ch
         req.params[knob] = args.value("slots");
     }
     if (args.has("budget")) {
-        auto b = parseBudgetList(args.value("budget"), chain, hw);
+        auto b = parseBudgets(args.value("budget"), base);
         if (!b || b->size() != 1) {
             complain("--budget: " + (b ? std::string("expected one size or percentage") : b.error()));
             return false;
@@ -93,6 +111,34 @@ bool readSolveRequest(const Args& args, const std::string& name, const Chain& ch
         req.budget_bytes = b->front();
     }
     return true;
+}
+
+} // namespace
+
+bool readSolveRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw,
+                      SolveRequest& req) {
+    const SchedulerInfo* info = findScheduler(name);
+    if (!info) {
+        complain(solve(name, chain, hw, {}).error());
+        return false;
+    }
+    return readRequest(
+        args, name, info->params, [&] { return storeAllPeak(chain, hw); }, req);
+}
+
+bool readSolveRequest(const Args& args, const std::string& name, const Graph& graph, const Hardware& hw,
+                      SolveRequest& req) {
+    if (const GraphSchedulerInfo* info = findGraphScheduler(name))
+        return readRequest(
+            args, name, info->params, [&] { return graphStoreAllPeak(graph); }, req);
+    if (findScheduler(name)) {
+        if (graph.isChain()) return readSolveRequest(args, name, graph.toChain(), hw, req);
+        complain(name + " is a chain scheduler and " + graph.name() +
+                 " is not a chain; graph schedulers: ckpt list shows them");
+        return false;
+    }
+    complain(solveGraph(name, graph, hw, {}).error());
+    return false;
 }
 
 int exitCodeOf(const Run& run) {

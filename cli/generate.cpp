@@ -31,11 +31,11 @@ int cmdGenerate(int argc, char** argv) {
         complain("generate: --out FILE is required");
         return BadInput;
     }
-    Graph g = kind == "linear" ? linearGraph(int(nodes)) : randomLayeredGraph(int(nodes), seed, width);
     if (kind != "linear" && kind != "random-dag") {
         complain("generate: --kind: expected random-dag or linear, got '" + kind + "'");
         return BadInput;
     }
+    Graph g = kind == "linear" ? linearGraph(int(nodes)) : randomLayeredGraph(int(nodes), seed, width);
     auto ok = saveGraph(args.value("out"), g);
     if (!ok) {
         complain(ok.error());

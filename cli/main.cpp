@@ -20,12 +20,13 @@ usage:
              --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH]
   ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
+  ckpt bench --graphs [--graph FILE,...] [--budgets LIST] [--schedulers a,b] [--param NAME.k=v]... [--reduction a,b]
   ckpt train [--cell lstm|gru|rnn] [--hidden H] [--batch B] [--input I] [--length T] [--task copy|adding|sine|text]
              [--text FILE] [--scheduler NAME] [--slots N | --budget BYTES|P%] [--param k=v]... [--hardware HW|measured]
              [--iterations K] [--precision fp32|fp64] [--optimizer adam|sgd] [--lr X] [--clip X] [--seed N]
              [--scratch DIR] [--check-gradients] [--profile OUT.json] [--timeline OUT.json] [--json]
 
-PROBLEM is a ckpt-chain JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
+PROBLEM is a ckpt-chain or ckpt-graph JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
 BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or
 percentages of store-all's peak: "5%,10%,50%".
 ckpt train runs a real RNN (engine/trainer) with the plan; defaults: lstm, H 64, B 16, T 100, task copy, store-all,

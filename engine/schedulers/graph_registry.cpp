@@ -11,70 +11,62 @@ namespace ckpt {
 namespace {
 
 GraphSchedulerInfo graphStoreAllScheduler() {
-  GraphSchedulerInfo s;
-  s.name = "store-all";
-  s.description = "Every node forward in topological order, then every "
-                  "backward: the baseline of every ratio";
-  s.paper = "plain backpropagation";
-  s.optimality = Optimality::Baseline;
-  s.solve = [](const Graph &g, const Hardware &hw, const Params &,
-               const GraphSolveContext &ctx) -> Result<GraphPlan> {
-    GraphPlan p;
-    p.actions = graphStoreAll(g);
-    p.predicted_makespan_s = g.totalForward() + g.totalBackward();
-    std::int64_t limit = levelZeroLimit(hw, ctx.budget);
-    if (limit > 0) {
-      std::int64_t peak = graphPlanPeak(g, p.actions);
-      if (peak > limit)
-        return needsBudget("store-all", peak, limit);
-    }
-    return p;
-  };
-  return s;
+    GraphSchedulerInfo s;
+    s.name = "store-all";
+    s.description = "Every node forward in topological order, then every backward: the baseline of every ratio";
+    s.paper = "plain backpropagation";
+    s.optimality = Optimality::Baseline;
+    s.solve = [](const Graph& g, const Hardware& hw, const Params&, const GraphSolveContext& ctx) -> Result<GraphPlan> {
+        GraphPlan p;
+        p.actions = graphStoreAll(g);
+        p.predicted_makespan_s = g.totalForward() + g.totalBackward();
+        std::int64_t limit = levelZeroLimit(hw, ctx.budget);
+        if (limit > 0) {
+            std::int64_t peak = graphPlanPeak(g, p.actions);
+            if (peak > limit) return needsBudget("store-all", peak, limit);
+        }
+        return p;
+    };
+    return s;
 }
 
 } // namespace
 
-const std::vector<GraphSchedulerInfo> &graphSchedulers() {
-  static const std::vector<GraphSchedulerInfo> all = {
-      graphStoreAllScheduler(),
-      chenSqrtScheduler(),
-      chenGreedyScheduler(),
-      reversibleScheduler(),
-  };
-  return all;
+const std::vector<GraphSchedulerInfo>& graphSchedulers() {
+    static const std::vector<GraphSchedulerInfo> all = {
+        graphStoreAllScheduler(),
+        chenSqrtScheduler(),
+        chenGreedyScheduler(),
+        reversibleScheduler(),
+    };
+    return all;
 }
 
-const GraphSchedulerInfo *findGraphScheduler(const std::string &name) {
-  for (const GraphSchedulerInfo &s : graphSchedulers())
-    if (s.name == name)
-      return &s;
-  return nullptr;
+const GraphSchedulerInfo* findGraphScheduler(const std::string& name) {
+    for (const GraphSchedulerInfo& s : graphSchedulers())
+        if (s.name == name) return &s;
+    return nullptr;
 }
 
-Result<GraphPlan> solveGraph(const std::string &name, const Graph &graph,
-                             const Hardware &hw, const SolveRequest &request) {
-  const GraphSchedulerInfo *s = findGraphScheduler(name);
-  if (!s) {
-    std::string list;
-    for (const auto &x : graphSchedulers())
-      list += (list.empty() ? "" : ", ") + x.name;
-    return fail("unknown graph scheduler '" + name + "' (known: " + list + ")");
-  }
-  if (request.budget_bytes < 0)
-    return fail("the budget cannot be negative");
-  auto params = checkParams(name, s->params, request.params);
-  if (!params)
-    return params.errorValue();
-  auto plan = s->solve(graph, hw, *params,
-                       GraphSolveContext{request.budget_bytes, request.cancel});
-  if (!plan)
+Result<GraphPlan> solveGraph(const std::string& name, const Graph& graph, const Hardware& hw,
+                             const SolveRequest& request) {
+    const GraphSchedulerInfo* s = findGraphScheduler(name);
+    if (!s) {
+        std::string list;
+        for (const auto& x : graphSchedulers())
+            list += (list.empty() ? "" : ", ") + x.name;
+        return fail("unknown graph scheduler '" + name + "' (known: " + list + ")");
+    }
+    if (request.budget_bytes < 0) return fail("the budget cannot be negative");
+    auto params = checkParams(name, s->params, request.params);
+    if (!params) return params.errorValue();
+    auto plan = s->solve(graph, hw, *params, GraphSolveContext{request.budget_bytes, request.cancel});
+    if (!plan) return plan;
+    plan->scheduler = name;
+    for (const auto& [k, v] : params->values)
+        plan->params.emplace(k, v);
+    plan->budget_bytes = request.budget_bytes;
     return plan;
-  plan->scheduler = name;
-  for (const auto &[k, v] : params->values)
-    plan->params.emplace(k, v);
-  plan->budget_bytes = request.budget_bytes;
-  return plan;
 }
 
 } // namespace ckpt

@@ -46,16 +46,33 @@ GraphSchedulerInfo reversibleScheduler() {
     s.solve = [](const Graph& g, const Hardware& hw, const Params&, const GraphSolveContext& ctx) -> Result<GraphPlan> {
         Replay r{g, std::vector<char>(std::size_t(g.size()), 0), std::vector<char>(std::size_t(g.size()), 0), {}};
         int dropped = 0;
+        std::vector<char> computed(std::size_t(g.size()), 0);
+        // As store-all, an output no backward needs goes once its consumers have run.
+        auto unused = [&](int u) {
+            if (neededByBackward(g, u)) return false;
+            // The way back to a dropped input stays.
+            if (g.node(u).reversible && g.inputs(u).size() == 1 && rebuildable(g, g.inputs(u).front())) return false;
+            for (int c : g.consumers(u))
+                if (!computed[std::size_t(c)]) return false;
+            return true;
+        };
         for (int v : g.topologicalOrder()) {
             r.plan.actions.push_back(GraphAction::forward(v));
             r.plan.predicted_makespan_s += g.node(v).forward;
             r.held[std::size_t(v)] = !r.dead(v);
-            for (int u : g.inputs(v))
-                if (rebuildable(g, u) && r.held[std::size_t(u)]) {
-                    r.plan.actions.push_back(GraphAction::free(u));
-                    r.held[std::size_t(u)] = 0;
-                    ++dropped;
-                }
+            computed[std::size_t(v)] = 1;
+            for (int u : g.inputs(v)) {
+                if (!r.held[std::size_t(u)]) continue;
+                const bool drop = rebuildable(g, u);
+                if (!drop && !unused(u)) continue;
+                r.plan.actions.push_back(GraphAction::free(u));
+                r.held[std::size_t(u)] = 0;
+                dropped += drop;
+            }
+            if (r.held[std::size_t(v)] && unused(v)) {
+                r.plan.actions.push_back(GraphAction::free(v));
+                r.held[std::size_t(v)] = 0;
+            }
         }
         const auto& order = g.topologicalOrder();
         for (auto it = order.rbegin(); it != order.rend(); ++it) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace ckpt {
 namespace {
@@ -193,9 +194,32 @@ Result<Timeline> simulateGraph(const Graph& graph, const GraphSchedule& schedule
 }
 
 GraphSchedule graphStoreAll(const Graph& graph) {
+    // Autograd's rule: an output that no backward needs goes once its consumers have run; the rest stays until its
+    // last backward use (the simulator releases it then).
+    auto needed = [&](int v) {
+        if (graph.node(v).needs_output) return true;
+        for (int c : graph.consumers(v))
+            if (graph.node(c).needs_inputs) return true;
+        return false;
+    };
+    std::vector<char> computed(std::size_t(graph.size()), 0), held(computed);
+    auto freeIfDone = [&](GraphSchedule& s, int u) {
+        if (!held[std::size_t(u)] || needed(u)) return;
+        for (int c : graph.consumers(u))
+            if (!computed[std::size_t(c)]) return;
+        s.push_back(GraphAction::free(u));
+        held[std::size_t(u)] = 0;
+    };
     GraphSchedule s;
-    for (int v : graph.topologicalOrder())
+    for (int v : graph.topologicalOrder()) {
         s.push_back(GraphAction::forward(v));
+        computed[std::size_t(v)] = 1;
+        // A sink whose backward does not need its output is released by the simulator at once.
+        held[std::size_t(v)] = !graph.consumers(v).empty() || graph.node(v).needs_output;
+        for (int u : graph.inputs(v))
+            freeIfDone(s, u);
+        freeIfDone(s, v);
+    }
     const auto& order = graph.topologicalOrder();
     for (auto it = order.rbegin(); it != order.rend(); ++it)
         s.push_back(GraphAction::backward(*it));

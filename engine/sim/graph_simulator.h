@@ -9,7 +9,8 @@
 namespace ckpt {
 
 Result<Timeline> simulateGraph(const Graph& graph, const GraphSchedule& schedule, const SimOptions& opt = {});
-// Every node forward in topological order, then every backward in reverse: the baseline.
+// Every node forward in topological order, then every backward in reverse: the baseline. Outputs that no backward
+// needs are freed as soon as their consumers have run, as autograd does.
 GraphSchedule graphStoreAll(const Graph& graph);
 
 } // namespace ckpt

@@ -1,0 +1,116 @@
+// Graph plan files (graph_plan_io.h): the actions of a GraphPlan by node id, so that a plan reads as what it does
+// ("forward conv1, free conv1, ...") and survives a graph whose nodes were reordered.
+#include "io/graph_plan_io.h"
+
+#include "io/json_io.h"
+#include "io/json_reader.h"
+
+#include <unordered_map>
+
+namespace ckpt {
+
+namespace {
+
+using io::JsonPath;
+using nlohmann::json;
+
+constexpr const char* kFormat = "ckpt-graph-plan";
+constexpr const char* kAnyAction = "an action such as [\"forward\"|\"backward\"|\"free\"|\"invert\", node id]";
+
+bool kindOf(const std::string& name, GraphActionKind& kind) {
+    for (auto k : {GraphActionKind::Forward, GraphActionKind::Backward, GraphActionKind::Free, GraphActionKind::Invert})
+        if (name == graphActionName(k)) {
+            kind = k;
+            return true;
+        }
+    return false;
+}
+
+} // namespace
+
+const char* graphActionName(GraphActionKind kind) {
+    switch (kind) {
+    case GraphActionKind::Forward:
+        return "forward";
+    case GraphActionKind::Backward:
+        return "backward";
+    case GraphActionKind::Free:
+        return "free";
+    case GraphActionKind::Invert:
+        return "invert";
+    }
+    return "?";
+}
+
+json graphPlanToJson(const GraphPlan& plan, const Graph& graph) {
+    json j;
+    j["format"] = kFormat;
+    j["version"] = 1;
+    j["scheduler"] = plan.scheduler;
+    j["params"] = plan.params;
+    j["budget_bytes"] = plan.budget_bytes;
+    j["predicted_makespan_s"] = plan.predicted_makespan_s;
+    j["graph"] = {{"name", graph.name()}, {"nodes", graph.size()}};
+    json actions = json::array();
+    for (const GraphAction& a : plan.actions) {
+        const bool known = a.node >= 0 && a.node < graph.size();
+        actions.push_back(json::array({graphActionName(a.kind), known ? graph.node(a.node).id : std::to_string(a.node)}));
+    }
+    j["actions"] = std::move(actions);
+    return j;
+}
+
+Result<GraphPlan> graphPlanFromJson(const json& doc, const Graph& graph, const std::string& source) {
+    if (auto bad = io::checkHeader(doc, kFormat, source)) return *bad;
+    JsonPath root;
+    io::FieldReader r(doc, root, source);
+    GraphPlan plan;
+    r.string("scheduler", plan.scheduler, false);
+    r.bytes("budget_bytes", plan.budget_bytes, false);
+    r.seconds("predicted_makespan_s", plan.predicted_makespan_s, false);
+    const json* params = r.find("params", false);
+    const json* actions = r.find("actions", true);
+    if (!r.ok()) return r.error();
+    JsonPath paramsPath = root.member("params");
+    if (params) {
+        if (!params->is_object()) return io::expected(source, paramsPath, "an object of parameter texts", *params);
+        for (const auto& [k, v] : params->items()) {
+            JsonPath at = paramsPath.member(k.c_str());
+            if (!v.is_string()) return io::expected(source, at, "a text", v);
+            plan.params[k] = v.get<std::string>();
+        }
+    }
+    JsonPath actionsPath = root.member("actions");
+    if (!actions->is_array()) return io::expected(source, actionsPath, "an array of actions", *actions);
+    std::unordered_map<std::string, int> index;
+    for (int v = 0; v < graph.size(); ++v)
+        index.emplace(graph.node(v).id, v);
+    plan.actions.reserve(actions->size());
+    for (std::size_t k = 0; k < actions->size(); ++k) {
+        const json& a = (*actions)[k];
+        JsonPath at = actionsPath.element(k);
+        GraphActionKind kind{};
+        if (!a.is_array() || a.size() != 2 || !a[0].is_string() || !a[1].is_string() ||
+            !kindOf(a[0].get<std::string>(), kind))
+            return io::expected(source, at, kAnyAction, a);
+        auto it = index.find(a[1].get<std::string>());
+        if (it == index.end()) {
+            JsonPath node = at.element(1);
+            return io::expected(source, node, "a node id of graph '" + graph.name() + "'", a[1]);
+        }
+        plan.actions.push_back(GraphAction{kind, it->second});
+    }
+    return plan;
+}
+
+Result<GraphPlan> loadGraphPlan(const std::string& path, const Graph& graph) {
+    auto doc = loadJson(path);
+    if (!doc) return doc.errorValue();
+    return graphPlanFromJson(*doc, graph, path);
+}
+
+Result<bool> saveGraphPlan(const std::string& path, const GraphPlan& plan, const Graph& graph) {
+    return saveJson(path, graphPlanToJson(plan, graph));
+}
+
+} // namespace ckpt
