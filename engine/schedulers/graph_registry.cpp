@@ -1,6 +1,7 @@
 #include "schedulers/graph_registry.h"
 
 #include "schedulers/chen.h"
+#include "schedulers/dtr.h"
 #include "schedulers/fit.h"
 #include "schedulers/graph_fit.h"
 #include "schedulers/reversible.h"
@@ -34,10 +35,7 @@ GraphSchedulerInfo graphStoreAllScheduler() {
 
 const std::vector<GraphSchedulerInfo>& graphSchedulers() {
     static const std::vector<GraphSchedulerInfo> all = {
-        graphStoreAllScheduler(),
-        chenSqrtScheduler(),
-        chenGreedyScheduler(),
-        reversibleScheduler(),
+        graphStoreAllScheduler(), chenSqrtScheduler(), chenGreedyScheduler(), reversibleScheduler(), dtrScheduler(),
     };
     return all;
 }

@@ -1,0 +1,358 @@
+// Kirisame et al., "Dynamic Tensor Rematerialization" (ICLR 2021), replayed on the graph simulator's model: held
+// outputs + live gradients + the running operation's workspace must stay within the budget at every instant.
+// The program is store-all (forwards in topological order, backwards in reverse); DTR only adds Free and recomputes.
+#include "schedulers/dtr.h"
+
+#include "schedulers/fit.h"
+#include "util/units.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace ckpt {
+namespace {
+
+constexpr const char* kHeuristicNames[] = {"dtr", "eq-class", "local", "lru", "size", "msps"};
+
+class Replay {
+public:
+    Replay(const Graph& graph, std::int64_t budget, DtrHeuristic heuristic, const std::atomic<bool>* stopFlag)
+        : g(graph), n(graph.size()), limit(budget), h(heuristic), cancel(stopFlag) {
+        const auto N = std::size_t(n);
+        held.assign(N, 0), done.assign(N, 0), grad.assign(N, 0), computed.assign(N, 0);
+        locks.assign(N, 0), pins.assign(N, 0), pending.assign(N, 0), element.assign(N, -1), component.assign(N, -1);
+        last.assign(N, 0.0);
+        // The program's references: each consumer's forward, each consumer's backward that reads its inputs, and the
+        // node's own backward if it reads its output. At zero the program has dropped the output.
+        for (int v = 0; v < n; ++v) {
+            for (int c : g.consumers(v))
+                pending[std::size_t(v)] += 1 + (g.node(c).needs_inputs ? 1 : 0);
+            if (g.node(v).needs_output) ++pending[std::size_t(v)];
+        }
+        maxRecomputes = 1000LL * std::max(n, 1);
+    }
+
+    Result<GraphPlan> run() {
+        for (int v : g.topologicalOrder())
+            if (!programForward(v)) return *err;
+        const auto& order = g.topologicalOrder();
+        for (auto it = order.rbegin(); it != order.rend(); ++it)
+            if (!programBackward(*it)) return *err;
+        plan.predicted_makespan_s = clock;
+        plan.predicted_peak_bytes = peak;
+        plan.params["evictions"] = std::to_string(evictions);
+        plan.params["recomputed_steps"] = std::to_string(recomputes);
+        return std::move(plan);
+    }
+
+private:
+    const Graph& g;
+    const int n;
+    const std::int64_t limit;
+    const DtrHeuristic h;
+    const std::atomic<bool>* cancel;
+    std::vector<char> held, done, grad, computed;
+    // locks: read by the operation about to run (never evicted); pins: read by an operation further up the chain
+    // of rematerialisations, evicted only when nothing else is left (then rebuilt again before that operation).
+    std::vector<int> locks, pins, pending;
+    std::vector<double> last; // the replay clock when the output was last produced or read
+    std::int64_t mem = 0, peak = 0;
+    double clock = 0;
+    long long recomputes = 0, evictions = 0, maxRecomputes = 0;
+    std::optional<Error> err;
+    GraphPlan plan;
+    // eq-class: a union-find element per eviction (element[v], -1 when resident); a class's cost is approximate,
+    // since a rematerialised member leaves its class joined (union-find cannot split) and only its cost goes.
+    std::vector<int> element, parent;
+    std::vector<double> classCost;
+    // dtr, msps: the exact evicted components, labelled afresh before each choice of victim.
+    std::vector<int> component;
+    std::vector<double> componentCost;
+
+    const GraphNode& node(int v) const { return g.node(v); }
+    std::int64_t out(int v) const { return node(v).output_bytes; }
+
+    // As the simulator: an output nothing can read again (every consumer reversed, and v reversed or not needed).
+    bool dead(int v) const {
+        for (int c : g.consumers(v))
+            if (!done[std::size_t(c)]) return false;
+        return done[std::size_t(v)] || !node(v).needs_output;
+    }
+    bool evicted(int v) const { return computed[std::size_t(v)] && !held[std::size_t(v)] && !dead(v); }
+
+    bool stop(Error e) {
+        err = std::move(e);
+        return false;
+    }
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+
+    std::string describe(const char* what, int v) const { return std::string(what) + " of '" + node(v).id + "'"; }
+
+    int find(int x) {
+        while (parent[std::size_t(x)] != x)
+            x = parent[std::size_t(x)] = parent[std::size_t(parent[std::size_t(x)])];
+        return x;
+    }
+    void classEvict(int v) {
+        const int e = int(parent.size());
+        parent.push_back(e), classCost.push_back(node(v).forward);
+        for (int side = 0; side < 2; ++side)
+            for (int w : side ? g.consumers(v) : g.inputs(v))
+                if (element[std::size_t(w)] >= 0) {
+                    int a = find(e), b = find(element[std::size_t(w)]);
+                    if (a == b) continue;
+                    parent[std::size_t(b)] = a, classCost[std::size_t(a)] += classCost[std::size_t(b)];
+                }
+        element[std::size_t(v)] = e;
+    }
+    void classLeave(int v) {
+        if (element[std::size_t(v)] < 0) return;
+        classCost[std::size_t(find(element[std::size_t(v)]))] -= node(v).forward;
+        element[std::size_t(v)] = -1;
+    }
+
+    // Connected components of the evicted outputs (edges taken both ways) and their forward costs.
+    void labelComponents() {
+        std::fill(component.begin(), component.end(), -1);
+        componentCost.clear();
+        std::vector<int> stack;
+        for (int s = 0; s < n; ++s) {
+            if (component[std::size_t(s)] >= 0 || !evicted(s)) continue;
+            const int id = int(componentCost.size());
+            componentCost.push_back(0);
+            component[std::size_t(s)] = id, stack.push_back(s);
+            while (!stack.empty()) {
+                int v = stack.back();
+                stack.pop_back();
+                componentCost[std::size_t(id)] += node(v).forward;
+                for (int side = 0; side < 2; ++side)
+                    for (int w : side ? g.consumers(v) : g.inputs(v))
+                        if (component[std::size_t(w)] < 0 && evicted(w))
+                            component[std::size_t(w)] = id, stack.push_back(w);
+            }
+        }
+    }
+
+    // Forward time of the evicted outputs that t's eviction would join to it: e*(t), a union of components.
+    double neighbourhood(int t) {
+        double sum = 0;
+        std::vector<int> seen;
+        for (int side = 0; side < 2; ++side)
+            for (int w : side ? g.consumers(t) : g.inputs(t)) {
+                int c = h == DtrHeuristic::EqClass ? (element[std::size_t(w)] >= 0 ? find(element[std::size_t(w)]) : -1)
+                                                   : component[std::size_t(w)];
+                if (c < 0 || std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+                seen.push_back(c);
+                sum += h == DtrHeuristic::EqClass ? classCost[std::size_t(c)] : componentCost[std::size_t(c)];
+            }
+        return sum;
+    }
+
+    // The victim minimises the score; ties go to the lower node index.
+    double score(int t) {
+        const double size = double(out(t)), stale = clock - last[std::size_t(t)];
+        switch (h) {
+        case DtrHeuristic::Lru:
+            return -stale;
+        case DtrHeuristic::Size:
+            return -size;
+        case DtrHeuristic::Msps:
+            return (node(t).forward + neighbourhood(t)) / size;
+        case DtrHeuristic::Local:
+        case DtrHeuristic::Dtr:
+        case DtrHeuristic::EqClass:
+            break;
+        }
+        const double cost = node(t).forward + (h == DtrHeuristic::Local ? 0.0 : neighbourhood(t));
+        if (cost <= 0) return 0;
+        if (stale <= 0) return std::numeric_limits<double>::infinity();
+        return cost / (size * stale);
+    }
+
+    void emit(GraphAction a) { plan.actions.push_back(a); }
+
+    void release(int v) {
+        emit(GraphAction::free(v));
+        held[std::size_t(v)] = 0, mem -= out(v);
+        classEvict(v);
+    }
+
+    // Evicts until `extra` more bytes fit under the limit; `what` names the operation in the error.
+    bool makeRoom(std::int64_t extra, const std::string& what) {
+        if (limit <= 0) return true;
+        while (mem + extra > limit) {
+            if (cancelled()) return stop(fail("dtr: cancelled"));
+            if (h == DtrHeuristic::Dtr || h == DtrHeuristic::Msps) labelComponents();
+            int victim = -1;
+            double best = 0;
+            for (int tier = 0; tier < 2 && victim < 0; ++tier)
+                for (int t = 0; t < n; ++t) {
+                    if (!held[std::size_t(t)] || locks[std::size_t(t)] || out(t) <= 0) continue;
+                    if (tier == 0 && pins[std::size_t(t)]) continue;
+                    double s = score(t);
+                    if (victim < 0 || s < best) victim = t, best = s;
+                }
+            if (victim < 0) {
+                const std::int64_t need = mem + extra;
+                return stop(infeasible("dtr (" + std::string(kHeuristicNames[int(h)]) + "): the " + what + " needs " +
+                                       formatBytes(double(need)) + " (" + std::to_string(need) +
+                                       " B) with every output it does not read evicted; the budget is " +
+                                       formatBytes(double(limit)) + " (" + std::to_string(limit) + " B)"));
+            }
+            release(victim);
+            ++evictions;
+        }
+        return true;
+    }
+
+    void runForward(int v) {
+        emit(GraphAction::forward(v));
+        peak = std::max(peak, mem + out(v) + node(v).workspace_bytes);
+        mem += out(v);
+        clock += node(v).forward;
+        held[std::size_t(v)] = 1, computed[std::size_t(v)] = 1;
+        last[std::size_t(v)] = clock;
+        classLeave(v);
+        if (dead(v)) held[std::size_t(v)] = 0, mem -= out(v);
+    }
+
+    // Makes every output in `need` resident at once and locks it; unlock() undoes the locks. The resident ones are
+    // pinned while the others are rebuilt; if a rebuild had to evict a pinned one, another round brings it back (the
+    // cap on recomputations ends a round trip that never settles).
+    bool acquire(const std::vector<int>& need) {
+        for (;;) {
+            for (int u : need)
+                if (held[std::size_t(u)]) ++pins[std::size_t(u)];
+            std::vector<char> pinned(need.size(), 0);
+            for (std::size_t k = 0; k < need.size(); ++k)
+                pinned[k] = held[std::size_t(need[k])];
+            for (std::size_t k = 0; k < need.size(); ++k) {
+                if (pinned[k]) continue;
+                // A sibling's rebuild may have brought it back already.
+                if (!held[std::size_t(need[k])] && !recompute(need[k])) return false;
+                ++pins[std::size_t(need[k])], pinned[k] = 1;
+            }
+            bool all = true;
+            for (std::size_t k = 0; k < need.size(); ++k) {
+                if (pinned[k]) --pins[std::size_t(need[k])];
+                all = all && held[std::size_t(need[k])];
+            }
+            if (all) break;
+        }
+        for (int u : need)
+            ++locks[std::size_t(u)];
+        return true;
+    }
+    void unlock(const std::vector<int>& need) {
+        for (int u : need)
+            --locks[std::size_t(u)], last[std::size_t(u)] = clock;
+    }
+
+    // Rematerialises an evicted output: its evicted inputs first (recursively), then its forward.
+    bool recompute(int v) {
+        if (++recomputes > maxRecomputes)
+            return stop(infeasible("dtr (" + std::string(kHeuristicNames[int(h)]) + "): more than " +
+                                   std::to_string(maxRecomputes) + " recomputations at a budget of " +
+                                   formatBytes(double(limit)) + " (" + std::to_string(limit) +
+                                   " B): the replay thrashes; a larger budget is needed"));
+        if (cancelled()) return stop(fail("dtr: cancelled"));
+        const std::vector<int>& in = g.inputs(v);
+        if (!acquire(in) || !makeRoom(out(v) + node(v).workspace_bytes, describe("recomputation", v))) return false;
+        runForward(v);
+        unlock(in);
+        return true;
+    }
+
+    // Outputs the program no longer references go at once (the paper's eager eviction): still recomputable for a
+    // rematerialisation that reads them, but no longer held for nothing.
+    void dropUnreferenced() {
+        for (int v = 0; v < n; ++v)
+            if (held[std::size_t(v)] && pending[std::size_t(v)] == 0 && !locks[std::size_t(v)]) release(v);
+    }
+
+    bool programForward(int v) {
+        if (cancelled()) return stop(fail("dtr: cancelled"));
+        const std::vector<int>& in = g.inputs(v);
+        if (!acquire(in) || !makeRoom(out(v) + node(v).workspace_bytes, describe("forward", v))) return false;
+        runForward(v);
+        unlock(in);
+        for (int u : in)
+            --pending[std::size_t(u)];
+        dropUnreferenced();
+        return true;
+    }
+
+    bool programBackward(int v) {
+        if (cancelled()) return stop(fail("dtr: cancelled"));
+        std::vector<int> need;
+        if (node(v).needs_inputs) need = g.inputs(v);
+        if (node(v).needs_output) need.push_back(v);
+        // What the backward adds while it runs: the loss gradient of a sink, the gradients its inputs do not have
+        // yet, its workspace.
+        std::int64_t grads = g.consumers(v).empty() ? out(v) : 0;
+        for (int u : g.inputs(v))
+            if (!grad[std::size_t(u)]) grads += out(u);
+        if (!acquire(need) || !makeRoom(grads + node(v).workspace_bytes, describe("backward", v))) return false;
+        emit(GraphAction::backward(v));
+        peak = std::max(peak, mem + grads + node(v).workspace_bytes);
+        mem += grads - out(v); // v's own gradient goes at the end
+        for (int u : g.inputs(v))
+            grad[std::size_t(u)] = 1;
+        clock += node(v).backward;
+        done[std::size_t(v)] = 1;
+        unlock(need);
+        for (int u : need)
+            --pending[std::size_t(u)];
+        // The simulator releases what became dead; an evicted one leaves its class.
+        std::vector<int> touched = g.inputs(v);
+        touched.push_back(v);
+        for (int u : touched)
+            if (dead(u)) {
+                if (held[std::size_t(u)]) held[std::size_t(u)] = 0, mem -= out(u);
+                classLeave(u);
+            }
+        dropUnreferenced();
+        return true;
+    }
+};
+
+} // namespace
+
+Result<GraphPlan> dtrPlan(const Graph& graph, std::int64_t limit, DtrHeuristic heuristic,
+                          const std::atomic<bool>* cancel) {
+    Replay r(graph, limit, heuristic, cancel);
+    return r.run();
+}
+
+GraphSchedulerInfo dtrScheduler() {
+    GraphSchedulerInfo s;
+    s.name = "dtr";
+    s.description = "Replays store-all and, when memory would pass the budget, evicts outputs by a heuristic and "
+                    "recomputes them on demand (online, greedy)";
+    s.paper = "Kirisame, Lyubomirsky, Haan, Brennan, He, Roesch, Chen, Tatlock, \"Dynamic Tensor Rematerialization\", "
+              "ICLR 2021";
+    s.optimality = Optimality::Heuristic;
+    ParamSpec p;
+    p.name = "heuristic";
+    p.description = "eviction score: dtr = cost with evicted neighbourhood / (size x staleness); eq-class = the same "
+                    "with the union-find approximation; local = own cost only; lru; size = largest first; msps = "
+                    "memory saved per second of recomputation";
+    p.type = ParamType::Choice;
+    p.default_value = "dtr";
+    p.choices = std::vector<std::string>(std::begin(kHeuristicNames), std::end(kHeuristicNames));
+    s.params = {p};
+    s.solve = [](const Graph& g, const Hardware& hw, const Params& params,
+                 const GraphSolveContext& ctx) -> Result<GraphPlan> {
+        const std::string& name = params.text("heuristic");
+        int k = 0;
+        while (k < 6 && name != kHeuristicNames[k])
+            ++k;
+        if (k == 6) return fail("dtr: unknown heuristic '" + name + "'");
+        return dtrPlan(g, levelZeroLimit(hw, ctx.budget), DtrHeuristic(k), ctx.cancel);
+    };
+    return s;
+}
+
+} // namespace ckpt
