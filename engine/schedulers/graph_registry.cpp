@@ -4,6 +4,7 @@
 #include "schedulers/dtr.h"
 #include "schedulers/fit.h"
 #include "schedulers/graph_fit.h"
+#include "schedulers/lower_set_dp.h"
 #include "schedulers/reversible.h"
 #include "sim/graph_simulator.h"
 
@@ -35,7 +36,8 @@ GraphSchedulerInfo graphStoreAllScheduler() {
 
 const std::vector<GraphSchedulerInfo>& graphSchedulers() {
     static const std::vector<GraphSchedulerInfo> all = {
-        graphStoreAllScheduler(), chenSqrtScheduler(), chenGreedyScheduler(), reversibleScheduler(), dtrScheduler(),
+        graphStoreAllScheduler(), chenSqrtScheduler(), chenGreedyScheduler(),
+        reversibleScheduler(),    dtrScheduler(),      lowerSetDpScheduler(),
     };
     return all;
 }

@@ -1,0 +1,403 @@
+// Kusumoto et al. 2019's DP over lower sets, in the simulator's memory model: a label-setting search from ∅ to V in
+// which each lower set keeps the Pareto front of (time, bytes of checkpoints kept so far) over its feasible prefixes.
+#include "schedulers/lower_set_dp.h"
+
+#include "schedulers/fit.h"
+#include "schedulers/graph_fit.h"
+
+#include <algorithm>
+
+namespace ckpt {
+namespace {
+
+// Lower sets as bit rows, sorted by size, so that every strict superset comes later.
+struct Family {
+    int words = 0;
+    std::vector<std::vector<std::uint64_t>> rows;
+    std::vector<int> size;
+
+    bool has(int set, int v) const { return (rows[std::size_t(set)][std::size_t(v >> 6)] >> (v & 63)) & 1u; }
+    bool subset(int a, int b) const {
+        for (int w = 0; w < words; ++w)
+            if (rows[std::size_t(a)][std::size_t(w)] & ~rows[std::size_t(b)][std::size_t(w)]) return false;
+        return true;
+    }
+    void finish() {
+        auto count = [](const std::vector<std::uint64_t>& r) {
+            int c = 0;
+            for (std::uint64_t x : r)
+                c += __builtin_popcountll(x);
+            return c;
+        };
+        std::sort(rows.begin(), rows.end(), [&](const auto& x, const auto& y) {
+            int cx = count(x), cy = count(y);
+            return cx != cy ? cx < cy : x < y;
+        });
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        size.clear();
+        for (const auto& r : rows)
+            size.push_back(count(r));
+    }
+};
+
+// Every lower set: in topological order, each node is left out, or taken when all its inputs were taken.
+// False when there are more than kMaxLowerSets.
+bool allLowerSets(const Graph& g, Family& f) {
+    const int n = g.size();
+    const auto& order = g.topologicalOrder();
+    std::vector<std::uint64_t> row(std::size_t(f.words), 0);
+    auto in = [&](int v) { return (row[std::size_t(v >> 6)] >> (v & 63)) & 1u; };
+    auto set = [&](int v, bool on) {
+        std::uint64_t bit = std::uint64_t(1) << (v & 63);
+        row[std::size_t(v >> 6)] = on ? row[std::size_t(v >> 6)] | bit : row[std::size_t(v >> 6)] & ~bit;
+    };
+    std::vector<char> tried(std::size_t(n), 0); // 0: fresh, 1: taken, 2: left out
+    for (int p = 0; p >= 0;) {
+        if (p == n) {
+            if ((long long)f.rows.size() >= kMaxLowerSets) return false;
+            f.rows.push_back(row);
+            --p;
+            continue;
+        }
+        const int v = order[std::size_t(p)];
+        if (tried[std::size_t(p)] == 0) {
+            tried[std::size_t(p)] = 1;
+            bool ready = true;
+            for (int u : g.inputs(v))
+                ready = ready && in(u);
+            if (ready) {
+                set(v, true), ++p;
+                continue;
+            }
+        }
+        if (tried[std::size_t(p)] == 1) {
+            tried[std::size_t(p)] = 2, set(v, false), ++p;
+            continue;
+        }
+        tried[std::size_t(p)] = 0, --p;
+    }
+    return true;
+}
+
+void ancestorClosures(const Graph& g, Family& f) {
+    std::vector<std::vector<std::uint64_t>> anc(std::size_t(g.size()),
+                                                std::vector<std::uint64_t>(std::size_t(f.words)));
+    for (int v : g.topologicalOrder()) {
+        auto& a = anc[std::size_t(v)];
+        a[std::size_t(v >> 6)] |= std::uint64_t(1) << (v & 63);
+        for (int u : g.inputs(v))
+            for (int w = 0; w < f.words; ++w)
+                a[std::size_t(w)] |= anc[std::size_t(u)][std::size_t(w)];
+    }
+    f.rows = std::move(anc);
+    std::vector<std::uint64_t> all(std::size_t(f.words), 0);
+    for (int v = 0; v < g.size(); ++v)
+        all[std::size_t(v >> 6)] |= std::uint64_t(1) << (v & 63);
+    f.rows.push_back(std::vector<std::uint64_t>(std::size_t(f.words), 0));
+    f.rows.push_back(all);
+}
+
+// One transition L -> L' (segment V = L' \ L): its time, the checkpoint bytes it adds, and its peak over the phases it
+// decides, without the checkpoints kept by earlier segments (at most the label's count, added by the DP).
+struct Move {
+    double time = 0;
+    std::int64_t checkpoints = 0;
+    std::int64_t peak = 0;
+};
+
+class Transitions {
+public:
+    Transitions(const Graph& graph, const Family& family) : g(graph), f(family), n(graph.size()) {
+        const auto& order = g.topologicalOrder();
+        pos.assign(std::size_t(n), 0), lastUse.assign(std::size_t(n), -1);
+        for (int p = 0; p < n; ++p)
+            pos[std::size_t(order[std::size_t(p)])] = p;
+        for (int v = 0; v < n; ++v)
+            for (int c : g.consumers(v))
+                lastUse[std::size_t(v)] = std::max(lastUse[std::size_t(v)], pos[std::size_t(c)]);
+        held.assign(std::size_t(n), 0), grad = done = computed = need = kept = where = held;
+        cut.assign(std::size_t(n) + 1, 0);
+    }
+
+    // The phases of segment V mirror segmentPlan and the simulator: what is held at the start of its backward phase
+    // (its checkpoints still alive, or in the last segment what a backward needs), the gradients of the nodes of L'
+    // with a consumer outside it, the rebuild, then each backward with the gradients it creates. For the last
+    // segment, the forward phase too (see forwardBound).
+    Move move(int a, int b) {
+        const bool last = f.size[std::size_t(b)] == n;
+        for (int v = 0; v < n; ++v) // 0: after L', 1: in L, 2: in V
+            where[std::size_t(v)] = char(f.has(b, v) ? (f.has(a, v) ? 1 : 2) : 0);
+        auto inL = [&](int v) { return where[std::size_t(v)] == 1; };
+        auto inLp = [&](int v) { return where[std::size_t(v)] != 0; };
+        auto inV = [&](int v) { return where[std::size_t(v)] == 2; };
+        const auto& order = g.topologicalOrder();
+        std::fill(held.begin(), held.end(), 0), std::fill(done.begin(), done.end(), 0);
+        Move m;
+        std::int64_t cur = 0;
+        for (int v = 0; v < n; ++v) {
+            if (!inLp(v)) {
+                done[std::size_t(v)] = 1; // reversed in an earlier phase
+                continue;
+            }
+            const GraphNode& node = g.node(v);
+            bool outside = false, inside = false;
+            for (int c : g.consumers(v))
+                (inLp(c) ? inside : outside) = true;
+            grad[std::size_t(v)] = outside;
+            if (outside) cur += node.output_bytes;
+            if (!inV(v)) continue;
+            m.time += node.forward + node.backward;
+            if (outside) m.checkpoints += node.output_bytes;
+            held[std::size_t(v)] = last ? neededByBackward(g, v) : outside && (node.needs_output || inside);
+            if (held[std::size_t(v)]) cur += node.output_bytes;
+        }
+        m.peak = cur;
+        auto dead = [&](int v) {
+            for (int c : g.consumers(v))
+                if (!done[std::size_t(c)]) return false;
+            return done[std::size_t(v)] || !g.node(v).needs_output;
+        };
+        auto release = [&](int v) {
+            if (held[std::size_t(v)]) held[std::size_t(v)] = 0, cur -= g.node(v).output_bytes;
+        };
+        if (last) {
+            m.peak = std::max(m.peak, forwardBound(inL, inV));
+        } else {
+            // What the backward needs, from the end back, then rebuild the needed outputs that are not held.
+            for (auto it = order.rbegin(); it != order.rend(); ++it) {
+                const int v = *it;
+                if (!inV(v)) continue;
+                bool nv = g.node(v).needs_output;
+                for (int c : g.consumers(v))
+                    if (inV(c) && (g.node(c).needs_inputs || (need[std::size_t(c)] && !held[std::size_t(c)])))
+                        nv = true;
+                need[std::size_t(v)] = nv;
+                computed[std::size_t(v)] = held[std::size_t(v)] || !nv;
+            }
+            for (int v : order) {
+                if (!inV(v) || computed[std::size_t(v)]) continue;
+                const GraphNode& node = g.node(v);
+                m.time += node.forward;
+                m.peak = std::max(m.peak, cur + node.output_bytes + node.workspace_bytes);
+                cur += node.output_bytes, held[std::size_t(v)] = 1, computed[std::size_t(v)] = 1;
+                if (dead(v)) release(v);
+                for (int u : g.inputs(v)) {
+                    if (!inV(u) || !held[std::size_t(u)] || neededByBackward(g, u)) continue;
+                    bool unused = true, checkpoint = false;
+                    for (int c : g.consumers(u))
+                        unused = unused && (computed[std::size_t(c)] || !inV(c)), checkpoint = checkpoint || !inV(c);
+                    if (unused && !checkpoint) release(u);
+                }
+            }
+        }
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const int v = *it;
+            if (!inV(v)) continue;
+            const GraphNode& node = g.node(v);
+            std::int64_t add = node.workspace_bytes + (g.consumers(v).empty() ? node.output_bytes : 0);
+            for (int u : g.inputs(v))
+                if (!grad[std::size_t(u)]) grad[std::size_t(u)] = 1, add += g.node(u).output_bytes;
+            m.peak = std::max(m.peak, cur + add);
+            cur += add - node.workspace_bytes - node.output_bytes;
+            grad[std::size_t(v)] = 0, done[std::size_t(v)] = 1;
+            release(v);
+            for (int u : g.inputs(v))
+                if (inV(u) && dead(u)) release(u);
+        }
+        return m;
+    }
+
+private:
+    const Graph& g;
+    const Family& f;
+    const int n;
+    std::vector<int> pos, lastUse;
+    std::vector<char> held, grad, done, computed, need, kept, where;
+    std::vector<std::int64_t> cut;
+
+    // The forward phase runs the whole graph in topological order, segments interleaved. When node p runs, memory
+    // holds the checkpoints computed so far (at most C, which the DP adds), the last segment's outputs that a backward
+    // needs computed so far (LN, kept to its backward), the other outputs computed before p with a consumer at p or
+    // later, and p's output and workspace. Of those others, the nodes of K0 = (L's nodes with a consumer in V) + LN
+    // are known to be counted already; the rest may be checkpoints too, counted twice: an upper bound, exact for one
+    // segment (L = ∅).
+    template <typename InL, typename InV> std::int64_t forwardBound(const InL& inL, const InV& inV) {
+        std::vector<char>& needed = need;
+        for (int v = 0; v < n; ++v) {
+            bool boundary = false;
+            if (inL(v))
+                for (int c : g.consumers(v))
+                    boundary = boundary || !inL(c);
+            needed[std::size_t(v)] = inV(v) && held[std::size_t(v)];
+            kept[std::size_t(v)] = boundary || needed[std::size_t(v)];
+        }
+        std::fill(cut.begin(), cut.end(), 0);
+        for (int u = 0; u < n; ++u)
+            if (!kept[std::size_t(u)] && lastUse[std::size_t(u)] >= 0) {
+                cut[std::size_t(pos[std::size_t(u)] + 1)] += g.node(u).output_bytes;
+                cut[std::size_t(lastUse[std::size_t(u)] + 1)] -= g.node(u).output_bytes;
+            }
+        std::int64_t running = 0, ln = 0, worst = 0;
+        const auto& order = g.topologicalOrder();
+        for (int p = 0; p < n; ++p) {
+            const int v = order[std::size_t(p)];
+            const GraphNode& node = g.node(v);
+            running += cut[std::size_t(p)];
+            if (needed[std::size_t(v)]) ln += node.output_bytes;
+            const std::int64_t own = kept[std::size_t(v)] ? 0 : node.output_bytes;
+            worst = std::max(worst, ln + running + own + node.workspace_bytes);
+        }
+        return worst;
+    }
+};
+
+struct Label {
+    double time = 0;
+    std::int64_t checkpoints = 0;
+    std::int64_t peak = 0; // the largest modelled peak along the path (the objective when minimising memory)
+    int prev = -1;
+    int set = 0;
+};
+
+enum class Goal { Time, Peak };
+
+struct Search {
+    std::vector<Label> labels;
+    int best = -1; // the label reaching V, or -1
+    bool cancelled = false;
+};
+
+double primary(const Label& l, Goal goal) {
+    return goal == Goal::Time ? l.time : double(l.peak);
+}
+
+// Label-setting over the family in order of size. A label is dropped when another at the same lower set is no worse
+// in the goal and keeps no more checkpoint bytes: every continuation costs the same time and adds the same bytes.
+Search search(const Graph& g, const Family& f, std::int64_t limit, Goal goal, const std::atomic<bool>* cancel) {
+    Search s;
+    const int count = int(f.rows.size());
+    std::vector<std::vector<int>> front(static_cast<std::size_t>(count));
+    Transitions tr(g, f);
+    s.labels.push_back(Label{});
+    front[0].push_back(0);
+    for (int a = 0; a + 1 < count; ++a) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            s.cancelled = true;
+            return s;
+        }
+        if (front[std::size_t(a)].empty()) continue;
+        std::int64_t leanest = s.labels[std::size_t(front[std::size_t(a)].front())].checkpoints;
+        for (int i : front[std::size_t(a)])
+            leanest = std::min(leanest, s.labels[std::size_t(i)].checkpoints);
+        for (int b = a + 1; b < count; ++b) {
+            if (f.size[std::size_t(b)] == f.size[std::size_t(a)] || !f.subset(a, b)) continue;
+            const Move m = tr.move(a, b);
+            if (limit > 0 && leanest + m.peak > limit) continue;
+            for (int i : front[std::size_t(a)]) {
+                const Label& from = s.labels[std::size_t(i)];
+                const std::int64_t peak = from.checkpoints + m.peak;
+                if (limit > 0 && peak > limit) continue;
+                Label next{from.time + m.time, from.checkpoints + m.checkpoints, std::max(from.peak, peak), i, b};
+                // A front is sorted by the goal, its checkpoint bytes strictly falling: the label before the
+                // insertion point is the only one that may dominate, those after it that it dominates come first.
+                auto& fb = front[std::size_t(b)];
+                const double key = primary(next, goal);
+                auto goalOf = [&](int j) { return primary(s.labels[std::size_t(j)], goal); };
+                auto after =
+                    std::upper_bound(fb.begin(), fb.end(), key, [&](double k, int j) { return k < goalOf(j); });
+                if (after != fb.begin() && s.labels[std::size_t(*(after - 1))].checkpoints <= next.checkpoints)
+                    continue;
+                auto lo = std::lower_bound(fb.begin(), fb.end(), key, [&](int j, double k) { return goalOf(j) < k; });
+                auto hi = lo;
+                while (hi != fb.end() && s.labels[std::size_t(*hi)].checkpoints >= next.checkpoints)
+                    ++hi;
+                *fb.insert(fb.erase(lo, hi), 0) = int(s.labels.size());
+                s.labels.push_back(next);
+            }
+        }
+    }
+    for (int j : front[std::size_t(count - 1)]) {
+        const Label& l = s.labels[std::size_t(j)];
+        if (s.best < 0 || primary(l, goal) < primary(s.labels[std::size_t(s.best)], goal) ||
+            (primary(l, goal) == primary(s.labels[std::size_t(s.best)], goal) &&
+             l.peak < s.labels[std::size_t(s.best)].peak))
+            s.best = j;
+    }
+    return s;
+}
+
+} // namespace
+
+Result<GraphPlan> lowerSetDp(const Graph& g, std::int64_t limit, LowerSetFamily family,
+                             const std::atomic<bool>* cancel) {
+    const int n = g.size();
+    const char* name = family == LowerSetFamily::Exact ? "lower-set-dp (exact)" : "lower-set-dp (approximate)";
+    if (n == 0) return GraphPlan{};
+    Family f;
+    f.words = (n + 63) / 64;
+    if (limit <= 0) {
+        // No budget: one segment, nothing rebuilt. The family {∅, V} gives its modelled peak.
+        f.rows = {std::vector<std::uint64_t>(std::size_t(f.words), 0),
+                  std::vector<std::uint64_t>(std::size_t(f.words))};
+        for (int v = 0; v < n; ++v)
+            f.rows[1][std::size_t(v >> 6)] |= std::uint64_t(1) << (v & 63);
+    } else if (family == LowerSetFamily::Exact) {
+        if (!allLowerSets(g, f))
+            return fail(std::string(name) + ": the graph has more than " + std::to_string(kMaxLowerSets) +
+                        " lower sets; use variant=approximate");
+    } else {
+        ancestorClosures(g, f);
+    }
+    f.finish();
+    Search s = search(g, f, limit, Goal::Time, cancel);
+    if (s.cancelled) return fail("lower-set-dp: cancelled");
+    if (s.best < 0) {
+        Search lean = search(g, f, 0, Goal::Peak, cancel);
+        if (lean.cancelled) return fail("lower-set-dp: cancelled");
+        const std::int64_t need = lean.labels[std::size_t(lean.best)].peak;
+        return needsBudget(name, need, limit);
+    }
+    // The chain of lower sets, from V back to ∅; the nodes each step adds form its segment.
+    std::vector<int> sets;
+    for (int i = s.best; i >= 0; i = s.labels[std::size_t(i)].prev)
+        sets.push_back(s.labels[std::size_t(i)].set);
+    std::reverse(sets.begin(), sets.end());
+    std::vector<int> segment(std::size_t(n), 0);
+    for (std::size_t k = 1; k < sets.size(); ++k)
+        for (int v = 0; v < n; ++v)
+            if (f.has(sets[k], v) && !f.has(sets[k - 1], v)) segment[std::size_t(v)] = int(k) - 1;
+    GraphPlan plan;
+    plan.actions = segmentPlan(g, segment).actions;
+    plan.predicted_makespan_s = s.labels[std::size_t(s.best)].time;
+    plan.predicted_peak_bytes = s.labels[std::size_t(s.best)].peak;
+    plan.params["segments"] = std::to_string(sets.size() - 1);
+    plan.params["lower_sets"] = std::to_string(f.rows.size());
+    return plan;
+}
+
+GraphSchedulerInfo lowerSetDpScheduler() {
+    GraphSchedulerInfo s;
+    s.name = "lower-set-dp";
+    s.description = "DP over increasing lower sets (segments), fastest within the budget; approximate: ancestor "
+                    "closures only";
+    s.paper = "Kusumoto, Inoue, Watanabe, Akiba, Koyama 2019, \"A Graph Theoretic Framework of Recomputation "
+              "Algorithms for Memory-Efficient Backpropagation\"";
+    s.optimality = Optimality::Approximate;
+    s.params = {{"variant",
+                 "exact: every lower set (up to " + std::to_string(kMaxLowerSets) +
+                     "); approximate: the empty set, all nodes and each node's ancestor closure",
+                 ParamType::Choice,
+                 "approximate",
+                 0,
+                 0,
+                 {"exact", "approximate"}}};
+    s.solve = [](const Graph& g, const Hardware& hw, const Params& p,
+                 const GraphSolveContext& ctx) -> Result<GraphPlan> {
+        return lowerSetDp(g, levelZeroLimit(hw, ctx.budget),
+                          p.text("variant") == "exact" ? LowerSetFamily::Exact : LowerSetFamily::Approximate,
+                          ctx.cancel);
+    };
+    return s;
+}
+
+} // namespace ckpt

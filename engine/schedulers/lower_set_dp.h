@@ -1,0 +1,27 @@
+#pragma once
+// Kusumoto, Inoue, Watanabe, Akiba, Koyama, "A Graph Theoretic Framework of Recomputation Algorithms for
+// Memory-Efficient Backpropagation" (NeurIPS 2019): a DP over increasing lower sets ∅ = L_0 ⊂ ... ⊂ L_k = V, each
+// difference one segment of segmentPlan (graph_fit.h); its time is exact, its memory an upper bound of the simulator's.
+#include "schedulers/graph_registry.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace ckpt {
+
+// Exact: every lower set of the graph (refused beyond kMaxLowerSets); approximate: ∅, V and the ancestor closure of
+// each node (a node and all its ancestors), which on a chain are all the lower sets.
+enum class LowerSetFamily { Exact, Approximate };
+
+// The exact family's limit: the DP compares every pair of lower sets, so the work grows with its square.
+constexpr long long kMaxLowerSets = 20000;
+
+// The fastest segmentation whose modelled peak stays within `limit` (0: none, so one segment, store-all's time).
+// The plan records the modelled peak (predicted_peak_bytes, >= the simulated one) and the exact makespan. When no
+// segmentation fits, the error is infeasible and names the smallest modelled peak the family reaches.
+Result<GraphPlan> lowerSetDp(const Graph& graph, std::int64_t limit, LowerSetFamily family,
+                             const std::atomic<bool>* cancel = nullptr);
+
+GraphSchedulerInfo lowerSetDpScheduler();
+
+} // namespace ckpt
