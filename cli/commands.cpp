@@ -65,6 +65,28 @@ bool writePlan(const std::string& path, std::string format, const Run& run, cons
     return true;
 }
 
+// Prints a run as `ckpt solve` and `ckpt simulate` do (JSON or the human summary); a failure goes to stderr behind
+// `where`. Returns the run's exit code.
+int printRun(const Args& args, const Run& run, const Hardware& hw, const std::string& where) {
+    if (args.has("json"))
+        std::puts(summaryJson(run).dump(2).c_str());
+    else if (run.feasible)
+        std::fputs(describeRun(run, hw).c_str(), stdout);
+    if (!run.feasible) complain(where + run.message);
+    return exitCodeOf(run);
+}
+
+// --budget for `ckpt simulate`: a size that replaces the plan file's own budget; false after a message.
+bool readPlanBudget(const Args& args, std::int64_t& budget) {
+    if (!args.has("budget")) return true;
+    auto b = parseBytes(args.value("budget"));
+    if (!b)
+        complain("--budget: " + b.error());
+    else
+        budget = *b;
+    return b.ok();
+}
+
 } // namespace
 
 int cmdList(int argc, char** argv) {
@@ -143,15 +165,7 @@ int cmdSolve(int argc, char** argv) {
         SolveRequest req;
         if (!readSolveRequest(args, name, *graph, *hw, req)) return BadInput;
         Run run = runGraphScheduler(name, *graph, *hw, req);
-        if (args.has("json"))
-            std::puts(summaryJson(run).dump(2).c_str());
-        else if (run.feasible)
-            std::fputs(describeRun(run, *hw).c_str(), stdout);
-        if (!run.feasible) {
-            complain(run.message);
-            return exitCodeOf(run);
-        }
-        if (!args.has("out")) return Done;
+        if (int code = printRun(args, run, *hw, ""); code != Done || !args.has("out")) return code;
         if (run.plan)
             return writePlan(args.value("out"), args.value("format"), run, graph->toChain()) ? Done : BadInput;
         if (!args.value("format").empty() && args.value("format") != "json") {
@@ -167,16 +181,8 @@ int cmdSolve(int argc, char** argv) {
     SolveRequest req;
     if (!readSolveRequest(args, name, *chain, *hw, req)) return BadInput;
     Run run = runScheduler(name, *chain, *hw, req);
-    if (args.has("json"))
-        std::puts(summaryJson(run).dump(2).c_str());
-    else if (run.feasible)
-        std::fputs(describeRun(run, *hw).c_str(), stdout);
-    if (!run.feasible) {
-        complain(run.message);
-        return exitCodeOf(run);
-    }
-    if (args.has("out") && !writePlan(args.value("out"), args.value("format"), run, *chain)) return BadInput;
-    return Done;
+    if (int code = printRun(args, run, *hw, ""); code != Done || !args.has("out")) return code;
+    return writePlan(args.value("out"), args.value("format"), run, *chain) ? Done : BadInput;
 }
 
 int cmdSimulate(int argc, char** argv) {
@@ -186,56 +192,23 @@ int cmdSimulate(int argc, char** argv) {
         complain("simulate: expected PROBLEM and PLAN files (see ckpt --help)");
         return BadInput;
     }
+    auto hw = loadMachine(args.value("hardware"));
+    if (!hw) return BadInput;
+    const std::string where = args.positional()[1] + ": ";
     if (isGraphFile(args.positional()[0])) {
         auto graph = loadGraphProblem(args.positional()[0]);
         if (!graph) return BadInput;
-        auto hw = loadMachine(args.value("hardware"));
-        if (!hw) return BadInput;
         auto plan = loadGraphPlan(args.positional()[1], *graph);
-        if (!plan) {
-            complain(plan.error());
-            return BadInput;
-        }
-        if (args.has("budget")) {
-            auto b = parseBytes(args.value("budget"));
-            if (!b) {
-                complain("--budget: " + b.error());
-                return BadInput;
-            }
-            plan->budget_bytes = *b;
-        }
-        Run run = runGraphPlan(*plan, *graph, *hw);
-        if (args.has("json"))
-            std::puts(summaryJson(run).dump(2).c_str());
-        else if (run.feasible)
-            std::fputs(describeRun(run, *hw).c_str(), stdout);
-        if (!run.feasible) complain(args.positional()[1] + ": " + run.message);
-        return exitCodeOf(run);
+        if (!plan) complain(plan.error());
+        if (!plan || !readPlanBudget(args, plan->budget_bytes)) return BadInput;
+        return printRun(args, runGraphPlan(*plan, *graph, *hw), *hw, where);
     }
     auto chain = loadProblem(args.positional()[0]);
     if (!chain) return BadInput;
     auto plan = loadPlan(args.positional()[1]);
-    if (!plan) {
-        complain(plan.error());
-        return BadInput;
-    }
-    auto hw = loadMachine(args.value("hardware"));
-    if (!hw) return BadInput;
-    if (args.has("budget")) {
-        auto b = parseBytes(args.value("budget"));
-        if (!b) {
-            complain("--budget: " + b.error());
-            return BadInput;
-        }
-        plan->budget_bytes = *b;
-    }
-    Run run = runPlan(*plan, *chain, *hw);
-    if (args.has("json"))
-        std::puts(summaryJson(run).dump(2).c_str());
-    else if (run.feasible)
-        std::fputs(describeRun(run, *hw).c_str(), stdout);
-    if (!run.feasible) complain(args.positional()[1] + ": " + run.message);
-    return exitCodeOf(run);
+    if (!plan) complain(plan.error());
+    if (!plan || !readPlanBudget(args, plan->budget_bytes)) return BadInput;
+    return printRun(args, runPlan(*plan, *chain, *hw), *hw, where);
 }
 
 int cmdCompare(int argc, char** argv) {

@@ -1,6 +1,9 @@
 #include "run/runner.h"
 
+#include "schedulers/fit.h"
+#include "schedulers/graph_registry.h"
 #include "schedulers/store_all.h"
+#include "sim/graph_simulator.h"
 #include "sim/simulator.h"
 #include "util/units.h"
 
@@ -14,11 +17,8 @@ double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void simulateInto(Run& run, const Chain& chain, const Hardware& hw) {
-    auto t0 = std::chrono::steady_clock::now();
-    SimOptions opt;
-    opt.budget_bytes = run.budget_bytes;
-    auto tl = simulate(chain, hw, run.plan->actions, opt);
+// The simulator's verdict into the run: the timeline, or why the plan was refused.
+void takeTimeline(Run& run, Result<Timeline> tl, std::chrono::steady_clock::time_point t0) {
     run.simulate_ms = msSince(t0);
     if (!tl) {
         run.feasible = false;
@@ -30,14 +30,35 @@ void simulateInto(Run& run, const Chain& chain, const Hardware& hw) {
     run.feasible = true;
 }
 
+void simulateInto(Run& run, const Chain& chain, const Hardware& hw) {
+    auto t0 = std::chrono::steady_clock::now();
+    SimOptions opt;
+    opt.budget_bytes = run.budget_bytes;
+    takeTimeline(run, simulate(chain, hw, run.plan->actions, opt), t0);
+}
+
+void simulateGraphInto(Run& run, const Graph& graph, const Hardware& hw) {
+    auto t0 = std::chrono::steady_clock::now();
+    SimOptions opt;
+    opt.budget_bytes = levelZeroLimit(hw, run.budget_bytes);
+    takeTimeline(run, simulateGraph(graph, run.graph_plan->actions, opt), t0);
+}
+
+// A run before its plan: the request's fields and store-all's time, the baseline of its ratios.
+Run startRun(const std::string& scheduler, std::int64_t budget, const std::map<std::string, std::string>& params,
+             double baseline) {
+    Run run;
+    run.scheduler = scheduler;
+    run.budget_bytes = budget;
+    run.params = params;
+    run.baseline_makespan_s = baseline;
+    return run;
+}
+
 } // namespace
 
 Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardware& hw, const SolveRequest& request) {
-    Run run;
-    run.scheduler = scheduler;
-    run.budget_bytes = request.budget_bytes;
-    run.params = request.params;
-    run.baseline_makespan_s = chain.totalForward() + chain.totalBackward();
+    Run run = startRun(scheduler, request.budget_bytes, request.params, chain.totalForward() + chain.totalBackward());
     auto t0 = std::chrono::steady_clock::now();
     auto plan = solve(scheduler, chain, hw, request);
     run.solve_ms = msSince(t0);
@@ -53,14 +74,43 @@ Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardwar
 }
 
 Run runPlan(const Plan& plan, const Chain& chain, const Hardware& hw) {
-    Run run;
-    run.scheduler = plan.scheduler;
-    run.params = plan.params;
-    run.budget_bytes = plan.budget_bytes;
-    run.baseline_makespan_s = chain.totalForward() + chain.totalBackward();
+    Run run = startRun(plan.scheduler, plan.budget_bytes, plan.params, chain.totalForward() + chain.totalBackward());
     run.plan = plan;
     simulateInto(run, chain, hw);
     return run;
+}
+
+Run runGraphScheduler(const std::string& scheduler, const Graph& graph, const Hardware& hw,
+                      const SolveRequest& request) {
+    if (!findGraphScheduler(scheduler) && findScheduler(scheduler) && graph.isChain())
+        return runScheduler(scheduler, graph.toChain(), hw, request);
+    Run run = startRun(scheduler, request.budget_bytes, request.params, graph.totalForward() + graph.totalBackward());
+    auto t0 = std::chrono::steady_clock::now();
+    auto plan = solveGraph(scheduler, graph, hw, request);
+    run.solve_ms = msSince(t0);
+    if (!plan) {
+        run.message = plan.error();
+        run.bad_input = !plan.errorValue().infeasible;
+        return run;
+    }
+    run.params = plan->params;
+    run.graph_plan = std::move(*plan);
+    simulateGraphInto(run, graph, hw);
+    return run;
+}
+
+Run runGraphPlan(const GraphPlan& plan, const Graph& graph, const Hardware& hw) {
+    Run run = startRun(plan.scheduler, plan.budget_bytes, plan.params, graph.totalForward() + graph.totalBackward());
+    run.graph_plan = plan;
+    simulateGraphInto(run, graph, hw);
+    return run;
+}
+
+std::int64_t graphStoreAllPeak(const Graph& graph) {
+    SimOptions opt;
+    opt.memory_curve = false;
+    auto tl = simulateGraph(graph, graphStoreAll(graph), opt);
+    return tl ? tl->totals.peak_bytes[0] : 0;
 }
 
 nlohmann::json summaryJson(const Run& run) {
@@ -134,12 +184,12 @@ Result<std::vector<std::int64_t>> parseBudgets(const std::string& text, const st
     return out;
 }
 
-std::vector<Run> compare(const Chain& chain, const Hardware& hw, const CompareRequest& request,
-                         const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
-    std::vector<std::string> names = request.schedulers;
-    if (names.empty())
-        for (const auto& s : schedulers())
-            names.push_back(s.name);
+namespace {
+
+// Every named scheduler at every budget through `run`, with progress and cancel.
+std::vector<Run> compareWith(std::vector<std::string> names, const CompareRequest& request,
+                             const std::function<Run(const std::string&, const SolveRequest&)>& run,
+                             const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
     std::vector<Run> runs;
     int total = int(names.size() * request.budgets.size());
     for (std::int64_t budget : request.budgets)
@@ -147,11 +197,38 @@ std::vector<Run> compare(const Chain& chain, const Hardware& hw, const CompareRe
             if (cancel && cancel->load()) return runs;
             SolveRequest r;
             r.budget_bytes = budget;
+            r.cancel = cancel;
             if (auto it = request.params.find(name); it != request.params.end()) r.params = it->second;
-            runs.push_back(runScheduler(name, chain, hw, r));
+            runs.push_back(run(name, r));
             if (progress) progress(int(runs.size()), total);
         }
     return runs;
+}
+
+} // namespace
+
+std::vector<Run> compare(const Chain& chain, const Hardware& hw, const CompareRequest& request,
+                         const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
+    std::vector<std::string> names = request.schedulers;
+    if (names.empty())
+        for (const auto& s : schedulers())
+            names.push_back(s.name);
+    return compareWith(
+        names, request,
+        [&](const std::string& name, const SolveRequest& r) { return runScheduler(name, chain, hw, r); }, progress,
+        cancel);
+}
+
+std::vector<Run> compareGraph(const Graph& graph, const Hardware& hw, const CompareRequest& request,
+                              const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
+    std::vector<std::string> names = request.schedulers;
+    if (names.empty())
+        for (const auto& s : graphSchedulers())
+            names.push_back(s.name);
+    return compareWith(
+        names, request,
+        [&](const std::string& name, const SolveRequest& r) { return runGraphScheduler(name, graph, hw, r); }, progress,
+        cancel);
 }
 
 } // namespace ckpt
