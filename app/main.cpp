@@ -1,4 +1,5 @@
-// ckpt-explorer [FILE] | ckpt-explorer --screenshot OUT.png [FILE]
+// ckpt-explorer [FILE] | ckpt-explorer --screenshot OUT.png [--tab TAB] [FILE]
+#include "models/document.h"
 #include "widgets/mainwindow.h"
 #include "widgets/trainerpanel.h"
 
@@ -24,10 +25,11 @@ int main(int argc, char** argv) {
     parser.addOption(shot);
     QCommandLineOption tab(
         "tab",
-        "With --screenshot: the tab to show (timeline, sweep, tradeoff, comparison, trainer; trainer trains first).",
+        "With --screenshot: the tab to show (timeline, graph, sweep, tradeoff, comparison, side, trainer; trainer trains "
+        "first; graph needs a graph file).",
         "TAB", "timeline");
     parser.addOption(tab);
-    parser.addPositionalArgument("file", "A project, chain or hardware file to open.", "[FILE]");
+    parser.addPositionalArgument("file", "A project, chain, graph or hardware file to open.", "[FILE]");
     parser.process(app);
 
     MainWindow window;
@@ -48,14 +50,20 @@ int main(int argc, char** argv) {
     }
     window.resize(1600, 1000);
     window.show();
-    window.runAllNow();
-    const QStringList tabs = {"timeline", "sweep", "tradeoff", "comparison", "trainer"};
-    const int index = tabs.indexOf(parser.value(tab));
-    if (index < 0) {
-        std::fprintf(stderr, "ckpt-explorer: --tab: expected one of %s\n", qPrintable(tabs.join(", ")));
+    // The graph view shows the current scheduler's plan: one solve, not the whole comparison.
+    if (parser.value(tab) == "graph")
+        window.runCurrentNow();
+    else
+        window.runAllNow();
+    if (parser.value(tab) == "graph" && !window.document()->isGraph()) {
+        std::fprintf(stderr, "ckpt-explorer: --tab graph: open a graph file (ckpt-graph) or a graph project\n");
         return 2;
     }
-    window.chartTabs()->setCurrentIndex(index);
+    if (!window.showChartTab(parser.value(tab))) {
+        std::fprintf(stderr, "ckpt-explorer: --tab: expected one of %s\n",
+                     qPrintable(MainWindow::chartTabNames().join(", ")));
+        return 2;
+    }
     if (parser.value(tab) == "trainer") {
         QEventLoop loop;
         QObject::connect(window.trainerPanel(), &TrainerPanel::finished, &loop, &QEventLoop::quit);

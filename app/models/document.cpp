@@ -1,6 +1,7 @@
 #include "document.h"
 
 #include <QUndoCommand>
+#include <algorithm>
 
 using namespace ckpt;
 
@@ -30,6 +31,20 @@ private:
     std::vector<MemoryLevel> m_before, m_after;
 };
 
+class GraphCommand : public QUndoCommand {
+public:
+    using Nodes = std::vector<GraphNode>;
+    using Edges = std::vector<GraphEdge>;
+    GraphCommand(Document* d, std::pair<Nodes, Edges> before, std::pair<Nodes, Edges> after, const QString& text)
+        : QUndoCommand(text), m_doc(d), m_before(std::move(before)), m_after(std::move(after)) {}
+    void undo() override { m_doc->applyGraph(m_before.first, m_before.second); }
+    void redo() override { m_doc->applyGraph(m_after.first, m_after.second); }
+
+private:
+    Document* m_doc;
+    std::pair<Nodes, Edges> m_before, m_after;
+};
+
 } // namespace
 
 Document::Document(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {
@@ -46,10 +61,41 @@ Hardware Document::hardware() const {
     return *Hardware::make(m_hardwareName.toStdString(), m_levels);
 }
 Project Document::project() const {
-    return Project{chain(), hardware(), m_settings};
+    Project p{chain(), hardware(), m_settings};
+    if (m_isGraph) p.graph = graph();
+    return p;
+}
+
+Graph Document::graph() const {
+    return *Graph::make(m_graphName.toStdString(), m_nodes, m_edges);
+}
+
+int Document::nodeIndex(const QString& id) const {
+    const std::string s = id.toStdString();
+    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+        if (m_nodes[i].id == s) return int(i);
+    return -1;
+}
+
+QStringList Document::nodeInputs(int index) const {
+    QStringList out;
+    if (index < 0 || index >= int(m_nodes.size())) return out;
+    for (const GraphEdge& e : m_edges)
+        if (e.to == m_nodes[std::size_t(index)].id) out << QString::fromStdString(e.from);
+    return out;
+}
+
+QString Document::uniqueNodeId(const QString& base) const {
+    if (nodeIndex(base) < 0) return base;
+    for (int k = 2;; ++k)
+        if (nodeIndex(base + QString::number(k)) < 0) return base + QString::number(k);
 }
 
 void Document::setProject(const Project& p) {
+    m_isGraph = p.graph.has_value();
+    m_nodes = m_isGraph ? p.graph->nodes() : std::vector<GraphNode>{};
+    m_edges = m_isGraph ? p.graph->edges() : std::vector<GraphEdge>{};
+    m_graphName = m_isGraph ? QString::fromStdString(p.graph->name()) : QString();
     m_steps = p.chain.steps();
     m_chainName = QString::fromStdString(p.chain.name());
     m_levels = p.hardware.levels();
@@ -57,6 +103,12 @@ void Document::setProject(const Project& p) {
     m_settings = p.settings;
     m_undo->clear();
     emit reset();
+}
+
+void Document::setGraph(const Graph& g) {
+    Project p = project();
+    p.graph = g;
+    setProject(p);
 }
 
 void Document::setChain(const Chain& c) {
@@ -93,4 +145,83 @@ void Document::applySteps(const std::vector<Step>& steps) {
 void Document::applyLevels(const std::vector<MemoryLevel>& levels) {
     m_levels = levels;
     emit hardwareChanged();
+}
+
+QString Document::editGraph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges,
+                            const QString& what) {
+    if (!m_isGraph) return tr("No graph is open");
+    auto check = Graph::make(m_graphName.toStdString(), nodes, edges);
+    if (!check) return QString::fromStdString(check.error());
+    if (nodes == m_nodes && edges == m_edges) return {};
+    m_undo->push(new GraphCommand(this, {m_nodes, m_edges}, {nodes, edges}, what));
+    return {};
+}
+
+void Document::applyGraph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges) {
+    m_nodes = nodes;
+    m_edges = edges;
+    emit graphChanged();
+}
+
+QString Document::addNode(const GraphNode& node, const QStringList& inputs) {
+    auto nodes = m_nodes;
+    auto edges = m_edges;
+    nodes.push_back(node);
+    for (const QString& from : inputs)
+        edges.push_back(GraphEdge{from.toStdString(), node.id});
+    return editGraph(nodes, edges, tr("Add node %1").arg(QString::fromStdString(node.id)));
+}
+
+QString Document::removeNodes(const QStringList& ids) {
+    if (ids.isEmpty()) return tr("Select the nodes to delete first");
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+    auto gone = [&](const std::string& id) { return ids.contains(QString::fromStdString(id)); };
+    for (const GraphNode& n : m_nodes)
+        if (!gone(n.id)) nodes.push_back(n);
+    if (nodes.size() == m_nodes.size()) return tr("No node named %1").arg(ids.join(", "));
+    if (nodes.empty()) return tr("A graph needs at least one node: %1 cannot all go").arg(ids.join(", "));
+    for (const GraphEdge& e : m_edges)
+        if (!gone(e.from) && !gone(e.to)) edges.push_back(e);
+    return editGraph(nodes, edges,
+                     ids.size() == 1 ? tr("Delete node %1").arg(ids.front()) : tr("Delete %1 nodes").arg(ids.size()));
+}
+
+QString Document::connectNodes(const QString& from, const QString& to) {
+    auto edges = m_edges;
+    edges.push_back(GraphEdge{from.toStdString(), to.toStdString()});
+    return editGraph(m_nodes, edges, tr("Connect %1 → %2").arg(from, to));
+}
+
+QString Document::disconnectNodes(const QString& from, const QString& to) {
+    auto edges = m_edges;
+    auto it = std::find(edges.begin(), edges.end(), GraphEdge{from.toStdString(), to.toStdString()});
+    if (it == edges.end()) return tr("There is no edge %1 → %2").arg(from, to);
+    edges.erase(it);
+    return editGraph(m_nodes, edges, tr("Disconnect %1 → %2").arg(from, to));
+}
+
+QString Document::editNode(int index, const GraphNode& node) {
+    if (index < 0 || index >= int(m_nodes.size())) return tr("No node %1").arg(index);
+    auto nodes = m_nodes;
+    auto edges = m_edges;
+    const std::string old = nodes[std::size_t(index)].id;
+    nodes[std::size_t(index)] = node;
+    if (node.id != old)
+        for (GraphEdge& e : edges) {
+            if (e.from == old) e.from = node.id;
+            if (e.to == old) e.to = node.id;
+        }
+    return editGraph(nodes, edges, tr("Edit node %1").arg(QString::fromStdString(node.id)));
+}
+
+QString Document::setNodeInputs(int index, const QStringList& inputs) {
+    if (index < 0 || index >= int(m_nodes.size())) return tr("No node %1").arg(index);
+    const std::string id = m_nodes[std::size_t(index)].id;
+    std::vector<GraphEdge> edges;
+    for (const GraphEdge& e : m_edges)
+        if (e.to != id) edges.push_back(e);
+    for (const QString& from : inputs)
+        edges.push_back(GraphEdge{from.toStdString(), id});
+    return editGraph(m_nodes, edges, tr("Set the inputs of %1").arg(QString::fromStdString(id)));
 }

@@ -1,12 +1,15 @@
 #pragma once
-// The open project: the chain's steps, the machine's levels and the scheduler settings, with one undo stack for
-// every edit. Views read from here; edits go through commands so undo restores the exact previous values.
+// The open project: the problem (a chain's steps, or a graph's nodes and edges), the machine's levels and the
+// scheduler settings, with one undo stack for every edit. Views read from here; edits go through commands so undo
+// restores the exact previous values.
 #include "io/project_io.h"
 #include "model/chain.h"
+#include "model/graph.h"
 #include "model/hardware.h"
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QUndoStack>
 #include <vector>
 
@@ -24,30 +27,54 @@ public:
     ckpt::Chain chain() const;       // always valid: edits are checked before they land
     ckpt::Hardware hardware() const; // likewise
     ckpt::Project project() const;
+
+    // Graph mode: the problem is a DAG (opened from a graph file or a graph project) instead of the chain.
+    bool isGraph() const { return m_isGraph; }
+    const std::vector<ckpt::GraphNode>& nodes() const { return m_nodes; }
+    const std::vector<ckpt::GraphEdge>& edges() const { return m_edges; }
+    ckpt::Graph graph() const; // valid in graph mode (edits are checked by Graph::make before they land)
+    int nodeIndex(const QString& id) const;
+    QStringList nodeInputs(int index) const;   // ids of the nodes whose outputs node `index` consumes
+    QString uniqueNodeId(const QString& base) const; // base, base2, base3, ... the first id not taken
     QUndoStack* undoStack() const { return m_undo; }
 
     // Replace the whole content (open, new); clears the undo history.
     void setProject(const ckpt::Project& p);
     void setChain(const ckpt::Chain& c);       // keeps the machine and settings (undoable)
     void setHardware(const ckpt::Hardware& h); // keeps the chain and settings (undoable)
+    void setGraph(const ckpt::Graph& g);       // graph mode, keeps the machine and settings; clears the undo history
 
     // Undoable edits. They refuse values the engine refuses and return the reason (empty on success).
     QString editSteps(const std::vector<ckpt::Step>& steps, const QString& what);
     QString editLevels(const std::vector<ckpt::MemoryLevel>& levels, const QString& what);
+    // Graph edits: each is one undo step; Graph::make's message when it refuses (a cycle names a node on it).
+    QString editGraph(const std::vector<ckpt::GraphNode>& nodes, const std::vector<ckpt::GraphEdge>& edges,
+                      const QString& what);
+    QString addNode(const ckpt::GraphNode& node, const QStringList& inputs = {});
+    QString removeNodes(const QStringList& ids); // with every edge that touches them
+    QString connectNodes(const QString& from, const QString& to);
+    QString disconnectNodes(const QString& from, const QString& to);
+    QString editNode(int index, const ckpt::GraphNode& node); // a new id renames the node in its edges too
+    QString setNodeInputs(int index, const QStringList& inputs);
 
     // Applied by the undo commands.
     void applySteps(const std::vector<ckpt::Step>& steps);
     void applyLevels(const std::vector<ckpt::MemoryLevel>& levels);
+    void applyGraph(const std::vector<ckpt::GraphNode>& nodes, const std::vector<ckpt::GraphEdge>& edges);
 
 signals:
     void chainChanged();
     void hardwareChanged();
+    void graphChanged();
     void reset();
 
 private:
     std::vector<ckpt::Step> m_steps;
     std::vector<ckpt::MemoryLevel> m_levels;
-    QString m_chainName, m_hardwareName;
+    QString m_chainName, m_hardwareName, m_graphName;
+    bool m_isGraph = false;
+    std::vector<ckpt::GraphNode> m_nodes;
+    std::vector<ckpt::GraphEdge> m_edges;
     ckpt::ProjectSettings m_settings;
     QUndoStack* m_undo;
 };

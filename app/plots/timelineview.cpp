@@ -37,6 +37,7 @@ struct TimelineView::Impl {
     double rangeStart = 0;
     QCPRange fullRange{0, 1};
     std::int64_t limitBytes = 0;
+    QStringList nodeNames;
 
     double memoryAt(double t) const {
         if (!timeline || timeline->memory.size() <= std::size_t(level)) return 0;
@@ -197,14 +198,21 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
             return;
         }
         int k = d->ganttRect->rect().contains(e->pos()) ? d->gantt->intervalAt(e->pos()) : -1;
-        if (k < 0 || !d->run || !d->run->plan) {
+        if (k < 0 || !d->run || (!d->run->plan && !d->run->graph_plan)) {
             QToolTip::hideText();
             return;
         }
         const Interval& iv = d->timeline->intervals[std::size_t(k)];
-        const Action& a = d->run->plan->actions[std::size_t(iv.action)];
+        QString what;
+        if (d->run->plan) {
+            what = QString::fromStdString(toString(d->run->plan->actions[std::size_t(iv.action)]));
+        } else { // a graph run: the interval's node by id
+            const QString node = iv.index >= 0 && iv.index < d->nodeNames.size() ? d->nodeNames[iv.index]
+                                                                                  : QString::number(iv.index);
+            what = QString("%1 %2").arg(QString::fromUtf8(intervalKindName(iv.kind)), node.toHtmlEscaped());
+        }
         QString text = QString("<b>%1</b><br>%2 · action %3<br>start %4<br>duration %5<br>%6")
-                           .arg(QString::fromStdString(toString(a)), QString::fromUtf8(intervalKindName(iv.kind)))
+                           .arg(what, QString::fromUtf8(intervalKindName(iv.kind)))
                            .arg(iv.action)
                            .arg(QString::fromStdString(formatSeconds(iv.start)),
                                 QString::fromStdString(formatSeconds(iv.end - iv.start)),
@@ -278,6 +286,10 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Chain&, const Ha
     setMemoryLevel(d->level);
     d->fullRange = QCPRange(0, std::max(d->timeline->totals.makespan_s, 1e-12) * 1.01);
     resetZoom();
+}
+
+void TimelineView::setNodeNames(const QStringList& names) {
+    d->nodeNames = names;
 }
 
 std::shared_ptr<const Run> TimelineView::run() const {

@@ -5,6 +5,7 @@
 #include "model/hardware.h"
 #include "run/runner.h"
 
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 
@@ -31,6 +32,8 @@ public:
     void setTimeRange(const QCPRange& range); // without touching the zoom history (for views kept in step)
     void zoomTo(double t0, double t1);        // pushes the current range on the zoom history
     void setMemoryOnly(bool on);              // hides the Gantt (the memory chart alone, for export)
+    // The node ids of a graph run's intervals (Interval.index = node), for its tooltips; empty for chains.
+    void setNodeNames(const QStringList& names);
 
 public slots:
     void highlightStep(int step); // from the chain table: marks every action of that step

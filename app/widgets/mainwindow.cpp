@@ -1,8 +1,12 @@
 #include "mainwindow.h"
 
+#include "graphview.h"
+#include "io/graph_io.h"
+#include "io/graph_plan_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
 #include "models/chaintablemodel.h"
+#include "models/nodetablemodel.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
 #include "models/hardwaretablemodel.h"
@@ -37,6 +41,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -59,6 +64,7 @@ QString resourceRoot() {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new Document(this)), m_chainModel(new ChainTableModel(m_doc, this)),
       m_hardwareModel(new HardwareTableModel(m_doc, this)), m_comparison(new ComparisonModel(this)),
+      m_nodeModel(new NodeTableModel(m_doc, this)),
       m_generation(std::make_shared<std::atomic<int>>(0)) {
     setAcceptDrops(true);
     buildUi();
@@ -79,10 +85,16 @@ MainWindow::MainWindow(QWidget* parent)
     };
     connect(m_doc, &Document::chainChanged, this, edited);
     connect(m_doc, &Document::hardwareChanged, this, edited);
+    connect(m_doc, &Document::graphChanged, this, edited);
+    connect(m_doc, &Document::graphChanged, this, [this] {
+        m_graphView->setGraph(m_doc->graph()); // Graphviz re-lays it out: milliseconds for a few hundred nodes
+        m_panel->reload();                      // an edit may make the graph a chain, or stop it being one
+    });
     connect(m_doc, &Document::reset, this, [this] {
         m_length->blockSignals(true);
         m_length->setValue(int(m_doc->steps().size()));
         m_length->blockSignals(false);
+        updateMode();
         m_panel->reload();
         refreshBudgetRange();
         m_panel->setBudgetBytes(m_doc->settings().budget_bytes);
@@ -96,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_length->setValue(int(m_doc->steps().size()));
         m_length->blockSignals(false);
     });
+    updateMode();
     updateTitle();
 }
 
@@ -122,6 +135,8 @@ void MainWindow::buildUi() {
     m_comparisonTable->horizontalHeader()->setStretchLastSection(true);
     m_comparisonTable->verticalHeader()->setVisible(false);
     m_tabs->addTab(m_timeline, tr("&Timeline"));
+    m_graphView = new GraphView(m_tabs);
+    m_tabs->addTab(m_graphView, tr("&Graph"));
     m_tabs->addTab(m_sweep, tr("S&weep"));
     m_tabs->addTab(m_tradeoff, tr("Trade-&off"));
     m_tabs->addTab(m_comparisonTable, tr("&Comparison"));
@@ -144,11 +159,12 @@ void MainWindow::buildUi() {
             [this](double a, double b) { m_sideView->setTimeRange(QCPRange(a, b)); });
     m_trainer = new TrainerPanel(m_tabs);
     m_tabs->addTab(m_trainer, tr("T&rainer"));
-    m_tabs->setTabToolTip(4, tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
-    m_tabs->setTabToolTip(0, tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, "
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_trainer),
+                          tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_timeline), tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, "
                                 "Ctrl+drag: zoom to a range, Shift+drag on the memory: measure)"));
     m_tabs->setTabToolTip(
-        2, tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
+        m_tabs->indexOf(m_tradeoff), tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
     auto* central = new QWidget(this);
     auto* cl = new QVBoxLayout(central);
     cl->setContentsMargins(4, 4, 4, 0);
@@ -161,7 +177,12 @@ void MainWindow::buildUi() {
     auto* dock = new QDockWidget(tr("Problem"), this);
     dock->setObjectName("problem");
     auto* left = new QTabWidget(dock);
-    left->addTab(buildChainTab(), tr("C&hain"));
+    m_problemTabs = left;
+    // The problem editor: the chain's steps, or the graph's nodes when a graph is open.
+    m_problemStack = new QStackedWidget(left);
+    m_problemStack->addWidget(buildChainTab());
+    m_problemStack->addWidget(buildGraphTab());
+    left->addTab(m_problemStack, tr("C&hain"));
     left->addTab(buildHardwareTab(), tr("&Hardware"));
     m_panel = new SchedulerPanel(m_doc, left);
     left->addTab(m_panel, tr("&Schedulers"));
@@ -185,6 +206,15 @@ void MainWindow::buildUi() {
 
     // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
     connect(m_timeline, &TimelineView::actionClicked, this, [this](int, int step) {
+        if (m_doc->isGraph()) {
+            // A graph run's intervals name nodes; a chain run on a chain graph names steps (nodes in topological
+            // order, from 1).
+            const Graph g = m_doc->graph();
+            int node = step;
+            if (m_shown && m_shown->plan)
+                node = step >= 1 && step <= g.size() ? g.topologicalOrder()[std::size_t(step - 1)] : -1;
+            return selectNode(node, m_timeline);
+        }
         if (step >= 1 && step <= m_chainModel->rowCount()) {
             m_chainTable->blockSignals(true);
             m_chainTable->selectRow(step - 1);
@@ -342,7 +372,13 @@ void MainWindow::buildMenus() {
     for (const QFileInfo& f : QDir(resourceRoot() + "/examples").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
         fromExample->addAction(f.baseName(), this, [this, p = f.absoluteFilePath()] {
             if (!confirmDiscard()) return;
-            Project proj{*loadChain(p.toStdString()), m_doc->hardware(), {}};
+            if (documentKind(p.toStdString()) != DocumentKind::Chain) {
+                if (openFile(p)) m_path.clear(), updateTitle();
+                return;
+            }
+            auto chain = loadChain(p.toStdString());
+            if (!chain) return report(QString::fromStdString(chain.error()));
+            Project proj{*chain, m_doc->hardware(), {}};
             m_doc->setProject(proj);
             m_path.clear();
             m_dirty = false;
@@ -350,7 +386,7 @@ void MainWindow::buildMenus() {
         });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!confirmDiscard()) return;
-        QString p = QFileDialog::getOpenFileName(this, tr("Open a project, chain or hardware file"), QString(),
+        QString p = QFileDialog::getOpenFileName(this, tr("Open a project, chain, graph or hardware file"), QString(),
                                                  tr("JSON (*.json);;All files (*)"));
         if (!p.isEmpty()) openFile(p);
     });
@@ -448,6 +484,28 @@ bool MainWindow::openFile(const QString& path) {
         m_path.clear();
         break;
     }
+    case DocumentKind::Graph: {
+        auto g = loadGraph(p);
+        if (!g) return report(QString::fromStdString(g.error())), false;
+        Project proj = m_doc->project();
+        proj.graph = *g;
+        proj.settings = graphSettings(*g);
+        m_doc->setProject(proj);
+        m_path.clear();
+        break;
+    }
+    case DocumentKind::GraphPlan: {
+        if (!m_doc->isGraph())
+            return report(tr("%1: a graph plan names the nodes of a graph: open the graph first").arg(path)), false;
+        auto plan = loadGraphPlan(p, m_doc->graph());
+        if (!plan) return report(QString::fromStdString(plan.error())), false;
+        auto run = std::make_shared<const Run>(runGraphPlan(*plan, m_doc->graph(), m_doc->hardware()));
+        if (!run->feasible) return report(QString::fromStdString(run->message)), false;
+        showRun(run);
+        m_comparison->setRuns({run});
+        m_lastError.clear();
+        return true;
+    }
     case DocumentKind::Hardware: {
         auto h = loadHardware(p);
         if (!h) return report(QString::fromStdString(h.error())), false;
@@ -458,7 +516,8 @@ bool MainWindow::openFile(const QString& path) {
         // Let the JSON reader say what is wrong (a syntax error's line and column, or the missing format).
         auto j = loadJson(p);
         QString why =
-            j ? QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain or ckpt-hardware")
+            j ? QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain, ckpt-graph, ckpt-hardware or "
+                                         "ckpt-graph-plan")
               : QString::fromStdString(j.error());
         return report(why), false;
     }

@@ -1,5 +1,6 @@
 #pragma once
 // The explorer's window: problem and machine editors on the left, the charts in the middle, runs in the background.
+#include "io/project_io.h"
 #include "run/runner.h"
 
 #include <QFutureWatcher>
@@ -10,6 +11,9 @@
 
 class Document;
 class ChainTableModel;
+class NodeTableModel;
+class GraphView;
+class QStackedWidget;
 class HardwareTableModel;
 class ComparisonModel;
 class SchedulerPanel;
@@ -38,7 +42,8 @@ public:
     void setInteractive(bool on) { m_interactive = on; }
     QString lastError() const { return m_lastError; }
 
-    bool openFile(const QString& path); // a project, a chain or a hardware file, judged by its "format"
+    // A project, a chain, a graph, a hardware file, or a graph plan (for the open graph), judged by its "format".
+    bool openFile(const QString& path);
     bool saveProjectTo(const QString& path);
     void openDefault(); // the LSTM example on the A100 preset
     // When the last session ended with unsaved changes, offers them back (interactive only). True if restored.
@@ -51,9 +56,21 @@ public:
 
     QString exportChart(const QString& which, const QString& path, int width, int height); // timeline|sweep|tradeoff
     QString exportPlan(const QString& path, const QString& format);                        // json|csv|trace
+    // The chart tabs by name: timeline, graph, sweep, tradeoff, comparison, side, trainer. False if unknown.
+    bool showChartTab(const QString& name);
+    static QStringList chartTabNames();
 
     Document* document() const { return m_doc; }
     ChainTableModel* chainModel() const { return m_chainModel; }
+    NodeTableModel* nodeModel() const { return m_nodeModel; }
+    QTableView* nodeTable() const { return m_nodeTable; }
+    GraphView* graphView() const { return m_graphView; }
+    QString graphMessage() const; // the refusal shown under the node table (empty after a good edit)
+    // What the graph view's buttons do, on its selection: a new node fed by the selected ones; an edge from the first
+    // selected to the second; the selected nodes deleted. They return the refusal (also shown), or empty.
+    QString addNodeFromSelection();
+    QString connectSelection();
+    QString deleteSelection();
     HardwareTableModel* hardwareModel() const { return m_hardwareModel; }
     ComparisonModel* comparisonModel() const { return m_comparison; }
     SchedulerPanel* schedulerPanel() const { return m_panel; }
@@ -85,6 +102,11 @@ private:
     void buildMenus();
     QWidget* buildChainTab();
     QWidget* buildHardwareTab();
+    QWidget* buildGraphTab();
+    void updateMode(); // the chain or graph editors, tabs and views after the document's kind changed
+    void selectNode(int node, QObject* from); // mirrored in the node table, the graph view and the Gantt
+    void showGraphEdit(const QString& refusal);
+    ckpt::ProjectSettings graphSettings(const ckpt::Graph& graph) const; // what a newly opened graph starts with
     void showRun(std::shared_ptr<const ckpt::Run> run);
     void showRuns(std::vector<ckpt::Run> runs);
     void refreshBudgetRange();
@@ -115,6 +137,13 @@ private:
     std::shared_ptr<const ckpt::Run> m_pinned;
     void updateSideBySide();
     QTableView* m_chainTable = nullptr;
+    NodeTableModel* m_nodeModel = nullptr;
+    QTableView* m_nodeTable = nullptr;
+    QLabel* m_graphMessage = nullptr;
+    GraphView* m_graphView = nullptr;
+    QStackedWidget* m_problemStack = nullptr;
+    QTabWidget* m_problemTabs = nullptr;
+    bool m_syncing = false;
     QTableView* m_hardwareTable = nullptr;
     QTableView* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;

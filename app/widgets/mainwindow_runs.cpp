@@ -1,6 +1,8 @@
 // The window's runs (in the background, with progress and cancel) and its exports.
 #include "io/export.h"
 #include "io/files.h"
+#include "io/graph_plan_io.h"
+#include "graphview.h"
 #include "io/json_io.h"
 #include "mainwindow.h"
 #include "models/comparisonmodel.h"
@@ -43,13 +45,27 @@ SolveRequest requestOf(const SchedulerPanel* panel) {
 } // namespace
 
 void MainWindow::refreshBudgetRange() {
-    Chain chain = m_doc->chain();
-    Hardware hw = m_doc->hardware();
-    // From the leanest schedule's peak to store-all's.
-    std::int64_t low = leanestPeak(chain);
+    std::int64_t low = 0, high = 0;
+    if (m_doc->isGraph()) {
+        // No schedule of a graph goes below the largest forward: its inputs, its output and its workspace at once.
+        const Graph g = m_doc->graph();
+        for (int v = 0; v < g.size(); ++v) {
+            std::int64_t need = g.node(v).output_bytes + g.node(v).workspace_bytes;
+            for (int u : g.inputs(v))
+                need += g.node(u).output_bytes;
+            low = std::max(low, need);
+        }
+        high = graphStoreAllPeak(g);
+    } else {
+        // From the leanest schedule's peak to store-all's.
+        Chain chain = m_doc->chain();
+        low = leanestPeak(chain);
+        high = storeAllPeak(chain, m_doc->hardware());
+    }
     m_panel->blockSignals(true);
-    std::int64_t keep = m_panel->budgetBytes();
-    m_panel->setBudgetRange(low, storeAllPeak(chain, hw));
+    // The document's budget, not the slider's: after a new project the slider still holds the old one.
+    std::int64_t keep = m_doc->settings().budget_bytes;
+    m_panel->setBudgetRange(low, high);
     m_panel->setBudgetBytes(keep);
     m_panel->blockSignals(false);
 }
@@ -64,6 +80,8 @@ void MainWindow::runCurrent() {
     // The latest request wins: an older result that arrives later is dropped.
     const int generation = ++*m_generation;
     auto counter = m_generation;
+    std::optional<Graph> graph;
+    if (m_doc->isGraph()) graph = m_doc->graph();
     Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
     std::string name = m_panel->currentScheduler();
@@ -85,14 +103,16 @@ void MainWindow::runCurrent() {
     }
     m_solveWatcher->setFuture(QtConcurrent::run([=] {
         if (counter->load() != generation) return Run{"__stale__"};
-        Run r = runScheduler(name, chain, hw, req);
+        Run r = graph ? runGraphScheduler(name, *graph, hw, req) : runScheduler(name, chain, hw, req);
         if (counter->load() != generation) return Run{"__stale__"};
         return r;
     }));
 }
 
 std::shared_ptr<const Run> MainWindow::runCurrentNow() {
-    Run r = runScheduler(m_panel->currentScheduler(), m_doc->chain(), m_doc->hardware(), requestOf(m_panel));
+    Run r = m_doc->isGraph()
+                ? runGraphScheduler(m_panel->currentScheduler(), m_doc->graph(), m_doc->hardware(), requestOf(m_panel))
+                : runScheduler(m_panel->currentScheduler(), m_doc->chain(), m_doc->hardware(), requestOf(m_panel));
     auto run = std::make_shared<const Run>(std::move(r));
     if (run->feasible)
         showRun(run);
@@ -108,15 +128,19 @@ void MainWindow::runAll() {
         return statusBar()->showMessage(tr("Runs already in progress"), 3000);
     Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
-    auto budgets = parseBudgetList(m_doc->settings().budgets, chain, hw);
+    std::optional<Graph> graph;
+    if (m_doc->isGraph()) graph = m_doc->graph();
+    auto budgets = graph ? parseBudgets(m_doc->settings().budgets, [&] { return graphStoreAllPeak(*graph); })
+                         : parseBudgetList(m_doc->settings().budgets, chain, hw);
     if (!budgets) return report(tr("Budgets to compare: %1").arg(QString::fromStdString(budgets.error())));
     CompareRequest req;
     req.schedulers = m_doc->settings().schedulers;
+    // Every listed name, so that a chain graph compares the chain schedulers the panel offers too.
+    if (req.schedulers.empty()) req.schedulers = m_panel->listedSchedulers();
     req.budgets = *budgets;
     req.params = m_doc->settings().params;
     m_cancelFlag = false;
-    m_progress->setRange(
-        0, int((req.schedulers.empty() ? schedulers().size() : req.schedulers.size()) * req.budgets.size()));
+    m_progress->setRange(0, int(req.schedulers.size() * req.budgets.size()));
     m_progress->setValue(0);
     setBusy(true, tr("Running %1 solves…").arg(m_progress->maximum()));
     if (!m_compareWatcher) {
@@ -132,29 +156,32 @@ void MainWindow::runAll() {
     }
     QPointer<QProgressBar> bar = m_progress;
     m_compareWatcher->setFuture(QtConcurrent::run([=, this] {
-        return compare(
-            chain, hw, req,
-            [bar](int done, int) {
-                QMetaObject::invokeMethod(
-                    bar,
-                    [bar, done] {
-                        if (bar) bar->setValue(done);
-                    },
-                    Qt::QueuedConnection);
-            },
-            &m_cancelFlag);
+        auto progress = [bar](int done, int) {
+            QMetaObject::invokeMethod(
+                bar,
+                [bar, done] {
+                    if (bar) bar->setValue(done);
+                },
+                Qt::QueuedConnection);
+        };
+        return graph ? compareGraph(*graph, hw, req, progress, &m_cancelFlag)
+                     : compare(chain, hw, req, progress, &m_cancelFlag);
     }));
 }
 
 void MainWindow::runAllNow() {
     Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
-    auto budgets = parseBudgetList(m_doc->settings().budgets, chain, hw);
+    std::optional<Graph> graph;
+    if (m_doc->isGraph()) graph = m_doc->graph();
+    auto budgets = graph ? parseBudgets(m_doc->settings().budgets, [&] { return graphStoreAllPeak(*graph); })
+                         : parseBudgetList(m_doc->settings().budgets, chain, hw);
     CompareRequest req;
     req.schedulers = m_doc->settings().schedulers;
+    if (req.schedulers.empty()) req.schedulers = m_panel->listedSchedulers();
     if (budgets) req.budgets = *budgets;
     req.params = m_doc->settings().params;
-    showRuns(compare(chain, hw, req));
+    showRuns(graph ? compareGraph(*graph, hw, req) : compare(chain, hw, req));
 }
 
 void MainWindow::cancelRuns() {
@@ -233,8 +260,15 @@ void MainWindow::showRun(std::shared_ptr<const Run> run) {
     m_shown = run;
     Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
+    QStringList ids;
+    if (m_doc->isGraph())
+        for (const GraphNode& n : m_doc->nodes())
+            ids << QString::fromStdString(n.id);
+    m_timeline->setNodeNames(ids);
     m_timeline->setRun(run, chain, hw);
-    m_sweep->setRun(run, chain, hw);
+    // The sweep diagram is drawn from a chain plan's steps; the graph view colours a graph's nodes.
+    m_sweep->setRun(m_doc->isGraph() ? nullptr : run, chain, hw);
+    m_graphView->setRun(m_doc->isGraph() ? run : nullptr);
     if (m_pinned) updateSideBySide();
     if (!run || !run->timeline) return;
     const Totals& t = run->timeline->totals;
@@ -252,7 +286,7 @@ void MainWindow::showRun(std::shared_ptr<const Run> run) {
             .arg(t.forward_steps)
             .arg(t.recomputed_steps)
             .arg(peaks)
-            .arg(run->plan->actions.size()));
+            .arg(run->plan ? run->plan->actions.size() : run->graph_plan ? run->graph_plan->actions.size() : 0));
 }
 
 QCustomPlot* MainWindow::chartByName(const QString& which) const {
@@ -269,8 +303,23 @@ QString MainWindow::exportChart(const QString& which, const QString& path, int w
 }
 
 QString MainWindow::exportPlan(const QString& path, const QString& format) {
-    if (!m_shown || !m_shown->plan) return tr("There is no plan to export yet: run a scheduler first");
+    if (!m_shown || (!m_shown->plan && !m_shown->graph_plan))
+        return tr("There is no plan to export yet: run a scheduler first");
     Result<bool> ok = true;
+    if (m_shown->graph_plan) {
+        // The plan by node id; CSV and trace from the timeline alone (their action column names no chain action).
+        Plan named;
+        named.scheduler = m_shown->graph_plan->scheduler;
+        if (format == "json")
+            ok = saveGraphPlan(path.toStdString(), *m_shown->graph_plan, m_doc->graph());
+        else if (format == "csv")
+            ok = writeTextFileAtomic(path.toStdString(), timelineToCsv(named, *m_shown->timeline));
+        else if (format == "trace")
+            ok = writeTextFileAtomic(path.toStdString(), timelineToChromeTrace(named, *m_shown->timeline));
+        else
+            return tr("unknown plan format '%1'").arg(format);
+        return ok ? QString() : QString::fromStdString(ok.error());
+    }
     if (format == "json")
         ok = savePlan(path.toStdString(), *m_shown->plan, m_doc->chain());
     else if (format == "csv")
@@ -336,7 +385,7 @@ void MainWindow::exportAllDialog() {
 }
 
 void MainWindow::exportPlanDialog(const QString& format) {
-    QString suffix = format == "json" ? ".ckpt-plan.json" : format == "csv" ? ".csv" : ".trace.json";
+    QString suffix = format == "json" ? (m_shown && m_shown->graph_plan ? ".ckpt-graph-plan.json" : ".ckpt-plan.json") : format == "csv" ? ".csv" : ".trace.json";
     QString path = QFileDialog::getSaveFileName(this, tr("Export the plan"), "plan" + suffix);
     if (path.isEmpty()) return;
     QString err = exportPlan(path, format);

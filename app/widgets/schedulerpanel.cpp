@@ -1,6 +1,7 @@
 #include "schedulerpanel.h"
 
 #include "models/document.h"
+#include "schedulers/graph_registry.h"
 #include "schedulers/registry.h"
 #include "util/units.h"
 
@@ -27,13 +28,6 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     m_list = new QListWidget(this);
     m_list->setToolTip(tr("Click a scheduler to show its plan; tick the ones 'Run all' compares"));
-    for (const SchedulerInfo& s : schedulers()) {
-        auto* item = new QListWidgetItem(QString::fromStdString(s.name), m_list);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(Qt::Checked);
-        item->setToolTip(QString::fromStdString(s.description + "\n" + s.paper + "\nmodel " + std::string(1, s.model) +
-                                                ", " + optimalityName(s.optimality)));
-    }
     m_list->setMaximumHeight(220);
     layout->addWidget(new QLabel(tr("Schedulers"), this));
     layout->addWidget(m_list);
@@ -82,7 +76,46 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
     reload();
 }
 
+void SchedulerPanel::fillList() {
+    const int want = !m_doc->isGraph() ? 0 : m_doc->graph().isChain() ? 2 : 1;
+    if (want == m_listedFor) return;
+    m_listedFor = want;
+    m_list->blockSignals(true);
+    m_list->clear();
+    auto add = [this](const std::string& name, const std::string& tip) {
+        auto* item = new QListWidgetItem(QString::fromStdString(name), m_list);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Checked);
+        item->setToolTip(QString::fromStdString(tip));
+    };
+    if (want != 0)
+        for (const GraphSchedulerInfo& s : graphSchedulers())
+            add(s.name, s.description + "\n" + s.paper + "\ngraph scheduler, " + optimalityName(s.optimality));
+    if (want != 1)
+        for (const SchedulerInfo& s : schedulers())
+            if (want == 0 || !findGraphScheduler(s.name))
+                add(s.name, s.description + "\n" + s.paper + "\nmodel " + std::string(1, s.model) + ", " +
+                                optimalityName(s.optimality) +
+                                (want == 2 ? "\nchain scheduler, run on the chain this graph is" : ""));
+    m_list->blockSignals(false);
+}
+
+std::vector<std::string> SchedulerPanel::listedSchedulers() const {
+    std::vector<std::string> out;
+    for (int i = 0; i < m_list->count(); ++i)
+        out.push_back(m_list->item(i)->text().toStdString());
+    return out;
+}
+
+std::vector<std::string> SchedulerPanel::checkedSchedulers() const {
+    std::vector<std::string> out;
+    for (int i = 0; i < m_list->count(); ++i)
+        if (m_list->item(i)->checkState() == Qt::Checked) out.push_back(m_list->item(i)->text().toStdString());
+    return out;
+}
+
 void SchedulerPanel::reload() {
+    fillList();
     const ProjectSettings& s = m_doc->settings();
     m_list->blockSignals(true);
     for (int i = 0; i < m_list->count(); ++i) {
@@ -119,11 +152,15 @@ std::map<std::string, std::string> SchedulerPanel::currentParams() const {
 void SchedulerPanel::buildForm() {
     while (m_form->rowCount() > 0)
         m_form->removeRow(0);
-    const SchedulerInfo* info = findScheduler(currentScheduler());
-    if (!info) return;
-    m_box->setTitle(tr("Parameters of %1").arg(QString::fromStdString(info->name)));
-    auto& values = m_doc->settings().params[info->name];
-    auto store = [this, name = info->name](const std::string& key, const std::string& value, const std::string& def) {
+    // In graph mode a name is looked up among the graph schedulers first (store-all exists in both lists).
+    const std::string name = currentScheduler();
+    const GraphSchedulerInfo* graphInfo = m_doc->isGraph() ? findGraphScheduler(name) : nullptr;
+    const SchedulerInfo* chainInfo = graphInfo ? nullptr : findScheduler(name);
+    if (!graphInfo && !chainInfo) return;
+    const std::vector<ParamSpec>& specs = graphInfo ? graphInfo->params : chainInfo->params;
+    m_box->setTitle(tr("Parameters of %1").arg(QString::fromStdString(name)));
+    auto& values = m_doc->settings().params[name];
+    auto store = [this, name](const std::string& key, const std::string& value, const std::string& def) {
         auto& v = m_doc->settings().params[name];
         if (value == def)
             v.erase(key);
@@ -131,8 +168,8 @@ void SchedulerPanel::buildForm() {
             v[key] = value;
         emit currentChanged();
     };
-    if (info->params.empty()) m_form->addRow(new QLabel(tr("(none)"), m_box));
-    for (const ParamSpec& p : info->params) {
+    if (specs.empty()) m_form->addRow(new QLabel(tr("(none)"), m_box));
+    for (const ParamSpec& p : specs) {
         const std::string current = values.count(p.name) ? values[p.name] : p.default_value;
         QWidget* w = nullptr;
         switch (p.type) {

@@ -1,9 +1,11 @@
 #pragma once
 // The schedulers of the registry as a checkable list (which ones "Run all" compares), the parameters of the
-// current one as widgets generated from its ParamSpec list, and the budget slider.
+// current one as widgets generated from its ParamSpec list, and the budget slider. For a graph the list holds the
+// graph schedulers (graph_registry.h), and the chain schedulers too when the graph is a chain.
 #include <QWidget>
 #include <map>
 #include <string>
+#include <vector>
 
 class Document;
 class QListWidget;
@@ -25,7 +27,9 @@ public:
     void setBudgetRange(std::int64_t lowest, std::int64_t highest); // the slider spans these
     void setBudgetBytes(std::int64_t bytes);
     QSlider* budgetSlider() const { return m_slider; }
-    void reload(); // after the document was replaced
+    void reload(); // after the document was replaced (or turned from a chain into a graph)
+    std::vector<std::string> listedSchedulers() const;  // every name in the list
+    std::vector<std::string> checkedSchedulers() const; // the ticked ones
 
 signals:
     void currentChanged();   // another scheduler or a parameter changed
@@ -34,6 +38,7 @@ signals:
 
 private:
     void buildForm();
+    void fillList();
     void updateBudgetLabel();
     Document* m_doc;
     QListWidget* m_list;
@@ -43,4 +48,5 @@ private:
     QLabel* m_budgetLabel;
     QLineEdit* m_budgets;
     std::int64_t m_low = 0, m_high = 0;
+    int m_listedFor = -1; // 0: chain schedulers, 1: graph schedulers, 2: both (the list is rebuilt when this changes)
 };

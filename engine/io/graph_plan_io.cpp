@@ -54,7 +54,8 @@ json graphPlanToJson(const GraphPlan& plan, const Graph& graph) {
     json actions = json::array();
     for (const GraphAction& a : plan.actions) {
         const bool known = a.node >= 0 && a.node < graph.size();
-        actions.push_back(json::array({graphActionName(a.kind), known ? graph.node(a.node).id : std::to_string(a.node)}));
+        actions.push_back(
+            json::array({graphActionName(a.kind), known ? graph.node(a.node).id : std::to_string(a.node)}));
     }
     j["actions"] = std::move(actions);
     return j;

@@ -1,9 +1,11 @@
 #pragma once
 // A project: the problem, the machine and the scheduler settings, in one JSON file the explorer opens and saves.
 // {"format":"ckpt-project","version":1,"chain":{chain document},"hardware":{hardware document},
+//  or "graph":{graph document} instead of "chain" (a project of a graph; older files have no "graph"),
 //  "settings":{"scheduler":"revolve","schedulers":["revolve",...],"params":{"revolve":{"slots":"10"}},
 //              "budget_bytes":0,"budgets":"none,5%,20%"}}
 #include "model/chain.h"
+#include "model/graph.h"
 #include "model/hardware.h"
 #include "util/result.h"
 
@@ -24,13 +26,14 @@ struct ProjectSettings {
 };
 
 struct Project {
-    Chain chain;
+    Chain chain; // the problem, unless `graph` is set (then a one-step placeholder when the file has no "chain")
     Hardware hardware;
     ProjectSettings settings;
+    std::optional<Graph> graph = std::nullopt; // set: the problem is this graph
 };
 
 // What a JSON file holds, judged by its "format".
-enum class DocumentKind { Project, Chain, Hardware, Plan, Unknown };
+enum class DocumentKind { Project, Chain, Hardware, Plan, Graph, GraphPlan, Unknown };
 DocumentKind documentKind(const std::string& path);
 
 Result<Project> loadProject(const std::string& path);

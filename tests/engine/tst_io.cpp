@@ -1,6 +1,7 @@
 // engine/io: JSON files (round trips, messages with line:column or JSON paths), atomic saves, CSV and Chrome trace.
 #include "io/export.h"
 #include "io/files.h"
+#include "io/graph_io.h"
 #include "io/json_io.h"
 #include "sim/simulator.h"
 
@@ -630,6 +631,12 @@ void TestIo::shippedFilesLoad() {
                 QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
                 COMPARE_STR(c->name(), (*doc)["name"].get<std::string>());
                 QVERIFY(*chainFromJson(chainToJson(*c), "again") == *c);
+            } else if (format == "ckpt-graph") {
+                auto g = graphFromJson(*doc, path);
+                QVERIFY2(g.ok(), g.ok() ? "" : g.error().c_str());
+                QCOMPARE(g->size(), int((*doc)["nodes"].size()));
+                auto again = graphFromJson(graphToJson(*g), "again");
+                QVERIFY(again.ok() && again->nodes() == g->nodes() && again->edges() == g->edges());
             } else {
                 auto h = hardwareFromJson(*doc, path);
                 QVERIFY2(h.ok(), h.ok() ? "" : h.error().c_str());

@@ -1,0 +1,587 @@
+// The graph view: Graphviz dot for the layout (positions, sizes and edge splines read back from its C structures),
+// QGraphicsView for drawing and interaction. When Graphviz cannot lay the graph out, nodes fall back to layers by
+// depth with straight edges, and the view says so.
+#include "graphview.h"
+
+#include "util/units.h"
+
+#include <QAction>
+#include <QContextMenuEvent>
+#include <QElapsedTimer>
+#include <QGraphicsItem>
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsView>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+// Graphviz last: its headers define short macros (MIN, MAX, ROUND, ...).
+#include <gvc.h>
+
+using namespace ckpt;
+
+namespace {
+
+QColor mix(const QColor& c, double amount) { // c blended with white
+    return QColor::fromRgbF(float(1 - amount + amount * c.redF()), float(1 - amount + amount * c.greenF()),
+                            float(1 - amount + amount * c.blueF()));
+}
+
+class NodeItem : public QGraphicsItem {
+public:
+    NodeItem(int index, QString id, QString detail, QSizeF size, QFont font)
+        : m_index(index), m_id(std::move(id)), m_detail(std::move(detail)), m_size(size), m_font(std::move(font)) {
+        setFlag(ItemIsSelectable);
+        setAcceptHoverEvents(true);
+        setZValue(1);
+    }
+    int index() const { return m_index; }
+    QRectF box() const { return QRectF(-m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height()); }
+    QRectF boundingRect() const override { return box().adjusted(-3, -3, 3, 3); }
+    void setFill(const QColor& c) {
+        m_fill = c;
+        update();
+    }
+    QColor fill() const { return m_fill; }
+    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+        p->setRenderHint(QPainter::Antialiasing);
+        const bool sel = isSelected();
+        p->setPen(sel ? QPen(QColor(20, 20, 20), 3) : QPen(QColor(90, 90, 90), 1));
+        p->setBrush(m_fill);
+        p->drawRoundedRect(box(), 6, 6);
+        QRectF r = box().adjusted(4, 3, -4, -3);
+        QFont bold = m_font;
+        bold.setBold(true);
+        p->setPen(QColor(15, 15, 15));
+        p->setFont(bold);
+        p->drawText(QRectF(r.left(), r.top(), r.width(), r.height() * 0.55), Qt::AlignCenter, m_id);
+        QFont small = m_font;
+        small.setPointSizeF(m_font.pointSizeF() * 0.85);
+        p->setFont(small);
+        p->setPen(QColor(70, 70, 70));
+        p->drawText(QRectF(r.left(), r.top() + r.height() * 0.5, r.width(), r.height() * 0.5), Qt::AlignCenter,
+                    m_detail);
+    }
+
+private:
+    int m_index;
+    QString m_id, m_detail;
+    QSizeF m_size;
+    QFont m_font;
+    QColor m_fill = QColor(235, 235, 235);
+};
+
+// Wheel zooms about the cursor; dragging the background pans (ScrollHandDrag), clicking a node selects it.
+class ZoomView : public QGraphicsView {
+public:
+    using QGraphicsView::QGraphicsView;
+    std::function<void()> onUserZoom;
+    std::function<void()> onDelete;
+
+protected:
+    void wheelEvent(QWheelEvent* e) override {
+        const double f = std::pow(1.0015, e->angleDelta().y());
+        const double s = transform().m11() * f;
+        if (s < 0.02 || s > 8) return;
+        setTransformationAnchor(AnchorUnderMouse);
+        scale(f, f);
+        if (onUserZoom) onUserZoom();
+        e->accept();
+    }
+    void keyPressEvent(QKeyEvent* e) override {
+        if ((e->key() == Qt::Key_Delete || e->key() == Qt::Key_Backspace) && onDelete) return onDelete();
+        QGraphicsView::keyPressEvent(e);
+    }
+};
+
+} // namespace
+
+struct GraphView::Impl {
+    QGraphicsScene* scene = nullptr;
+    ZoomView* view = nullptr;
+    QLabel* legend = nullptr;
+    QLabel* status = nullptr;
+    QAction *add = nullptr, *connect = nullptr, *remove = nullptr, *edit = nullptr, *fit = nullptr,
+            *leftRight = nullptr;
+    std::optional<Graph> graph;
+    std::shared_ptr<const Run> run;
+    std::vector<NodeItem*> nodes;
+    std::vector<Fate> fates;
+    int edges = 0;
+    QList<int> order; // selection order
+    bool silent = false;
+    bool userZoomed = false;
+    double layoutMs = 0;
+    QString layoutError;
+    GVC_t* gvc = nullptr;
+};
+
+GraphView::GraphView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>()) {
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(2);
+    auto* bar = new QToolBar(this);
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    d->add = bar->addAction(tr("Add node"), this, [this] { emit addNodeRequested(); });
+    d->add->setToolTip(tr("Add a node (fed by the selected nodes, with the costs of the last selected)"));
+    d->connect = bar->addAction(tr("Connect"), this, [this] {
+        if (d->order.size() == 2) emit connectRequested(d->order[0], d->order[1]);
+    });
+    d->connect->setToolTip(tr("Select two nodes (Ctrl+click the second): an edge from the first to the second"));
+    d->remove = bar->addAction(tr("Delete"), this, [this] {
+        if (!d->order.isEmpty()) emit deleteRequested(d->order);
+    });
+    d->remove->setToolTip(tr("Delete the selected nodes and their edges (Del)"));
+    d->edit = bar->addAction(tr("Edit…"), this, [this] {
+        if (d->order.size() == 1) emit editRequested(d->order.front());
+    });
+    d->edit->setToolTip(tr("Open the selected node's row in the node table"));
+    bar->addSeparator();
+    d->fit = bar->addAction(tr("Fit"), this, [this] {
+        fitToWindow();
+        d->userZoomed = true; // stays whole, even when that makes the labels small
+    });
+    d->fit->setToolTip(tr("Fit the whole graph in the window (wheel: zoom, drag: pan)"));
+    d->leftRight = bar->addAction(tr("Left to right"));
+    d->leftRight->setCheckable(true);
+    d->leftRight->setToolTip(tr("Lay the graph out from left to right instead of top to bottom"));
+    connect(d->leftRight, &QAction::toggled, this, [this] {
+        layout();
+        d->userZoomed = false;
+        showReadable();
+    });
+    d->status = new QLabel(bar);
+    d->status->setContentsMargins(12, 0, 0, 0);
+    bar->addWidget(d->status);
+    l->addWidget(bar);
+
+    d->scene = new QGraphicsScene(this);
+    d->view = new ZoomView(d->scene, this);
+    d->view->setRenderHint(QPainter::Antialiasing);
+    d->view->setDragMode(QGraphicsView::ScrollHandDrag);
+    d->view->setBackgroundBrush(Qt::white);
+    d->view->setContextMenuPolicy(Qt::CustomContextMenu);
+    d->view->onUserZoom = [this] { d->userZoomed = true; };
+    d->view->onDelete = [this] { d->remove->trigger(); };
+    l->addWidget(d->view, 1);
+    d->legend = new QLabel(this);
+    d->legend->setContentsMargins(6, 0, 6, 4);
+    l->addWidget(d->legend);
+
+    connect(d->view, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        if (auto* item = dynamic_cast<NodeItem*>(d->view->itemAt(pos)); item && !item->isSelected()) {
+            d->scene->clearSelection();
+            item->setSelected(true);
+        }
+        QMenu menu(this);
+        for (QAction* a : {d->add, d->connect, d->remove, d->edit, d->fit})
+            menu.addAction(a);
+        menu.exec(d->view->viewport()->mapToGlobal(pos));
+    });
+    connect(d->scene, &QGraphicsScene::selectionChanged, this, [this] {
+        QList<int> now;
+        for (QGraphicsItem* i : d->scene->selectedItems())
+            if (auto* n = dynamic_cast<NodeItem*>(i)) now << n->index();
+        std::sort(now.begin(), now.end());
+        QList<int> order;
+        for (int v : d->order)
+            if (now.contains(v)) order << v;
+        for (int v : now)
+            if (!order.contains(v)) order << v;
+        d->order = order;
+        updateActions();
+        if (!d->silent) emit nodeSelected(order.isEmpty() ? -1 : order.back());
+    });
+    d->gvc = gvContext();
+    clear();
+}
+
+GraphView::~GraphView() {
+    d->scene->clear();
+    if (d->gvc) gvFreeContext(d->gvc);
+}
+
+QGraphicsView* GraphView::view() const {
+    return d->view;
+}
+int GraphView::nodeCount() const {
+    return int(d->nodes.size());
+}
+int GraphView::edgeCount() const {
+    return d->edges;
+}
+double GraphView::layoutMs() const {
+    return d->layoutMs;
+}
+QString GraphView::layoutError() const {
+    return d->layoutError;
+}
+QList<int> GraphView::selectedNodes() const {
+    return d->order;
+}
+GraphView::Fate GraphView::fate(int node) const {
+    return node >= 0 && node < int(d->fates.size()) ? d->fates[std::size_t(node)] : Fate::Neutral;
+}
+QColor GraphView::nodeColor(int node) const {
+    return node >= 0 && node < nodeCount() ? d->nodes[std::size_t(node)]->fill() : QColor();
+}
+QRectF GraphView::nodeRect(int node) const {
+    if (node < 0 || node >= nodeCount()) return {};
+    auto* n = d->nodes[std::size_t(node)];
+    return n->box().translated(n->pos());
+}
+
+QColor GraphView::fateColor(Fate fate) {
+    switch (fate) {
+    case Fate::Kept:
+        return mix(QColor(0, 158, 115), 0.45); // bluish green
+    case Fate::Recomputed:
+        return mix(QColor(86, 180, 233), 0.75); // sky blue, the Gantt's recompute
+    case Fate::Freed:
+        return mix(QColor(230, 159, 0), 0.6); // orange
+    case Fate::Neutral:
+        break;
+    }
+    return QColor(235, 235, 235);
+}
+
+QString GraphView::fateName(Fate fate) {
+    switch (fate) {
+    case Fate::Kept:
+        return tr("kept until its backward");
+    case Fate::Recomputed:
+        return tr("recomputed (forward ran again)");
+    case Fate::Freed:
+        return tr("freed early, not recomputed");
+    case Fate::Neutral:
+        break;
+    }
+    return tr("no plan shown");
+}
+
+std::vector<GraphView::Fate> GraphView::fatesOf(const Graph& graph, const Run& run) {
+    const int n = graph.size();
+    std::vector<Fate> out(std::size_t(n), Fate::Neutral);
+    if (!run.timeline) return out;
+    // A graph run's intervals name nodes; a chain plan's name steps 1..n, the nodes in topological order.
+    const bool chainRun = !run.graph_plan;
+    auto nodeOf = [&](int index) {
+        if (!chainRun) return index >= 0 && index < n ? index : -1;
+        return index >= 1 && index <= n ? graph.topologicalOrder()[std::size_t(index - 1)] : -1;
+    };
+    std::vector<int> computes(std::size_t(n), 0);
+    std::vector<bool> recomputed(std::size_t(n), false), freedEarly(std::size_t(n), false);
+    for (const Interval& iv : run.timeline->intervals) {
+        if (iv.lane != 0 || iv.kind == IntervalKind::Backward) continue;
+        const int v = nodeOf(iv.index);
+        if (v < 0) continue;
+        ++computes[std::size_t(v)];
+        if (iv.kind == IntervalKind::Recompute) recomputed[std::size_t(v)] = true;
+    }
+    if (run.graph_plan) {
+        std::vector<bool> done(std::size_t(n), false);
+        for (const GraphAction& a : run.graph_plan->actions) {
+            if (a.node < 0 || a.node >= n) continue;
+            if (a.kind == GraphActionKind::Backward) done[std::size_t(a.node)] = true;
+            if (a.kind == GraphActionKind::Free && !done[std::size_t(a.node)]) freedEarly[std::size_t(a.node)] = true;
+        }
+    }
+    for (std::size_t v = 0; v < std::size_t(n); ++v) {
+        if (computes[v] == 0) continue;
+        out[v] = recomputed[v] || computes[v] > 1 ? Fate::Recomputed : freedEarly[v] ? Fate::Freed : Fate::Kept;
+    }
+    return out;
+}
+
+void GraphView::clear() {
+    d->graph.reset();
+    d->scene->clear();
+    d->nodes.clear();
+    d->edges = 0;
+    d->order.clear();
+    d->fates.clear();
+    d->status->clear();
+    recolor();
+    updateActions();
+}
+
+void GraphView::setGraph(const Graph& graph) {
+    const bool first = !d->graph || d->graph->name() != graph.name() || d->nodes.empty();
+    d->graph = graph;
+    if (first) {
+        // The direction that draws the graph larger in this window: a deep, narrow graph reads better across it.
+        std::vector<int> depth(static_cast<std::size_t>(graph.size()), 0);
+        for (int v : graph.topologicalOrder())
+            for (int u : graph.inputs(v))
+                depth[std::size_t(v)] = std::max(depth[std::size_t(v)], depth[std::size_t(u)] + 1);
+        const double levels = graph.size() ? *std::max_element(depth.begin(), depth.end()) + 1 : 1;
+        const double across = double(graph.size()) / levels; // nodes per level, on average
+        const QSizeF win = d->view->viewport()->width() > 100 ? QSizeF(d->view->viewport()->size()) : QSizeF(1150, 750);
+        auto scale = [&](double w, double h) { return std::min(win.width() / w, win.height() / h); };
+        const bool lr = scale(levels * 150, across * 55) > scale(across * 120, levels * 75);
+        d->leftRight->blockSignals(true);
+        d->leftRight->setChecked(lr);
+        d->leftRight->blockSignals(false);
+    }
+    layout();
+    if (first) d->userZoomed = false;
+    if (!d->userZoomed) showReadable();
+}
+
+void GraphView::setRun(std::shared_ptr<const Run> run) {
+    d->run = std::move(run);
+    recolor();
+}
+
+void GraphView::selectNode(int node) {
+    d->silent = true;
+    d->scene->clearSelection();
+    if (node >= 0 && node < nodeCount()) {
+        d->nodes[std::size_t(node)]->setSelected(true);
+        d->view->ensureVisible(d->nodes[std::size_t(node)], 40, 40);
+    }
+    d->silent = false;
+}
+
+void GraphView::fitToWindow() {
+    if (d->nodes.empty()) return;
+    QRectF r = d->scene->itemsBoundingRect().adjusted(-16, -16, 16, 16);
+    d->view->fitInView(r, Qt::KeepAspectRatio);
+    // A small graph stays at a readable size instead of filling a large window with huge boxes.
+    if (d->view->transform().m11() > 1.6) {
+        d->view->setTransform(QTransform::fromScale(1.6, 1.6));
+        d->view->centerOn(r.center());
+    }
+}
+
+void GraphView::showReadable() {
+    fitToWindow();
+    // A deep graph fitted whole has unreadable labels: show its sources at a readable size instead, the rest a scroll
+    // (or Fit) away.
+    if (d->nodes.empty() || d->view->transform().m11() >= 0.7) return;
+    d->view->setTransform(QTransform::fromScale(0.85, 0.85));
+    const QRectF r = d->scene->itemsBoundingRect();
+    const QSizeF half = QSizeF(d->view->viewport()->size()) / (2 * 0.85);
+    d->view->centerOn(d->leftRight->isChecked() ? QPointF(r.left() + half.width() - 16, r.center().y())
+                                                : QPointF(r.center().x(), r.top() + half.height() - 16));
+}
+
+void GraphView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (!d->userZoomed) showReadable();
+}
+
+void GraphView::updateActions() {
+    const bool graph = d->graph.has_value();
+    d->add->setEnabled(graph);
+    d->connect->setEnabled(d->order.size() == 2);
+    d->remove->setEnabled(!d->order.isEmpty());
+    d->edit->setEnabled(d->order.size() == 1);
+    d->fit->setEnabled(graph);
+}
+
+void GraphView::recolor() {
+    d->fates = d->graph && d->run ? fatesOf(*d->graph, *d->run)
+                                  : std::vector<Fate>(std::size_t(d->graph ? d->graph->size() : 0), Fate::Neutral);
+    int counts[4] = {0, 0, 0, 0};
+    for (std::size_t v = 0; v < d->nodes.size() && v < d->fates.size(); ++v) {
+        d->nodes[v]->setFill(fateColor(d->fates[v]));
+        ++counts[int(d->fates[v])];
+    }
+    QString legend;
+    auto swatch = [](Fate f, const QString& text) {
+        return QString(
+                   "<span style='background-color:%1; border:1px solid #555'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2"
+                   "&nbsp;&nbsp;&nbsp;&nbsp;")
+            .arg(fateColor(f).name(), text);
+    };
+    const bool plan = d->run && d->run->timeline && d->graph;
+    if (plan) {
+        legend = tr("<b>%1</b>: ").arg(QString::fromStdString(d->run->scheduler).toHtmlEscaped());
+        for (Fate f : {Fate::Kept, Fate::Recomputed, Fate::Freed})
+            legend += swatch(f, tr("%1 (%2)").arg(fateName(f)).arg(counts[int(f)]));
+    } else {
+        legend = swatch(Fate::Neutral, tr("no plan shown: run a scheduler to colour the nodes by what it does"));
+    }
+    if (!d->layoutError.isEmpty()) legend += tr(" · <span style='color:#b00020'>%1</span>").arg(d->layoutError);
+    d->legend->setText(legend);
+}
+
+void GraphView::layout() {
+    QElapsedTimer clock;
+    clock.start();
+    d->silent = true;
+    const QList<int> keep = d->order;
+    d->scene->clear();
+    d->nodes.clear();
+    d->edges = 0;
+    d->order.clear();
+    d->layoutError.clear();
+    if (!d->graph) {
+        d->silent = false;
+        return;
+    }
+    const Graph& g = *d->graph;
+    const int n = g.size();
+    QFont font = this->font();
+    if (font.pointSizeF() <= 0) font.setPointSizeF(9);
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetricsF fb(bold), fs(font);
+    std::vector<QSizeF> size(static_cast<std::size_t>(n));
+    std::vector<QString> detail(static_cast<std::size_t>(n));
+    for (int v = 0; v < n; ++v) {
+        const GraphNode& node = g.node(v);
+        detail[std::size_t(v)] = QString::fromStdString(formatBytes(double(node.output_bytes)));
+        const double w = std::max(fb.horizontalAdvance(QString::fromStdString(node.id)),
+                                  fs.horizontalAdvance(detail[std::size_t(v)])) +
+                         20;
+        size[std::size_t(v)] = QSizeF(std::max(w, 56.0), fb.height() + fs.height() + 10);
+    }
+
+    // Depth (longest path from a source) picks the direction when the user has not: a deep, narrow graph reads
+    // better across a wide window.
+    std::vector<int> depth(std::size_t(n), 0);
+    for (int v : g.topologicalOrder())
+        for (int u : g.inputs(v))
+            depth[std::size_t(v)] = std::max(depth[std::size_t(v)], depth[std::size_t(u)] + 1);
+    const int levels = n ? *std::max_element(depth.begin(), depth.end()) + 1 : 0;
+    const bool leftRight = d->leftRight->isChecked();
+
+    // Positions (centres, y down) and edge paths in points = scene units.
+    std::vector<QPointF> pos(static_cast<std::size_t>(n));
+    std::vector<QPainterPath> paths;
+    std::vector<std::pair<QPointF, QPointF>> arrows; // tip, and the point the arrow comes from
+    bool laidOut = false;
+    if (d->gvc) {
+        QByteArray dot = "digraph G {\n graph [rankdir=" + QByteArray(leftRight ? "LR" : "TB") +
+                         ", nodesep=0.25, ranksep=0.45];\n node [shape=box, fixedsize=true, label=\"\"];\n";
+        for (int v = 0; v < n; ++v)
+            dot += QString(" n%1 [width=%2, height=%3];\n")
+                       .arg(v)
+                       .arg(size[std::size_t(v)].width() / 72.0, 0, 'f', 4)
+                       .arg(size[std::size_t(v)].height() / 72.0, 0, 'f', 4)
+                       .toLatin1();
+        for (int v = 0; v < n; ++v)
+            for (int u : g.inputs(v))
+                dot += QString(" n%1 -> n%2;\n").arg(u).arg(v).toLatin1();
+        dot += "}\n";
+        Agraph_t* ag = agmemread(dot.constData());
+        if (ag && gvLayout(d->gvc, ag, "dot") == 0) {
+            const double top = GD_bb(ag).UR.y;
+            auto flip = [top](pointf p) { return QPointF(p.x, top - p.y); };
+            std::vector<Agnode_t*> handles(std::size_t(n), nullptr);
+            for (Agnode_t* an = agfstnode(ag); an; an = agnxtnode(ag, an)) {
+                const int v = std::atoi(agnameof(an) + 1);
+                if (v < 0 || v >= n) continue;
+                handles[std::size_t(v)] = an;
+                pos[std::size_t(v)] = flip(ND_coord(an));
+            }
+            for (Agnode_t* an = agfstnode(ag); an; an = agnxtnode(ag, an))
+                for (Agedge_t* e = agfstout(ag, an); e; e = agnxtout(ag, e)) {
+                    const splines* spl = ED_spl(e);
+                    if (!spl || spl->size < 1 || spl->list[0].size < 4) continue;
+                    const bezier& b = spl->list[0];
+                    QPainterPath path(flip(b.list[0]));
+                    for (int k = 1; k + 2 < b.size; k += 3)
+                        path.cubicTo(flip(b.list[k]), flip(b.list[k + 1]), flip(b.list[k + 2]));
+                    const QPointF last = flip(b.list[b.size - 1]);
+                    if (b.eflag)
+                        arrows.emplace_back(flip(b.ep), last);
+                    else
+                        arrows.emplace_back(last, flip(b.list[b.size - 2]));
+                    paths.push_back(path);
+                }
+            gvFreeLayout(d->gvc, ag);
+            laidOut = true;
+        } else {
+            d->layoutError = tr("Graphviz could not lay the graph out; drawn in layers by depth");
+        }
+        if (ag) agclose(ag);
+    } else {
+        d->layoutError = tr("Graphviz is not available; drawn in layers by depth");
+    }
+    if (!laidOut) {
+        std::vector<int> filled(static_cast<std::size_t>(levels), 0);
+        for (int v : g.topologicalOrder()) {
+            const int k = filled[std::size_t(depth[std::size_t(v)])]++;
+            QPointF p(k * 150.0, depth[std::size_t(v)] * 80.0);
+            pos[std::size_t(v)] = leftRight ? QPointF(p.y() * 2, p.x() / 2) : p;
+        }
+        for (int v = 0; v < n; ++v)
+            for (int u : g.inputs(v)) {
+                QLineF line(pos[std::size_t(u)], pos[std::size_t(v)]);
+                QPainterPath path(line.p1());
+                const QPointF tip = line.pointAt(std::max(0.0, 1 - 22 / std::max(line.length(), 1.0)));
+                path.lineTo(tip);
+                paths.push_back(path);
+                arrows.emplace_back(tip, line.p1());
+            }
+    }
+
+    const QPen edgePen(QColor(110, 110, 110), 1.2);
+    for (std::size_t k = 0; k < paths.size(); ++k) {
+        auto* item = d->scene->addPath(paths[k], edgePen);
+        item->setZValue(0);
+        // A filled arrowhead 9 points long pointing from `from` to `tip`.
+        const auto [tip, from] = arrows[k];
+        QLineF back(tip, from);
+        if (back.length() < 1e-6) continue;
+        back.setLength(9);
+        QLineF side = back.normalVector();
+        side.setLength(4);
+        const QPointF base = back.p2(), offset = side.p2() - side.p1();
+        auto* head =
+            d->scene->addPolygon(QPolygonF({tip, base + offset, base - offset}), QPen(Qt::NoPen), QColor(90, 90, 90));
+        head->setZValue(0);
+        ++d->edges;
+    }
+    for (int v = 0; v < n; ++v) {
+        const GraphNode& node = g.node(v);
+        auto* item =
+            new NodeItem(v, QString::fromStdString(node.id), detail[std::size_t(v)], size[std::size_t(v)], font);
+        item->setPos(pos[std::size_t(v)]);
+        QStringList flags;
+        if (node.needs_inputs) flags << "inputs";
+        if (node.needs_output) flags << "output";
+        item->setToolTip(tr("<b>%1</b><br>forward %2 · backward %3<br>output %4 · workspace %5<br>backward needs: "
+                            "%6%7<br>%8 inputs, %9 consumers")
+                             .arg(QString::fromStdString(node.id).toHtmlEscaped(),
+                                  QString::fromStdString(formatSeconds(node.forward)),
+                                  QString::fromStdString(formatSeconds(node.backward)),
+                                  QString::fromStdString(formatBytes(double(node.output_bytes))),
+                                  QString::fromStdString(formatBytes(double(node.workspace_bytes))),
+                                  flags.isEmpty() ? tr("nothing") : flags.join(", "),
+                                  node.reversible ? tr(" · reversible") : QString())
+                             .arg(g.inputs(v).size())
+                             .arg(g.consumers(v).size()));
+        d->scene->addItem(item);
+        d->nodes.push_back(item);
+    }
+    d->scene->setSceneRect(d->scene->itemsBoundingRect().adjusted(-40, -40, 40, 40));
+    for (int v : keep)
+        if (v >= 0 && v < n) d->nodes[std::size_t(v)]->setSelected(true);
+    d->order.clear();
+    for (int v : keep)
+        if (v >= 0 && v < n) d->order << v;
+    d->silent = false;
+    d->layoutMs = double(clock.nsecsElapsed()) / 1e6;
+    d->status->setText(tr("%1 nodes, %2 edges, %3 levels · laid out in %4 ms")
+                           .arg(n)
+                           .arg(g.edges().size())
+                           .arg(levels)
+                           .arg(d->layoutMs, 0, 'f', 0));
+    recolor();
+    updateActions();
+}

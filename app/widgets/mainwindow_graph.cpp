@@ -1,0 +1,209 @@
+// The window's graph mode: the node table and the graph view as editors of one graph, selection mirrored between
+// them and the Gantt, and the tabs that only make sense for chains (sweep, trainer) disabled with the reason.
+#include "graphview.h"
+#include "mainwindow.h"
+#include "models/document.h"
+#include "models/nodetablemodel.h"
+#include "plots/sweepview.h"
+#include "plots/timelineview.h"
+#include "plots/tradeoffview.h"
+#include "schedulers/graph_registry.h"
+#include "trainerpanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+using namespace ckpt;
+
+QWidget* MainWindow::buildGraphTab() {
+    auto* w = new QWidget;
+    auto* l = new QVBoxLayout(w);
+    auto* row = new QHBoxLayout;
+    auto* add = new QPushButton(tr("Add node"), w);
+    add->setToolTip(tr("A new node fed by the selected nodes, with the costs of the last selected one"));
+    auto* connectButton = new QPushButton(tr("Connect"), w);
+    connectButton->setToolTip(tr("Select two nodes (Ctrl+click): an edge from the first selected to the second"));
+    auto* remove = new QPushButton(tr("Delete"), w);
+    remove->setToolTip(tr("Delete the selected nodes and every edge that touches them"));
+    row->addWidget(add);
+    row->addWidget(connectButton);
+    row->addWidget(remove);
+    row->addStretch(1);
+    l->addLayout(row);
+    m_nodeTable = new QTableView(w);
+    m_nodeTable->setModel(m_nodeModel);
+    m_nodeTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_nodeTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_nodeTable->horizontalHeader()->setStretchLastSection(true);
+    m_nodeTable->verticalHeader()->setDefaultSectionSize(22);
+    l->addWidget(m_nodeTable, 1);
+    m_graphMessage = new QLabel(w);
+    m_graphMessage->setStyleSheet("color: #b00020");
+    m_graphMessage->setWordWrap(true);
+    l->addWidget(m_graphMessage);
+
+    connect(add, &QPushButton::clicked, this, &MainWindow::addNodeFromSelection);
+    connect(connectButton, &QPushButton::clicked, this, &MainWindow::connectSelection);
+    connect(remove, &QPushButton::clicked, this, &MainWindow::deleteSelection);
+    connect(m_nodeModel, &NodeTableModel::editRefused, this, [this](const QModelIndex& index, const QString& reason) {
+        showGraphEdit(reason);
+        QRect r = m_nodeTable->visualRect(index);
+        QToolTip::showText(m_nodeTable->viewport()->mapToGlobal(r.bottomLeft()), reason, m_nodeTable);
+    });
+    connect(m_doc, &Document::graphChanged, m_graphMessage, &QLabel::clear);
+    connect(m_nodeTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { selectNode(current.isValid() ? current.row() : -1, m_nodeTable); });
+    // m_graphView is built with the chart tabs, before this tab.
+    connect(m_graphView, &GraphView::nodeSelected, this, [this](int v) { selectNode(v, m_graphView); });
+    connect(m_graphView, &GraphView::addNodeRequested, this, &MainWindow::addNodeFromSelection);
+    connect(m_graphView, &GraphView::connectRequested, this, &MainWindow::connectSelection);
+    connect(m_graphView, &GraphView::deleteRequested, this, &MainWindow::deleteSelection);
+    connect(m_graphView, &GraphView::editRequested, this, [this](int v) {
+        m_problemTabs->setCurrentWidget(m_problemStack);
+        selectNode(v, nullptr);
+        m_nodeTable->setFocus();
+        m_nodeTable->edit(m_nodeModel->index(v, NodeTableModel::Forward));
+    });
+    return w;
+}
+
+QString MainWindow::graphMessage() const {
+    return m_graphMessage->text();
+}
+
+void MainWindow::showGraphEdit(const QString& refusal) {
+    m_graphMessage->setText(refusal);
+    if (!refusal.isEmpty()) statusBar()->showMessage(refusal, 10000);
+}
+
+void MainWindow::selectNode(int node, QObject* from) {
+    if (m_syncing) return;
+    m_syncing = true;
+    const bool valid = node >= 0 && node < m_nodeModel->rowCount();
+    if (from != m_nodeTable) {
+        if (valid) {
+            m_nodeTable->selectRow(node);
+            m_nodeTable->scrollTo(m_nodeModel->index(node, 0));
+        } else {
+            m_nodeTable->clearSelection();
+        }
+    }
+    if (from != m_graphView) m_graphView->selectNode(valid ? node : -1);
+    // The Gantt marks the node's actions: its index for a graph run, its place in topological order for a chain run.
+    int mark = valid ? node : -1;
+    if (valid && m_shown && m_shown->plan) {
+        const auto& order = m_doc->graph().topologicalOrder();
+        mark = int(std::find(order.begin(), order.end(), node) - order.begin()) + 1;
+    }
+    m_timeline->highlightStep(mark);
+    m_syncing = false;
+}
+
+QString MainWindow::addNodeFromSelection() {
+    if (!m_doc->isGraph()) return tr("No graph is open");
+    const QList<int> sel = m_graphView->selectedNodes();
+    GraphNode node{"", 1e-3, 2e-3, 1 << 20, 0, true, false, false};
+    QStringList inputs;
+    for (int v : sel)
+        inputs << QString::fromStdString(m_doc->nodes()[std::size_t(v)].id);
+    if (!sel.isEmpty()) node = m_doc->nodes()[std::size_t(sel.back())];
+    node.id = m_doc->uniqueNodeId("node").toStdString();
+    QString why = m_doc->addNode(node, inputs);
+    showGraphEdit(why);
+    if (why.isEmpty()) selectNode(int(m_doc->nodes().size()) - 1, nullptr);
+    return why;
+}
+
+QString MainWindow::connectSelection() {
+    const QList<int> sel = m_graphView->selectedNodes();
+    QString why = sel.size() != 2 ? tr("Select two nodes to connect: the first feeds the second")
+                                  : m_doc->connectNodes(QString::fromStdString(m_doc->nodes()[std::size_t(sel[0])].id),
+                                                        QString::fromStdString(m_doc->nodes()[std::size_t(sel[1])].id));
+    showGraphEdit(why);
+    return why;
+}
+
+QString MainWindow::deleteSelection() {
+    QStringList ids;
+    for (int v : m_graphView->selectedNodes())
+        ids << QString::fromStdString(m_doc->nodes()[std::size_t(v)].id);
+    QString why = m_doc->removeNodes(ids);
+    showGraphEdit(why);
+    return why;
+}
+
+ProjectSettings MainWindow::graphSettings(const Graph& graph) const {
+    ProjectSettings s;
+    // The first fast graph scheduler that trades memory for time (the slider re-solves at once), at the tightest of
+    // a few fractions of store-all's peak that it meets, so that the first plan shown has to recompute;
+    // store-all (always there) without a budget otherwise.
+    s.scheduler = "store-all";
+    for (const char* name : {"lower-set-dp", "chen-greedy", "dtr"}) {
+        if (!findGraphScheduler(name)) continue;
+        s.scheduler = name;
+        const std::int64_t peak = graphStoreAllPeak(graph);
+        for (double f : {0.5, 0.65, 0.8}) {
+            SolveRequest r;
+            r.budget_bytes = std::int64_t(double(peak) * f);
+            if (solveGraph(name, graph, m_doc->hardware(), r)) {
+                s.budget_bytes = r.budget_bytes;
+                break;
+            }
+        }
+        break;
+    }
+    return s;
+}
+
+void MainWindow::updateMode() {
+    const bool graph = m_doc->isGraph();
+    m_problemStack->setCurrentIndex(graph ? 1 : 0);
+    m_problemTabs->setTabText(m_problemTabs->indexOf(m_problemStack), graph ? tr("&Graph") : tr("C&hain"));
+    const int g = m_tabs->indexOf(m_graphView), s = m_tabs->indexOf(m_sweep), t = m_tabs->indexOf(m_trainer);
+    m_tabs->setTabEnabled(g, graph);
+    m_tabs->setTabToolTip(g, graph ? tr("The graph laid out by Graphviz, coloured by what the shown plan does with "
+                                        "each node (wheel: zoom, drag: pan, right-click: edit)")
+                                   : tr("Open a graph file (ckpt-graph) to see and edit a graph here"));
+    m_tabs->setTabEnabled(s, !graph);
+    m_tabs->setTabToolTip(s, graph
+                                 ? tr("The sweep diagram draws a chain's steps against time; a graph has no single "
+                                      "step axis, so it is shown for chains only")
+                                 : tr("Step index against time: forward sweeps, checkpoints, the backward staircase"));
+    m_tabs->setTabEnabled(t, !graph);
+    m_tabs->setTabToolTip(t, graph
+                                 ? tr("The trainer runs chain plans on a real RNN; it has no graph model")
+                                 : tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
+    if (!m_tabs->isTabEnabled(m_tabs->currentIndex()))
+        m_tabs->setCurrentWidget(graph ? static_cast<QWidget*>(m_graphView) : m_timeline);
+    m_graphMessage->clear();
+    if (graph)
+        m_graphView->setGraph(m_doc->graph());
+    else
+        m_graphView->clear();
+}
+
+QStringList MainWindow::chartTabNames() {
+    return {"timeline", "graph", "sweep", "tradeoff", "comparison", "side", "trainer"};
+}
+
+bool MainWindow::showChartTab(const QString& name) {
+    QWidget* w = name == "timeline"     ? static_cast<QWidget*>(m_timeline)
+                 : name == "graph"      ? static_cast<QWidget*>(m_graphView)
+                 : name == "sweep"      ? static_cast<QWidget*>(m_sweep)
+                 : name == "tradeoff"   ? static_cast<QWidget*>(m_tradeoff)
+                 : name == "comparison" ? static_cast<QWidget*>(m_comparisonTable)
+                 : name == "side"       ? m_sideView->parentWidget()
+                 : name == "trainer"    ? static_cast<QWidget*>(m_trainer)
+                                        : nullptr;
+    if (!w) return false;
+    m_tabs->setCurrentWidget(w);
+    return true;
+}
