@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -62,11 +63,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->plot = new QCustomPlot(this);
     layout->addWidget(d->plot, 1);
     connect(d->levelBox, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (i >= 0 && i != d->level) {
-            d->level = i;
-            d->limitBytes = i < int(d->limits.size()) ? d->limits[std::size_t(i)] : 0;
-            setMemoryLevel(i);
-        }
+        if (i >= 0 && i != d->level) setMemoryLevel(i);
     });
     QCustomPlot* p = d->plot;
     p->setNoAntialiasingOnDrag(true);
@@ -207,8 +204,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
         if (d->run->plan) {
             what = QString::fromStdString(toString(d->run->plan->actions[std::size_t(iv.action)]));
         } else { // a graph run: the interval's node by id
-            const QString node = iv.index >= 0 && iv.index < d->nodeNames.size() ? d->nodeNames[iv.index]
-                                                                                  : QString::number(iv.index);
+            const QString node =
+                iv.index >= 0 && iv.index < d->nodeNames.size() ? d->nodeNames[iv.index] : QString::number(iv.index);
             what = QString("%1 %2").arg(QString::fromUtf8(intervalKindName(iv.kind)), node.toHtmlEscaped());
         }
         QString text = QString("<b>%1</b><br>%2 · action %3<br>start %4<br>duration %5<br>%6")
@@ -278,12 +275,20 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Chain&, const Ha
         names->addTick(l, QString::fromStdString(d->timeline->lanes[std::size_t(l)]));
     lanes->setTicker(names);
     lanes->setRange(-0.5, std::max(0.5, double(d->timeline->lanes.size()) - 0.5));
-    std::int64_t limit = 0;
-    if (d->level == 0 && d->run->budget_bytes > 0) limit = d->run->budget_bytes;
-    if (d->level < hw.levelCount() && !hw.isUnbounded(d->level))
-        limit = limit ? std::min(limit, hw.level(d->level).capacity_bytes) : hw.level(d->level).capacity_bytes;
-    d->limitBytes = limit;
-    setMemoryLevel(d->level);
+    // One entry per level the timeline has, each with its line: the budget (level 0) or the capacity, the smaller.
+    const int levels = std::max(1, int(d->timeline->memory.size()));
+    d->limits.assign(std::size_t(levels), 0);
+    QSignalBlocker quiet(d->levelBox);
+    d->levelBox->clear();
+    for (int l = 0; l < levels; ++l) {
+        std::int64_t limit = l == 0 && d->run->budget_bytes > 0 ? d->run->budget_bytes : 0;
+        if (l < hw.levelCount() && !hw.isUnbounded(l))
+            limit = limit ? std::min(limit, hw.level(l).capacity_bytes) : hw.level(l).capacity_bytes;
+        d->limits[std::size_t(l)] = limit;
+        const std::string name = l < hw.levelCount() ? hw.level(l).name : std::string();
+        d->levelBox->addItem(QString("L%1 %2").arg(l).arg(QString::fromStdString(name)).trimmed());
+    }
+    setMemoryLevel(d->level < levels ? d->level : 0);
     d->fullRange = QCPRange(0, std::max(d->timeline->totals.makespan_s, 1e-12) * 1.01);
     resetZoom();
 }
@@ -298,6 +303,11 @@ std::shared_ptr<const Run> TimelineView::run() const {
 
 void TimelineView::setMemoryLevel(int level) {
     d->level = level;
+    d->limitBytes = level >= 0 && level < int(d->limits.size()) ? d->limits[std::size_t(level)] : 0;
+    if (d->levelBox->currentIndex() != level) {
+        QSignalBlocker quiet(d->levelBox);
+        d->levelBox->setCurrentIndex(level);
+    }
     d->memoryMax = 0;
     for (QCPGraph* g : d->layers)
         g->data()->clear();
