@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 
 namespace ckpt::cli {
@@ -41,8 +42,23 @@ int cmdRender(int argc, char** argv) {
             return BadInput;
         }
     }
-    auto chain = loadProblem(args.positional()[0]);
-    if (!chain) return BadInput;
+    // A graph renders like a chain, through the graph schedulers (the sweep diagram needs a chain's steps).
+    std::optional<Chain> chain;
+    std::optional<Graph> graph;
+    if (isGraphFile(args.positional()[0])) {
+        graph = loadGraphProblem(args.positional()[0]);
+        if (!graph) return BadInput;
+        if (chart == "sweep") {
+            if (!graph->isChain()) {
+                complain("render: the sweep diagram draws a chain's steps; " + graph->name() + " is not a chain");
+                return BadInput;
+            }
+            chain = graph->toChain(), graph.reset();
+        }
+    } else {
+        chain = loadProblem(args.positional()[0]);
+        if (!chain) return BadInput;
+    }
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -57,14 +73,16 @@ int cmdRender(int argc, char** argv) {
         std::stringstream ss(args.value("schedulers"));
         for (std::string item; std::getline(ss, item, ',');)
             if (!item.empty()) req.schedulers.push_back(item);
-        auto budgets = parseBudgetList(args.value("budgets", "5%,10%,20%,35%,50%,75%,100%"), *chain, *hw);
+        const std::string list = args.value("budgets", "5%,10%,20%,35%,50%,75%,100%");
+        auto budgets =
+            graph ? parseBudgets(list, [&] { return graphStoreAllPeak(*graph); }) : parseBudgetList(list, *chain, *hw);
         if (!budgets) {
             complain("render: --budgets: " + budgets.error());
             return BadInput;
         }
         req.budgets = *budgets;
         std::vector<std::shared_ptr<const Run>> runs;
-        for (Run& r : compare(*chain, *hw, req)) {
+        for (Run& r : graph ? compareGraph(*graph, *hw, req) : compare(*chain, *hw, req)) {
             if (r.bad_input) {
                 complain(r.scheduler + ": " + r.message);
                 return BadInput;
@@ -81,8 +99,10 @@ int cmdRender(int argc, char** argv) {
         }
         std::string name = args.value("scheduler");
         SolveRequest req;
-        if (!readSolveRequest(args, name, *chain, *hw, req)) return BadInput;
-        auto run = std::make_shared<const Run>(runScheduler(name, *chain, *hw, req));
+        if (graph ? !readSolveRequest(args, name, *graph, *hw, req) : !readSolveRequest(args, name, *chain, *hw, req))
+            return BadInput;
+        auto run = std::make_shared<const Run>(graph ? runGraphScheduler(name, *graph, *hw, req)
+                                                     : runScheduler(name, *chain, *hw, req));
         if (!run->feasible) {
             complain(run->message);
             return exitCodeOf(*run);
@@ -93,7 +113,13 @@ int cmdRender(int argc, char** argv) {
             view = s, plot = s->plot();
         } else {
             auto* t = new TimelineView;
-            t->setRun(run, *chain, *hw);
+            if (graph) {
+                QStringList ids;
+                for (const GraphNode& n : graph->nodes())
+                    ids << QString::fromStdString(n.id);
+                t->setNodeNames(ids);
+            }
+            t->setRun(run, *hw);
             if (chart == "memory") t->setMemoryOnly(true);
             view = t, plot = t->plot();
         }

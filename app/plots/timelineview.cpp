@@ -254,7 +254,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
 
 TimelineView::~TimelineView() = default;
 
-void TimelineView::setRun(std::shared_ptr<const Run> run, const Chain&, const Hardware& hw) {
+void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
     d->run = std::move(run);
     d->history.clear();
     if (!d->run || !d->run->timeline) {

@@ -20,7 +20,7 @@ public:
     ~TimelineView() override;
 
     // Shows a feasible run (run->timeline set); a null run clears the view.
-    void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain& chain, const ckpt::Hardware& hw);
+    void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Hardware& hw);
     std::shared_ptr<const ckpt::Run> run() const;
     void setMemoryLevel(int level);
 

@@ -6,10 +6,10 @@
 #include "io/json_io.h"
 #include "io/project_io.h"
 #include "models/chaintablemodel.h"
-#include "models/nodetablemodel.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
 #include "models/hardwaretablemodel.h"
+#include "models/nodetablemodel.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -64,8 +64,7 @@ QString resourceRoot() {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new Document(this)), m_chainModel(new ChainTableModel(m_doc, this)),
       m_hardwareModel(new HardwareTableModel(m_doc, this)), m_comparison(new ComparisonModel(this)),
-      m_nodeModel(new NodeTableModel(m_doc, this)),
-      m_generation(std::make_shared<std::atomic<int>>(0)) {
+      m_nodeModel(new NodeTableModel(m_doc, this)), m_generation(std::make_shared<std::atomic<int>>(0)) {
     setAcceptDrops(true);
     buildUi();
     buildMenus();
@@ -88,7 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_doc, &Document::graphChanged, this, edited);
     connect(m_doc, &Document::graphChanged, this, [this] {
         m_graphView->setGraph(m_doc->graph()); // Graphviz re-lays it out: milliseconds for a few hundred nodes
-        m_panel->reload();                      // an edit may make the graph a chain, or stop it being one
+        m_panel->reload();                     // an edit may make the graph a chain, or stop it being one
     });
     connect(m_doc, &Document::reset, this, [this] {
         m_length->blockSignals(true);
@@ -161,10 +160,12 @@ void MainWindow::buildUi() {
     m_tabs->addTab(m_trainer, tr("T&rainer"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_trainer),
                           tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_timeline), tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, "
-                                "Ctrl+drag: zoom to a range, Shift+drag on the memory: measure)"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_timeline),
+                          tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, "
+                             "Ctrl+drag: zoom to a range, Shift+drag on the memory: measure)"));
     m_tabs->setTabToolTip(
-        m_tabs->indexOf(m_tradeoff), tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
+        m_tabs->indexOf(m_tradeoff),
+        tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
     auto* central = new QWidget(this);
     auto* cl = new QVBoxLayout(central);
     cl->setContentsMargins(4, 4, 4, 0);
@@ -515,10 +516,10 @@ bool MainWindow::openFile(const QString& path) {
     default: {
         // Let the JSON reader say what is wrong (a syntax error's line and column, or the missing format).
         auto j = loadJson(p);
-        QString why =
-            j ? QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain, ckpt-graph, ckpt-hardware or "
-                                         "ckpt-graph-plan")
-              : QString::fromStdString(j.error());
+        QString why = j ? QString::fromStdString(
+                              p + ": expected a \"format\" of ckpt-project, ckpt-chain, ckpt-graph, ckpt-hardware or "
+                                  "ckpt-graph-plan")
+                        : QString::fromStdString(j.error());
         return report(why), false;
     }
     }

@@ -1,8 +1,8 @@
 // The window's runs (in the background, with progress and cancel) and its exports.
+#include "graphview.h"
 #include "io/export.h"
 #include "io/files.h"
 #include "io/graph_plan_io.h"
-#include "graphview.h"
 #include "io/json_io.h"
 #include "mainwindow.h"
 #include "models/comparisonmodel.h"
@@ -223,10 +223,9 @@ QString MainWindow::sideBySideSummary() const {
 }
 
 void MainWindow::updateSideBySide() {
-    Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
-    m_sideView->setRun(m_shown, chain, hw);
-    m_pinnedView->setRun(m_pinned, chain, hw);
+    m_sideView->setRun(m_shown, hw);
+    m_pinnedView->setRun(m_pinned, hw);
     if (!m_shown || !m_pinned || !m_shown->timeline || !m_pinned->timeline) return;
     // One axis for both: the longer plan sets it.
     double end = std::max(m_shown->timeline->totals.makespan_s, m_pinned->timeline->totals.makespan_s) * 1.01;
@@ -265,7 +264,7 @@ void MainWindow::showRun(std::shared_ptr<const Run> run) {
         for (const GraphNode& n : m_doc->nodes())
             ids << QString::fromStdString(n.id);
     m_timeline->setNodeNames(ids);
-    m_timeline->setRun(run, chain, hw);
+    m_timeline->setRun(run, hw);
     // The sweep diagram is drawn from a chain plan's steps; the graph view colours a graph's nodes.
     m_sweep->setRun(m_doc->isGraph() ? nullptr : run, chain, hw);
     m_graphView->setRun(m_doc->isGraph() ? run : nullptr);
@@ -286,7 +285,9 @@ void MainWindow::showRun(std::shared_ptr<const Run> run) {
             .arg(t.forward_steps)
             .arg(t.recomputed_steps)
             .arg(peaks)
-            .arg(run->plan ? run->plan->actions.size() : run->graph_plan ? run->graph_plan->actions.size() : 0));
+            .arg(run->plan         ? run->plan->actions.size()
+                 : run->graph_plan ? run->graph_plan->actions.size()
+                                   : 0));
 }
 
 QCustomPlot* MainWindow::chartByName(const QString& which) const {
@@ -385,7 +386,9 @@ void MainWindow::exportAllDialog() {
 }
 
 void MainWindow::exportPlanDialog(const QString& format) {
-    QString suffix = format == "json" ? (m_shown && m_shown->graph_plan ? ".ckpt-graph-plan.json" : ".ckpt-plan.json") : format == "csv" ? ".csv" : ".trace.json";
+    QString suffix = format == "json"  ? (m_shown && m_shown->graph_plan ? ".ckpt-graph-plan.json" : ".ckpt-plan.json")
+                     : format == "csv" ? ".csv"
+                                       : ".trace.json";
     QString path = QFileDialog::getSaveFileName(this, tr("Export the plan"), "plan" + suffix);
     if (path.isEmpty()) return;
     QString err = exportPlan(path, format);

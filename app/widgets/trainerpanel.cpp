@@ -153,7 +153,7 @@ void TrainerPanel::start() {
         if (percent > 0) req.budget_bytes = storeAllPeak(chain, hw) * percent / 100;
         auto predicted = std::make_shared<Run>(runScheduler(scheduler, chain, hw, req));
         if (!predicted->feasible) return finish(QString::fromStdString(predicted->message));
-        post([predicted, chain, hw](TrainerPanel* p) { p->m_predicted->setRun(predicted, chain, hw); });
+        post([predicted, chain, hw](TrainerPanel* p) { p->m_predicted->setRun(predicted, hw); });
         double first = 0;
         for (int k = 0; k < iterations && !m_cancel; ++k) {
             auto it = tr->iterate(*predicted->plan, hw, false);
@@ -183,7 +183,7 @@ void TrainerPanel::start() {
                                               QString::fromStdString(formatSeconds(predictedTime)),
                                               QString::fromStdString(formatBytes(peak)),
                                               QString::fromStdString(formatBytes(predictedPeak))));
-                if (measured) p->m_measured->setRun(measured, chain, hw);
+                if (measured) p->m_measured->setRun(measured, hw);
             });
         }
         post([](TrainerPanel* p) {

@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
         run->baseline_makespan_s = chain.totalForward() + chain.totalBackward();
         TimelineView view;
         view.resize(1600, 900);
-        view.setRun(run, chain, Hardware::unbounded());
+        view.setRun(run, Hardware::unbounded());
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
         std::vector<double> full, zoomed;
         double span = run->timeline->totals.makespan_s;

@@ -221,6 +221,28 @@ private slots:
         QVERIFY2(rev.code == 0, rev.err.constData());
         QCOMPARE(QJsonDocument::fromJson(rev.out).object()["steps"].toInt(), 20);
     }
+
+    void graphsRenderWithoutADisplay() {
+        Output o = ckptRun({"render", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "dtr", "--budget",
+                            "50%", "--chart", "gantt", "--out", path("unet.png"), "--size", "800x500"});
+        if (o.code == 2 && o.err.contains("no charts")) QSKIP("this build has no charts");
+        QVERIFY2(o.code == 0, o.err.constData());
+        QFile png(path("unet.png"));
+        QVERIFY(png.open(QIODevice::ReadOnly));
+        const QByteArray head = png.read(24); // the signature, then IHDR: width and height, big-endian
+        QVERIFY(head.startsWith("\x89PNG"));
+        auto be32 = [&](int at) {
+            return (quint32(quint8(head[at])) << 24) | (quint32(quint8(head[at + 1])) << 16) |
+                   (quint32(quint8(head[at + 2])) << 8) | quint32(quint8(head[at + 3]));
+        };
+        QCOMPARE(be32(16), 800u);
+        QCOMPARE(be32(20), 500u);
+        // The sweep diagram needs a chain's steps: a graph with skips is refused with the reason.
+        Output sweep = ckptRun({"render", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "dtr", "--chart",
+                                "sweep", "--out", path("sweep.png")});
+        QCOMPARE(sweep.code, 2);
+        QVERIFY2(sweep.err.contains("not a chain"), sweep.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
