@@ -1,5 +1,6 @@
 #include "schedulers/graph_registry.h"
 
+#include "schedulers/checkmate.h"
 #include "schedulers/chen.h"
 #include "schedulers/dtr.h"
 #include "schedulers/fit.h"
@@ -36,8 +37,8 @@ GraphSchedulerInfo graphStoreAllScheduler() {
 
 const std::vector<GraphSchedulerInfo>& graphSchedulers() {
     static const std::vector<GraphSchedulerInfo> all = {
-        graphStoreAllScheduler(), chenSqrtScheduler(), chenGreedyScheduler(),
-        reversibleScheduler(),    dtrScheduler(),      lowerSetDpScheduler(),
+        graphStoreAllScheduler(), chenSqrtScheduler(),   chenGreedyScheduler(), reversibleScheduler(),
+        dtrScheduler(),           lowerSetDpScheduler(), checkmateScheduler(),
     };
     return all;
 }

@@ -1,0 +1,13 @@
+#pragma once
+// Jain, Jain, Nrusimha, Gholami, Abbeel, Keutzer, Stoica, Gonzalez, "Checkmate: Breaking the Memory Wall with Optimal
+// Tensor Rematerialization" (MLSys 2020): a MILP over which forward outputs each stage computes and keeps, in the graph
+// simulator's memory model (outputs, gradients, workspace), solved with COIN-OR CBC; or its LP relaxation, rounded.
+#include "schedulers/graph_registry.h"
+
+namespace ckpt {
+
+// mode = milp (the exact MILP, within time_limit seconds) or lp-rounding (the LP relaxation's keep decisions rounded,
+// the best rounding within the budget; the LP's objective is recorded as lp_bound_s, a lower bound on the MILP).
+GraphSchedulerInfo checkmateScheduler();
+
+} // namespace ckpt

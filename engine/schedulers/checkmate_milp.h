@@ -1,0 +1,79 @@
+#pragma once
+// The parts of checkmate (Jain et al., MLSys 2020) that checkmate.cpp and checkmate_milp.cpp share: the fixed stage
+// order, the plan of a stage assignment (frees as early as the stage allows), and the MILP over it solved with CBC.
+#include "model/graph.h"
+#include "plan/graph_action.h"
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace ckpt::checkmate {
+
+// Checkmate's fixed order of the combined graph, in topological positions p = 0..n-1 (node order[p]):
+// stage t < n runs the forward of position t for the first time and may recompute positions < t before it;
+// stage t >= n runs the backward of position last(t) = 2n-1-t and may recompute positions <= last(t) before it.
+// Within a stage, computations run in position order. A backward is never recomputed.
+class Stages {
+public:
+    explicit Stages(const Graph& graph);
+    const Graph& graph;
+    int n = 0, T = 0; // T = 2n stages
+    std::vector<int> order, pos;
+    std::vector<std::vector<int>> inputs, consumers; // in positions
+
+    int last(int t) const { return t < n ? t : 2 * n - 1 - t; }
+    bool forced(int t, int p) const { return t < n && p == t; }
+    // Dead outputs (every consumer reversed, and reversed itself or not needed by its own backward) are released by
+    // the simulator and never needed again: they are neither kept nor recomputed.
+    bool canCompute(int t, int p) const { return p <= last(t) && (forced(t, p) || t < m_deadFrom[std::size_t(p)]); }
+    // Held at the start of stage t (t == T: after the last stage, nothing).
+    bool canHold(int t, int p) const { return t < T && p <= last(t) && p < t && t < m_deadFrom[std::size_t(p)]; }
+    bool needed(int t, int p) const; // by the backward of stage t
+    std::int64_t bytes(int p) const { return graph.node(order[std::size_t(p)]).output_bytes; }
+    std::int64_t workspace(int p) const { return graph.node(order[std::size_t(p)]).workspace_bytes; }
+    double forward(int p) const { return graph.node(order[std::size_t(p)]).forward; }
+    // Gradients alive while stage t recomputes: every unreversed node with a reversed consumer.
+    std::int64_t grads(int t) const { return m_grads[std::size_t(t)]; }
+    // What the backward of stage t adds on top of grads(t) and the outputs: its workspace, the loss gradient of a
+    // sink, the gradients of its inputs that no earlier backward created.
+    std::int64_t backwardExtra(int t) const { return m_extra[std::size_t(t)]; }
+
+private:
+    std::vector<int> m_deadFrom;
+    std::vector<std::int64_t> m_grads, m_extra;
+};
+
+using StageSets = std::vector<std::vector<char>>; // [stage][position]
+
+// compute[t][p]: stage t computes position p; keep[t][p]: p is held at the start of stage t (keep has T + 1 rows).
+// The inputs of each computation must be held or computed earlier in the stage, as the MILP's constraints say.
+// Every output goes right after its last use in the stage unless kept for the next one.
+struct StagePlan {
+    GraphSchedule actions;
+    double makespan_s = 0;
+};
+StagePlan buildPlan(const Stages& stages, const StageSets& compute, const StageSets& keep);
+
+struct MilpOptions {
+    std::int64_t limit = 0; // bytes, > 0
+    bool relax = false;     // solve the LP relaxation only
+    double seconds = 60;
+    double margin_bytes = 0; // the memory rows stop this far under the limit (CBC's tolerances, see checkmate.cpp)
+    const std::atomic<bool>* cancel = nullptr;
+    // A known schedule (compute, keep) handed to CBC as its first incumbent (a MIP start); empty: none.
+    const StageSets* start_compute = nullptr;
+    const StageSets* start_keep = nullptr;
+};
+
+struct MilpOutcome {
+    enum class Status { Optimal, Incumbent, Infeasible, TimedOut, Cancelled, Failed };
+    Status status = Status::Failed;
+    StageSets compute, keep;                     // the solution rounded to 0/1 (MILP)
+    std::vector<std::vector<double>> keep_value; // S[t][p] as solved (fractional for the LP)
+    double objective_s = 0;                      // forward seconds of the solution (LP: its relaxed objective)
+    double bound_s = 0;                          // the solver's lower bound on the forward seconds
+};
+MilpOutcome solveMilp(const Stages& stages, const MilpOptions& options);
+
+} // namespace ckpt::checkmate

@@ -1,0 +1,285 @@
+// checkmate (Jain et al., MLSys 2020) against two oracles. The first is written here from the definition of
+// Checkmate's schedule space, independently of the MILP: Dijkstra over (stage, position, outputs held), where stage
+// t < n computes position t of the topological order for the first time after recomputing any earlier positions
+// (in position order), stage t >= n runs the backward of position 2n-1-t after recomputing any unreversed positions,
+// and outputs may be freed at any point; each computation's peak (held outputs + its output + workspace + the live
+// gradients) and each backward's must fit. The second is exhaustiveGraphOptimum over all schedules: a lower bound.
+// Also: store-all's budget costs nothing extra; infeasible budgets (the footprint test, the solver's proof); the time
+// limit returns a plan marked not proven optimal; a cancelled solve says so.
+#include "graph/graph_exhaustive.h"
+#include "io/graph_io.h"
+#include "run/runner.h"
+#include "schedulers/graph_registry.h"
+#include "sim/graph_simulator.h"
+
+#include <QtTest>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+using namespace ckpt;
+using ckpt::test::smallRandomGraph;
+
+namespace {
+
+struct SpaceOracle {
+    const Graph& g;
+    int n;
+    std::vector<int> order;
+    explicit SpaceOracle(const Graph& graph) : g(graph), n(graph.size()), order(graph.topologicalOrder()) {}
+
+    using Mask = std::uint32_t;
+    static Mask bit(int v) { return Mask(1) << v; }
+    std::int64_t out(int v) const { return g.node(v).output_bytes; }
+    int frontier(int t) const { return t < n ? t : 2 * n - 1 - t; }
+    Mask doneBefore(int t) const {
+        Mask d = 0;
+        if (t >= n)
+            for (int k = frontier(t) + 1; k < n; ++k)
+                d |= bit(order[std::size_t(k)]);
+        return d;
+    }
+    bool hasGrad(int v, Mask done) const {
+        for (int c : g.consumers(v))
+            if (done & bit(c)) return true;
+        return false;
+    }
+    std::int64_t grads(Mask done) const {
+        std::int64_t m = 0;
+        for (int v = 0; v < n; ++v)
+            if (!(done & bit(v)) && hasGrad(v, done)) m += out(v);
+        return m;
+    }
+    std::int64_t heldBytes(Mask held) const {
+        std::int64_t m = 0;
+        for (int v = 0; v < n; ++v)
+            if (held & bit(v)) m += out(v);
+        return m;
+    }
+    // The backward of b in stage t: what it adds and what it reads.
+    std::int64_t backwardAdds(int b, Mask done) const {
+        std::int64_t m = g.node(b).workspace_bytes + (g.consumers(b).empty() ? out(b) : 0);
+        for (int u : g.inputs(b))
+            if (!hasGrad(u, done)) m += out(u);
+        return m;
+    }
+    Mask reads(int b) const {
+        Mask r = g.node(b).needs_output ? bit(b) : 0;
+        if (g.node(b).needs_inputs)
+            for (int u : g.inputs(b))
+                r |= bit(u);
+        return r;
+    }
+    // The paper's test: the largest footprint of one operation alone.
+    std::int64_t footprint() const {
+        std::int64_t f = 0;
+        for (int v = 0; v < n; ++v) {
+            std::int64_t x = out(v) + g.node(v).workspace_bytes;
+            for (int u : g.inputs(v))
+                x += out(u);
+            f = std::max(f, x);
+        }
+        for (int t = n; t < 2 * n; ++t) {
+            const int b = order[std::size_t(frontier(t))];
+            f = std::max(f, grads(doneBefore(t)) + backwardAdds(b, doneBefore(t)) + heldBytes(reads(b)));
+        }
+        return f;
+    }
+
+    // Fastest time (forward + backward) in the space, or -1.
+    double optimum(std::int64_t budget) const {
+        auto key = [&](int t, int p, Mask held) { return (std::uint64_t(t * (n + 2) + p) << 32) | held; };
+        std::map<std::uint64_t, double> best;
+        using Entry = std::pair<double, std::uint64_t>;
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+        auto relax = [&](std::uint64_t k, double time) {
+            auto it = best.find(k);
+            if (it != best.end() && it->second <= time) return;
+            best[k] = time;
+            queue.push({time, k});
+        };
+        relax(key(0, 0, 0), 0.0);
+        while (!queue.empty()) {
+            auto [time, k] = queue.top();
+            queue.pop();
+            if (time > best[k]) continue;
+            const Mask held = Mask(k);
+            const int tp = int(k >> 32), t = tp / (n + 2), p = tp % (n + 2);
+            if (t == 2 * n) return time + g.totalBackward();
+            const Mask done = doneBefore(t);
+            const std::int64_t base = heldBytes(held) + grads(done);
+            for (int v = 0; v < n; ++v)
+                if (held & bit(v)) relax(key(t, p, held & ~bit(v)), time);
+            if (p <= frontier(t)) {
+                const int v = order[std::size_t(p)];
+                const bool forced = t < n && p == t;
+                if (!forced) relax(key(t, p + 1, held), time);
+                bool ready = !(held & bit(v));
+                for (int u : g.inputs(v))
+                    ready = ready && (held & bit(u));
+                if (ready && base + out(v) + g.node(v).workspace_bytes <= budget)
+                    relax(key(t, p + 1, held | bit(v)), time + g.node(v).forward);
+            } else if (t < n) {
+                relax(key(t + 1, 0, held), time);
+            } else {
+                const int b = order[std::size_t(frontier(t))];
+                if ((held & reads(b)) == reads(b) && base + backwardAdds(b, done) <= budget)
+                    relax(key(t + 1, 0, held), time);
+            }
+        }
+        return -1;
+    }
+};
+
+Result<GraphPlan> checkmate(const Graph& g, std::int64_t budget, const std::string& mode = "milp",
+                            const std::atomic<bool>* cancel = nullptr) {
+    SolveRequest req;
+    req.budget_bytes = budget;
+    req.params["mode"] = mode;
+    req.cancel = cancel;
+    return solveGraph("checkmate", g, Hardware::unbounded(), req);
+}
+
+// Simulates the plan: it validates within the budget and its prediction is the simulated makespan.
+bool checkPlan(const Graph& g, const GraphPlan& plan, std::int64_t budget, std::string& why) {
+    auto tl = simulateGraph(g, plan.actions, SimOptions{budget, false});
+    if (!tl) return why = tl.error(), false;
+    if (budget > 0 && tl->totals.peak_bytes[0] > budget) return why = "peak over the budget", false;
+    double sim = tl->totals.makespan_s;
+    if (std::abs(sim - plan.predicted_makespan_s) > 1e-9 * std::max(1.0, sim))
+        return why = "predicted " + std::to_string(plan.predicted_makespan_s) + " simulated " + std::to_string(sim),
+               false;
+    return true;
+}
+
+} // namespace
+
+class TestCheckmate : public QObject {
+    Q_OBJECT
+private slots:
+    void equalsTheOptimumOfItsSpace() {
+        int compared = 0, infeasibleCompared = 0, recomputing = 0;
+        for (unsigned seed = 1; seed <= 10; ++seed) {
+            Graph g = smallRandomGraph(4 + int(seed % 5), seed);
+            SpaceOracle oracle(g);
+            const std::int64_t peak = graphStoreAllPeak(g);
+            std::int64_t lo = 1, hi = peak; // the smallest budget the space fits in (monotone in the budget)
+            while (lo < hi) {
+                std::int64_t mid = (lo + hi) / 2;
+                if (oracle.optimum(mid) >= 0)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            QVERIFY(lo >= oracle.footprint());
+            for (std::int64_t budget : {lo - 1, lo, lo + (peak - lo) / 3, lo + 2 * (peak - lo) / 3, peak}) {
+                const std::string where = g.name() + " at " + std::to_string(budget) + " B";
+                const double expect = oracle.optimum(budget);
+                auto milp = checkmate(g, budget);
+                if (expect < 0) {
+                    QVERIFY2(!milp && milp.errorValue().infeasible, where.c_str());
+                    ++infeasibleCompared;
+                    continue;
+                }
+                QVERIFY2(milp, (where + ": " + (milp ? "" : milp.error())).c_str());
+                std::string why;
+                QVERIFY2(checkPlan(g, *milp, budget, why), (where + ": " + why).c_str());
+                QVERIFY2(std::abs(milp->predicted_makespan_s - expect) < 1e-9,
+                         (where + ": milp " + std::to_string(milp->predicted_makespan_s) + ", space optimum " +
+                          std::to_string(expect))
+                             .c_str());
+                QCOMPARE(milp->params.at("optimal"), std::string("yes"));
+                auto global = test::exhaustiveGraphOptimum(g, budget);
+                QVERIFY2(global.feasible && global.time <= expect + 1e-9, where.c_str());
+
+                auto lp = checkmate(g, budget, "lp-rounding");
+                QVERIFY2(lp, (where + ": " + (lp ? "" : lp.error())).c_str());
+                QVERIFY2(checkPlan(g, *lp, budget, why), (where + " (lp-rounding): " + why).c_str());
+                const double bound = std::stod(lp->params.at("lp_bound_s"));
+                QVERIFY2(bound <= expect + 1e-9, where.c_str());
+                QVERIFY2(lp->predicted_makespan_s >= expect - 1e-9, where.c_str());
+                ++compared;
+                recomputing += expect > g.totalForward() + g.totalBackward() + 1e-9;
+            }
+        }
+        QVERIFY(compared >= 30);
+        QVERIFY(infeasibleCompared >= 5);
+        QVERIFY(recomputing >= 5); // the budgets make the optimum recompute, not only store everything
+    }
+
+    void storeAllBudgetCostsNothingExtra() {
+        for (unsigned seed = 1; seed <= 6; ++seed) {
+            Graph g = smallRandomGraph(6 + 2 * int(seed), 100 + seed, 0.25);
+            for (std::int64_t budget : {graphStoreAllPeak(g), std::int64_t(0)}) {
+                auto plan = checkmate(g, budget);
+                QVERIFY2(plan, plan ? "" : plan.error().c_str());
+                std::string why;
+                QVERIFY2(checkPlan(g, *plan, budget, why), why.c_str());
+                QCOMPARE(plan->predicted_makespan_s, g.totalForward() + g.totalBackward());
+            }
+        }
+    }
+
+    // Budgets where every operation fits alone but no schedule of the space does: CBC's proof says so.
+    void tooSmallThoughEveryOperationFits() {
+        int found = 0;
+        for (unsigned seed = 1; seed <= 400 && found < 3; ++seed) {
+            Graph g = smallRandomGraph(5 + int(seed % 4), 500 + seed);
+            SpaceOracle oracle(g);
+            const std::int64_t f = oracle.footprint();
+            if (oracle.optimum(f) >= 0) continue;
+            ++found;
+            auto plan = checkmate(g, f);
+            QVERIFY(!plan && plan.errorValue().infeasible);
+            QVERIFY2(plan.error().find("too small") != std::string::npos, plan.error().c_str());
+        }
+        QVERIFY(found >= 1);
+    }
+
+    void belowTheLargestFootprintIsInfeasible() {
+        for (unsigned seed = 1; seed <= 5; ++seed) {
+            Graph g = smallRandomGraph(6, 200 + seed);
+            const std::int64_t f = SpaceOracle(g).footprint();
+            QVERIFY(SpaceOracle(g).optimum(f - 1) < 0);
+            auto plan = checkmate(g, f - 1);
+            QVERIFY(!plan && plan.errorValue().infeasible);
+            QVERIFY2(plan.error().find("footprint") != std::string::npos, plan.error().c_str());
+            QVERIFY2(plan.error().find(std::to_string(f) + " B") != std::string::npos, plan.error().c_str());
+        }
+    }
+
+    // A 32-layer chain at half of store-all's peak: CBC cannot prove optimality within a second, so the plan is the
+    // best incumbent (or the LP rounding), marked as not proven optimal, and it still validates.
+    void timeLimitReturnsTheIncumbent() {
+        auto g = loadGraph(std::string(CKPT_SOURCE_DIR) + "/examples/linear-32.ckpt-graph.json");
+        QVERIFY2(g, g ? "" : g.error().c_str());
+        const std::int64_t budget = graphStoreAllPeak(*g) / 2;
+        SolveRequest req;
+        req.budget_bytes = budget;
+        req.params["time_limit"] = "1";
+        const auto t0 = std::chrono::steady_clock::now();
+        auto plan = solveGraph("checkmate", *g, Hardware::unbounded(), req);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QVERIFY2(plan, plan ? "" : plan.error().c_str());
+        QVERIFY2(s < 4.0, std::to_string(s).c_str());
+        QVERIFY2(plan->params.at("optimal").rfind("no", 0) == 0, plan->params.at("optimal").c_str());
+        std::string why;
+        QVERIFY2(checkPlan(*g, *plan, budget, why), why.c_str());
+        QVERIFY(std::stod(plan->params.at("lp_bound_s")) <= plan->predicted_makespan_s + 1e-12);
+        QVERIFY(plan->predicted_makespan_s > g->totalForward() + g->totalBackward());
+    }
+
+    void cancelledBeforeSolving() {
+        Graph g = smallRandomGraph(30, 7, 0.2);
+        std::atomic<bool> cancel{true};
+        const auto t0 = std::chrono::steady_clock::now();
+        auto plan = checkmate(g, graphStoreAllPeak(g) / 2, "milp", &cancel);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QVERIFY(!plan);
+        QVERIFY2(plan.error().find("cancelled") != std::string::npos, plan.error().c_str());
+        QVERIFY(s < 1.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCheckmate)
+#include "tst_checkmate.moc"
