@@ -15,9 +15,9 @@ namespace ckpt::cli {
 
 int cmdBench(int argc, char** argv) {
     Args args;
-    if (!args.parse(
-            argc, argv, 2, {"json", "graphs"},
-            {"steps", "slots", "repeat", "rotor-steps", "graph", "budgets", "schedulers", "param", "reduction"})) {
+    if (!args.parse(argc, argv, 2, {"json", "graphs"},
+                    {"steps", "slots", "repeat", "rotor-steps", "graph", "budgets", "schedulers", "param", "reduction",
+                     "overheads", "reduction-max-nodes"})) {
         complain("bench: " + args.error());
         return BadInput;
     }

@@ -207,6 +207,34 @@ private slots:
         QVERIFY(recomputing >= 5); // the budgets make the optimum recompute, not only store everything
     }
 
+    void milpIsNoWorseThanAnyHeuristic() {
+        // At every budget where both have a plan, the MILP's optimum is no slower than any other graph scheduler's
+        // plan, and the LP bound is below both.
+        int compared = 0;
+        for (unsigned seed = 21; seed <= 32; ++seed) {
+            Graph g = smallRandomGraph(5 + int(seed % 4), seed);
+            const std::int64_t peak = graphStoreAllPeak(g);
+            for (double f : {0.5, 0.65, 0.8, 1.0}) {
+                const std::int64_t budget = std::int64_t(double(peak) * f);
+                auto milp = checkmate(g, budget);
+                if (!milp) continue;
+                const double bound = std::stod(milp->params.at("lp_bound_s"));
+                for (const GraphSchedulerInfo& s : graphSchedulers()) {
+                    if (s.name == "checkmate") continue;
+                    SolveRequest req;
+                    req.budget_bytes = budget;
+                    auto other = solveGraph(s.name, g, Hardware::unbounded(), req);
+                    if (!other) continue;
+                    const std::string where = g.name() + " at " + std::to_string(budget) + " B vs " + s.name;
+                    QVERIFY2(milp->predicted_makespan_s <= other->predicted_makespan_s + 1e-9, where.c_str());
+                    QVERIFY2(bound <= other->predicted_makespan_s + 1e-9, where.c_str());
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY(compared >= 60);
+    }
+
     void storeAllBudgetCostsNothingExtra() {
         for (unsigned seed = 1; seed <= 6; ++seed) {
             Graph g = smallRandomGraph(6 + 2 * int(seed), 100 + seed, 0.25);
