@@ -1,7 +1,7 @@
-// The graph view: Graphviz dot for the layout (positions, sizes and edge splines read back from its C structures),
-// QGraphicsView for drawing and interaction. When Graphviz cannot lay the graph out, nodes fall back to layers by
-// depth with straight edges, and the view says so.
+// The graph view: Graphviz dot for the layout (graphlayout.h), QGraphicsView for drawing and interaction.
 #include "graphview.h"
+
+#include "graphlayout.h"
 
 #include "util/units.h"
 
@@ -25,9 +25,6 @@
 #include <cmath>
 #include <functional>
 #include <optional>
-
-// Graphviz last: its headers define short macros (MIN, MAX, ROUND, ...).
-#include <gvc.h>
 
 using namespace ckpt;
 
@@ -124,7 +121,7 @@ struct GraphView::Impl {
     bool userZoomed = false;
     double layoutMs = 0;
     QString layoutError;
-    GVC_t* gvc = nullptr;
+    GraphLayouter layouter;
 };
 
 GraphView::GraphView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>()) {
@@ -203,13 +200,11 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl
         updateActions();
         if (!d->silent) emit nodeSelected(order.isEmpty() ? -1 : order.back());
     });
-    d->gvc = gvContext();
     clear();
 }
 
 GraphView::~GraphView() {
     d->scene->clear();
-    if (d->gvc) gvFreeContext(d->gvc);
 }
 
 QGraphicsView* GraphView::view() const {
@@ -450,85 +445,13 @@ void GraphView::layout() {
         size[std::size_t(v)] = QSizeF(std::max(w, 56.0), fb.height() + fs.height() + 10);
     }
 
-    // Depth (longest path from a source) picks the direction when the user has not: a deep, narrow graph reads
-    // better across a wide window.
-    std::vector<int> depth(std::size_t(n), 0);
-    for (int v : g.topologicalOrder())
-        for (int u : g.inputs(v))
-            depth[std::size_t(v)] = std::max(depth[std::size_t(v)], depth[std::size_t(u)] + 1);
-    const int levels = n ? *std::max_element(depth.begin(), depth.end()) + 1 : 0;
     const bool leftRight = d->leftRight->isChecked();
-
-    // Positions (centres, y down) and edge paths in points = scene units.
-    std::vector<QPointF> pos(static_cast<std::size_t>(n));
-    std::vector<QPainterPath> paths;
-    std::vector<std::pair<QPointF, QPointF>> arrows; // tip, and the point the arrow comes from
-    bool laidOut = false;
-    if (d->gvc) {
-        QByteArray dot = "digraph G {\n graph [rankdir=" + QByteArray(leftRight ? "LR" : "TB") +
-                         ", nodesep=0.25, ranksep=0.45];\n node [shape=box, fixedsize=true, label=\"\"];\n";
-        for (int v = 0; v < n; ++v)
-            dot += QString(" n%1 [width=%2, height=%3];\n")
-                       .arg(v)
-                       .arg(size[std::size_t(v)].width() / 72.0, 0, 'f', 4)
-                       .arg(size[std::size_t(v)].height() / 72.0, 0, 'f', 4)
-                       .toLatin1();
-        for (int v = 0; v < n; ++v)
-            for (int u : g.inputs(v))
-                dot += QString(" n%1 -> n%2;\n").arg(u).arg(v).toLatin1();
-        dot += "}\n";
-        Agraph_t* ag = agmemread(dot.constData());
-        if (ag && gvLayout(d->gvc, ag, "dot") == 0) {
-            const double top = GD_bb(ag).UR.y;
-            auto flip = [top](pointf p) { return QPointF(p.x, top - p.y); };
-            std::vector<Agnode_t*> handles(std::size_t(n), nullptr);
-            for (Agnode_t* an = agfstnode(ag); an; an = agnxtnode(ag, an)) {
-                const int v = std::atoi(agnameof(an) + 1);
-                if (v < 0 || v >= n) continue;
-                handles[std::size_t(v)] = an;
-                pos[std::size_t(v)] = flip(ND_coord(an));
-            }
-            for (Agnode_t* an = agfstnode(ag); an; an = agnxtnode(ag, an))
-                for (Agedge_t* e = agfstout(ag, an); e; e = agnxtout(ag, e)) {
-                    const splines* spl = ED_spl(e);
-                    if (!spl || spl->size < 1 || spl->list[0].size < 4) continue;
-                    const bezier& b = spl->list[0];
-                    QPainterPath path(flip(b.list[0]));
-                    for (int k = 1; k + 2 < b.size; k += 3)
-                        path.cubicTo(flip(b.list[k]), flip(b.list[k + 1]), flip(b.list[k + 2]));
-                    const QPointF last = flip(b.list[b.size - 1]);
-                    if (b.eflag)
-                        arrows.emplace_back(flip(b.ep), last);
-                    else
-                        arrows.emplace_back(last, flip(b.list[b.size - 2]));
-                    paths.push_back(path);
-                }
-            gvFreeLayout(d->gvc, ag);
-            laidOut = true;
-        } else {
-            d->layoutError = tr("Graphviz could not lay the graph out; drawn in layers by depth");
-        }
-        if (ag) agclose(ag);
-    } else {
-        d->layoutError = tr("Graphviz is not available; drawn in layers by depth");
-    }
-    if (!laidOut) {
-        std::vector<int> filled(static_cast<std::size_t>(levels), 0);
-        for (int v : g.topologicalOrder()) {
-            const int k = filled[std::size_t(depth[std::size_t(v)])]++;
-            QPointF p(k * 150.0, depth[std::size_t(v)] * 80.0);
-            pos[std::size_t(v)] = leftRight ? QPointF(p.y() * 2, p.x() / 2) : p;
-        }
-        for (int v = 0; v < n; ++v)
-            for (int u : g.inputs(v)) {
-                QLineF line(pos[std::size_t(u)], pos[std::size_t(v)]);
-                QPainterPath path(line.p1());
-                const QPointF tip = line.pointAt(std::max(0.0, 1 - 22 / std::max(line.length(), 1.0)));
-                path.lineTo(tip);
-                paths.push_back(path);
-                arrows.emplace_back(tip, line.p1());
-            }
-    }
+    const GraphLayout laid = d->layouter.layout(g, size, leftRight);
+    d->layoutError = laid.error;
+    const int levels = laid.levels;
+    const std::vector<QPointF>& pos = laid.centres;
+    const std::vector<QPainterPath>& paths = laid.edges;
+    const auto& arrows = laid.arrows;
 
     const QPen edgePen(QColor(110, 110, 110), 1.2);
     for (std::size_t k = 0; k < paths.size(); ++k) {
