@@ -1,5 +1,6 @@
 #include "sim/simulator.h"
 
+#include "sim/memory_ledger.h"
 #include "util/units.h"
 
 #include <algorithm>
@@ -39,15 +40,6 @@ const char* memoryCategoryName(MemoryCategory c) {
 
 namespace {
 
-struct MemEvent {
-    double time;
-    std::uint32_t seq; // generation order breaks ties, so a step's own release precedes the next step's allocation
-    std::int32_t action;
-    std::int16_t level;
-    MemoryCategory cat;
-    std::int64_t delta;
-};
-
 // A copy of state x_j on one level.
 struct Copy {
     bool held = false;
@@ -69,7 +61,7 @@ public:
         for (int l = 1; l < levels; ++l)
             tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
         tl.intervals.reserve(schedule.size());
-        events.reserve(schedule.size() * 4 + 8);
+        ledger.reserve(schedule.size() * 4 + 8);
         // x_0 is the input of the chain: it is in level 0 before anything runs.
         copies[0][0].held = true;
         event(0, 0, 0, MemoryCategory::State, chain.stateBytes(0));
@@ -116,15 +108,13 @@ private:
     std::vector<int> forwardRuns;
     std::vector<char> backwardDone; // [i] for step i; [n+1] is true in spirit (no gradient needed for x_n)
     std::vector<double> channelFree;
-    std::vector<MemEvent> events;
-    std::uint32_t seq = 0;
+    MemoryLedger ledger;
     std::int32_t cur = 0;
     double clock = 0; // end of the last compute action
     Timeline tl;
 
     void event(double t, int level, int action, MemoryCategory cat, std::int64_t delta) {
-        if (delta == 0) return;
-        events.push_back(MemEvent{t, seq++, action, std::int16_t(level), cat, delta});
+        ledger.add(t, level, action, cat, delta);
     }
 
     bool dead(int j) const { return j >= n || backwardDone[static_cast<std::size_t>(j) + 1]; }
@@ -288,52 +278,24 @@ private:
         return {};
     }
 
-    // Sorts the memory events, builds the curves and peaks, and returns the first action (in time) that overflows a
-    // level, or -1. Only events of actions before `limit` count.
+    // The memory curves and peaks; the first action (in time) that overflows a level, or -1. Only events of actions
+    // before `limit` count.
     long long sweepMemory(long long limit, std::string& err) {
-        auto before = [](const MemEvent& a, const MemEvent& b) {
-            return a.time < b.time || (a.time == b.time && a.seq < b.seq);
-        };
-        // Without transfers the events come out in time order already.
-        if (!std::is_sorted(events.begin(), events.end(), before))
-            std::stable_sort(events.begin(), events.end(), before);
         std::vector<std::int64_t> cap(static_cast<std::size_t>(levels));
         for (int l = 0; l < levels; ++l)
             cap[static_cast<std::size_t>(l)] = hw.level(l).capacity_bytes;
         bool budgetBinds = opt.budget_bytes > 0 && opt.budget_bytes < cap[0];
         if (budgetBinds) cap[0] = opt.budget_bytes;
-        std::vector<std::array<std::int64_t, kMemoryCategories>> now(static_cast<std::size_t>(levels),
-                                                                     std::array<std::int64_t, kMemoryCategories>{});
-        std::vector<std::int64_t> total(static_cast<std::size_t>(levels), 0);
-        tl.totals.peak_bytes.assign(static_cast<std::size_t>(levels), 0);
-        tl.totals.peak_time_s.assign(static_cast<std::size_t>(levels), 0.0);
-        if (opt.memory_curve) tl.memory.assign(static_cast<std::size_t>(levels), {});
-        for (const MemEvent& e : events) {
-            if (e.action >= limit) continue;
-            auto l = static_cast<std::size_t>(e.level);
-            now[l][static_cast<std::size_t>(e.cat)] += e.delta;
-            total[l] += e.delta;
-            if (total[l] > tl.totals.peak_bytes[l]) {
-                tl.totals.peak_bytes[l] = total[l];
-                tl.totals.peak_time_s[l] = e.time;
-            }
-            if (e.delta > 0 && total[l] > cap[l]) {
+        return ledger.sweep(
+            limit, cap, opt.memory_curve, tl,
+            [&](std::int32_t action, int l, std::int64_t total, std::int64_t limitBytes) {
                 const char* what = (l == 0 && budgetBinds) ? "the budget" : "its capacity";
-                err = "action " + std::to_string(e.action) + " (" +
-                      toString(schedule[static_cast<std::size_t>(e.action)]) + "): level " + std::to_string(l) + " (" +
-                      hw.level(int(l)).name + ") would hold " + formatBytes(double(total[l])) + ", over " + what +
-                      " of " + formatBytes(double(cap[l]));
-                return e.action;
-            }
-            if (opt.memory_curve) {
-                auto& curve = tl.memory[l];
-                if (!curve.empty() && curve.back().time == e.time)
-                    curve.back().bytes = now[l];
-                else
-                    curve.push_back(MemorySample{e.time, now[l]});
-            }
-        }
-        return -1;
+                return "action " + std::to_string(action) + " (" +
+                       toString(schedule[static_cast<std::size_t>(action)]) + "): level " + std::to_string(l) + " (" +
+                       hw.level(l).name + ") would hold " + formatBytes(double(total)) + ", over " + what + " of " +
+                       formatBytes(double(limitBytes));
+            },
+            err);
     }
 
     void finishTotals() {

@@ -1,0 +1,45 @@
+#include "sim/memory_ledger.h"
+
+#include <algorithm>
+#include <array>
+
+namespace ckpt {
+
+long long MemoryLedger::sweep(long long limit, const std::vector<std::int64_t>& caps, bool curves, Timeline& tl,
+                              const std::function<std::string(std::int32_t, int, std::int64_t, std::int64_t)>& describe,
+                              std::string& err) {
+    auto before = [](const Event& a, const Event& b) { return a.time < b.time || (a.time == b.time && a.seq < b.seq); };
+    // Without transfers the events come out in time order already.
+    if (!std::is_sorted(m_events.begin(), m_events.end(), before))
+        std::stable_sort(m_events.begin(), m_events.end(), before);
+    const std::size_t levels = caps.size();
+    std::vector<std::array<std::int64_t, kMemoryCategories>> now(levels, std::array<std::int64_t, kMemoryCategories>{});
+    std::vector<std::int64_t> total(levels, 0);
+    tl.totals.peak_bytes.assign(levels, 0);
+    tl.totals.peak_time_s.assign(levels, 0.0);
+    if (curves) tl.memory.assign(levels, {});
+    for (const Event& e : m_events) {
+        if (e.action >= limit) continue;
+        auto l = static_cast<std::size_t>(e.level);
+        now[l][static_cast<std::size_t>(e.cat)] += e.delta;
+        total[l] += e.delta;
+        if (total[l] > tl.totals.peak_bytes[l]) {
+            tl.totals.peak_bytes[l] = total[l];
+            tl.totals.peak_time_s[l] = e.time;
+        }
+        if (e.delta > 0 && caps[l] > 0 && total[l] > caps[l]) {
+            err = describe(e.action, int(l), total[l], caps[l]);
+            return e.action;
+        }
+        if (curves) {
+            auto& curve = tl.memory[l];
+            if (!curve.empty() && curve.back().time == e.time)
+                curve.back().bytes = now[l];
+            else
+                curve.push_back(MemorySample{e.time, now[l]});
+        }
+    }
+    return -1;
+}
+
+} // namespace ckpt

@@ -1,0 +1,41 @@
+#pragma once
+// Memory over time for the simulators: every allocation and release is an event (time, level, category, bytes, the
+// action that caused it); transfers make events out of time order, so the ledger sorts them before it builds the
+// curves and peaks and finds the first action that overflows a level. The chain and the graph simulators share it.
+#include "sim/timeline.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+class MemoryLedger {
+public:
+    void reserve(std::size_t n) { m_events.reserve(n); }
+    void add(double time, int level, std::int32_t action, MemoryCategory cat, std::int64_t delta) {
+        if (delta != 0) m_events.push_back(Event{time, m_seq++, action, std::int16_t(level), cat, delta});
+    }
+
+    // Sorts the events, fills tl.memory (when `curves`) and the peaks, and returns the first action (in time) whose
+    // allocation takes a level past its cap, or -1; only actions before `limit` count. `caps` is per level;
+    // `describe(action, level, total, cap)` words the message.
+    long long sweep(long long limit, const std::vector<std::int64_t>& caps, bool curves, Timeline& tl,
+                    const std::function<std::string(std::int32_t, int, std::int64_t, std::int64_t)>& describe,
+                    std::string& err);
+
+private:
+    struct Event {
+        double time;
+        std::uint32_t seq; // generation order breaks ties, so a step's own release precedes the next allocation
+        std::int32_t action;
+        std::int16_t level;
+        MemoryCategory cat;
+        std::int64_t delta;
+    };
+    std::vector<Event> m_events;
+    std::uint32_t m_seq = 0;
+};
+
+} // namespace ckpt
