@@ -15,10 +15,12 @@ using io::JsonPath;
 using nlohmann::json;
 
 constexpr const char* kFormat = "ckpt-graph-plan";
-constexpr const char* kAnyAction = "an action such as [\"forward\"|\"backward\"|\"free\"|\"invert\", node id]";
+constexpr const char* kAnyAction = "an action such as [\"forward\"|\"backward\"|\"free\"|\"invert\", node id] or "
+                                   "[\"write\"|\"read\"|\"free\", node id, level]";
 
 bool kindOf(const std::string& name, GraphActionKind& kind) {
-    for (auto k : {GraphActionKind::Forward, GraphActionKind::Backward, GraphActionKind::Free, GraphActionKind::Invert})
+    for (auto k : {GraphActionKind::Forward, GraphActionKind::Backward, GraphActionKind::Free, GraphActionKind::Invert,
+                   GraphActionKind::Write, GraphActionKind::Read})
         if (name == graphActionName(k)) {
             kind = k;
             return true;
@@ -38,6 +40,10 @@ const char* graphActionName(GraphActionKind kind) {
         return "free";
     case GraphActionKind::Invert:
         return "invert";
+    case GraphActionKind::Write:
+        return "write";
+    case GraphActionKind::Read:
+        return "read";
     }
     return "?";
 }
@@ -54,8 +60,9 @@ json graphPlanToJson(const GraphPlan& plan, const Graph& graph) {
     json actions = json::array();
     for (const GraphAction& a : plan.actions) {
         const bool known = a.node >= 0 && a.node < graph.size();
-        actions.push_back(
-            json::array({graphActionName(a.kind), known ? graph.node(a.node).id : std::to_string(a.node)}));
+        json one = json::array({graphActionName(a.kind), known ? graph.node(a.node).id : std::to_string(a.node)});
+        if (a.level != 0 || a.kind == GraphActionKind::Write || a.kind == GraphActionKind::Read) one.push_back(a.level);
+        actions.push_back(std::move(one));
     }
     j["actions"] = std::move(actions);
     return j;
@@ -91,15 +98,23 @@ Result<GraphPlan> graphPlanFromJson(const json& doc, const Graph& graph, const s
         const json& a = (*actions)[k];
         JsonPath at = actionsPath.element(k);
         GraphActionKind kind{};
-        if (!a.is_array() || a.size() != 2 || !a[0].is_string() || !a[1].is_string() ||
+        if (!a.is_array() || a.size() < 2 || a.size() > 3 || !a[0].is_string() || !a[1].is_string() ||
             !kindOf(a[0].get<std::string>(), kind))
             return io::expected(source, at, kAnyAction, a);
+        const bool levelled =
+            kind == GraphActionKind::Write || kind == GraphActionKind::Read || kind == GraphActionKind::Free;
+        if (a.size() == 3 &&
+            (!levelled || !a[2].is_number_integer() || a[2].get<long long>() < 0 || a[2].get<long long>() > 1000))
+            return io::expected(source, at.element(2), levelled ? "a memory level (0, 1, ...)" : "no third entry",
+                                a[2]);
+        if (a.size() == 2 && kind != GraphActionKind::Free && levelled)
+            return io::expected(source, at, "[\"" + std::string(graphActionName(kind)) + "\", node id, level]", a);
         auto it = index.find(a[1].get<std::string>());
         if (it == index.end()) {
             JsonPath node = at.element(1);
             return io::expected(source, node, "a node id of graph '" + graph.name() + "'", a[1]);
         }
-        plan.actions.push_back(GraphAction{kind, it->second});
+        plan.actions.push_back(GraphAction{kind, it->second, std::int16_t(a.size() == 3 ? a[2].get<int>() : 0)});
     }
     return plan;
 }

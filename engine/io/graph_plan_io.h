@@ -1,7 +1,8 @@
 #pragma once
 // Graph plan files: {"format":"ckpt-graph-plan","version":1,"scheduler":...,"params":{name: text},
 // "budget_bytes":n,"predicted_makespan_s":s,"graph":{"name","nodes"} (informational),
-// "actions":[["forward","conv1"],["free","conv1"],["backward","fc"],["invert","block2"], ...]}.
+// "actions":[["forward","conv1"],["free","conv1"],["backward","fc"],["invert","block2"],["write","conv1",1],
+// ["read","conv1",1],["free","conv1",1], ...]} (a level third for write, read, and free on a slower level).
 // Actions name nodes by id, so a plan reads back only against a graph that has those ids; only "actions" is required.
 // Errors name the file and the JSON path of the bad field, as the other readers do.
 #include "model/graph.h"

@@ -40,8 +40,8 @@ void simulateInto(Run& run, const Chain& chain, const Hardware& hw) {
 void simulateGraphInto(Run& run, const Graph& graph, const Hardware& hw) {
     auto t0 = std::chrono::steady_clock::now();
     SimOptions opt;
-    opt.budget_bytes = levelZeroLimit(hw, run.budget_bytes);
-    takeTimeline(run, simulateGraph(graph, run.graph_plan->actions, opt), t0);
+    opt.budget_bytes = run.budget_bytes;
+    takeTimeline(run, simulateGraph(graph, hw, run.graph_plan->actions, opt), t0);
 }
 
 // A run before its plan: the request's fields and store-all's time, the baseline of its ratios.

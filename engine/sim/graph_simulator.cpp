@@ -1,94 +1,126 @@
 #include "sim/graph_simulator.h"
 
+#include "sim/memory_ledger.h"
 #include "util/units.h"
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <vector>
 
 namespace ckpt {
 namespace {
 
+// A copy of a node's output on one level.
+struct Copy {
+    bool held = false;
+    double ready = 0;        // when its bytes are all there
+    double pinned_until = 0; // a transfer reads it until then; a release waits for it
+};
+
 class GraphReplay {
 public:
-    GraphReplay(const Graph& g, const GraphSchedule& s, const SimOptions& o)
-        : graph(g), schedule(s), opt(o), n(g.size()) {
-        held.assign(std::size_t(n), 0), grad.assign(std::size_t(n), 0), done.assign(std::size_t(n), 0),
-            runs.assign(std::size_t(n), 0);
+    GraphReplay(const Graph& g, const Hardware& h, const GraphSchedule& s, const SimOptions& o)
+        : graph(g), hw(h), schedule(s), opt(o), n(g.size()), levels(h.levelCount()) {
+        copies.assign(std::size_t(levels), std::vector<Copy>(std::size_t(n)));
+        grad.assign(std::size_t(n), 0), done.assign(std::size_t(n), 0), runs.assign(std::size_t(n), 0);
+        channelFree.assign(std::size_t(levels), 0.0);
         tl.lanes = {"compute"};
-        tl.memory.assign(1, {});
-        tl.totals.peak_bytes.assign(1, 0);
-        tl.totals.peak_time_s.assign(1, 0);
+        for (int l = 1; l < levels; ++l)
+            tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
+        ledger.reserve(schedule.size() * 4 + 8);
     }
 
     Result<Timeline> run() {
-        for (std::size_t k = 0; k < schedule.size(); ++k) {
+        long long bad = -1;
+        std::string why;
+        for (std::size_t k = 0; k < schedule.size() && bad < 0; ++k) {
             cur = std::int32_t(k);
             std::string err = step(schedule[k]);
             if (!err.empty())
-                return fail("action " + std::to_string(k) + " (" + describe(schedule[k]) + "): " + err, (long long)k);
-            if (overflow)
-                return Error{"action " + std::to_string(k) + " (" + describe(schedule[k]) + "): level 0 would hold " +
-                                 formatBytes(double(overflowBytes)) + ", over the budget of " +
-                                 formatBytes(double(opt.budget_bytes)),
-                             (long long)k, true};
+                bad = (long long)k, why = "action " + std::to_string(k) + " (" + describe(schedule[k]) + "): " + err;
         }
-        for (int v = n - 1; v >= 0; --v)
-            if (!done[std::size_t(v)])
-                return fail("the plan ends (after " + std::to_string(schedule.size()) +
-                                " actions) before the backward of node '" + graph.node(v).id +
-                                "': every node must be reversed",
-                            (long long)schedule.size());
-        tl.totals.steps = n;
-        tl.totals.recomputed_steps = tl.totals.forward_steps - n;
-        tl.totals.makespan_s = tl.totals.compute_s = clock;
+        if (bad < 0)
+            for (int v = n - 1; v >= 0; --v)
+                if (!done[std::size_t(v)]) {
+                    bad = (long long)schedule.size();
+                    why = "the plan ends (after " + std::to_string(schedule.size()) +
+                          " actions) before the backward of node '" + graph.node(v).id +
+                          "': every node must be reversed";
+                    break;
+                }
+        // Memory is judged over the actions that were valid; an earlier overflow wins over a later logic error.
+        std::vector<std::int64_t> cap(static_cast<std::size_t>(levels), 0);
+        for (int l = 0; l < levels; ++l)
+            cap[std::size_t(l)] = hw.isUnbounded(l) ? 0 : hw.level(l).capacity_bytes;
+        const bool budgetBinds = opt.budget_bytes > 0 && (cap[0] == 0 || opt.budget_bytes < cap[0]);
+        if (budgetBinds) cap[0] = opt.budget_bytes;
+        std::string capErr;
+        long long capAt = ledger.sweep(
+            bad < 0 ? std::numeric_limits<long long>::max() : bad, cap, opt.memory_curve, tl,
+            [&](std::int32_t a, int l, std::int64_t total, std::int64_t limit) {
+                return "action " + std::to_string(a) + " (" + describe(schedule[std::size_t(a)]) + "): level " +
+                       std::to_string(l) + " would hold " + formatBytes(double(total)) + ", over " +
+                       (l == 0 && budgetBinds ? "the budget" : "its capacity") + " of " + formatBytes(double(limit));
+            },
+            capErr);
+        if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true};
+        if (bad >= 0) return fail(why, bad);
+        Totals& t = tl.totals;
+        t.steps = n;
+        t.recomputed_steps = t.forward_steps - n;
+        t.channel_busy_s.assign(std::size_t(levels), 0.0);
+        double makespan = clock;
+        for (const Interval& iv : tl.intervals) {
+            makespan = std::max(makespan, iv.end);
+            if (iv.lane == 0)
+                t.compute_s += iv.end - iv.start;
+            else
+                t.channel_busy_s[std::size_t(iv.lane)] += iv.end - iv.start;
+        }
+        t.makespan_s = makespan;
         return std::move(tl);
     }
 
 private:
     const Graph& graph;
+    const Hardware& hw;
     const GraphSchedule& schedule;
     const SimOptions& opt;
-    int n;
-    std::vector<char> held, grad, done;
+    int n, levels;
+    std::vector<std::vector<Copy>> copies; // [level][node]
+    std::vector<char> grad, done;
     std::vector<int> runs;
+    std::vector<double> channelFree;
     int reversed = 0;
-    double clock = 0;
+    double clock = 0; // end of the last compute action
     std::int32_t cur = 0;
-    std::array<std::int64_t, kMemoryCategories> now{};
-    bool overflow = false;
-    std::int64_t overflowBytes = 0;
+    MemoryLedger ledger;
     Timeline tl;
 
     std::string describe(const GraphAction& a) const {
         std::string id = a.node >= 0 && a.node < n ? graph.node(a.node).id : std::to_string(a.node);
+        std::string at = " (level " + std::to_string(a.level) + ")";
         switch (a.kind) {
         case GraphActionKind::Forward:
             return "forward " + id;
         case GraphActionKind::Backward:
             return "backward " + id;
         case GraphActionKind::Free:
-            return "free " + id;
+            return "free " + id + (a.level ? at : "");
         case GraphActionKind::Invert:
             return "invert " + id;
+        case GraphActionKind::Write:
+            return "write " + id + " to level " + std::to_string(a.level);
+        case GraphActionKind::Read:
+            return "read " + id + " from level " + std::to_string(a.level);
         }
         return "?";
     }
 
-    void change(double t, MemoryCategory c, std::int64_t delta) {
-        if (delta == 0) return;
-        now[std::size_t(c)] += delta;
-        std::int64_t total = now[0] + now[1] + now[2] + now[3];
-        if (total > tl.totals.peak_bytes[0]) tl.totals.peak_bytes[0] = total, tl.totals.peak_time_s[0] = t;
-        if (delta > 0 && opt.budget_bytes > 0 && total > opt.budget_bytes && !overflow)
-            overflow = true, overflowBytes = total;
-        if (!opt.memory_curve) return;
-        auto& curve = tl.memory[0];
-        if (!curve.empty() && curve.back().time == t)
-            curve.back().bytes = now;
-        else
-            curve.push_back(MemorySample{t, now});
-    }
+    void change(double t, MemoryCategory c, std::int64_t delta, int level = 0) { ledger.add(t, level, cur, c, delta); }
+    Copy& at0(int v) { return copies[0][std::size_t(v)]; }
+    bool held0(int v) const { return copies[0][std::size_t(v)].held; }
 
     bool dead(int v) const {
         for (int c : graph.consumers(v))
@@ -96,33 +128,57 @@ private:
         return done[std::size_t(v)] || !graph.node(v).needs_output;
     }
 
-    void release(int v, double t) {
-        if (!held[std::size_t(v)]) return;
-        held[std::size_t(v)] = 0;
-        change(t, MemoryCategory::State, -graph.node(v).output_bytes);
+    void release(int level, int v, double t) {
+        Copy& c = copies[std::size_t(level)][std::size_t(v)];
+        if (!c.held) return;
+        c.held = false;
+        change(std::max(t, c.pinned_until), MemoryCategory::State, -graph.node(v).output_bytes, level);
+    }
+    void releaseEverywhere(int v, double t) {
+        for (int l = 0; l < levels; ++l)
+            release(l, v, t);
+    }
+
+    // Why v's output cannot be used in level 0 now ("" when it can).
+    std::string missing(int v, const std::string& what) const {
+        if (held0(v)) return {};
+        for (int l = 1; l < levels; ++l)
+            if (copies[std::size_t(l)][std::size_t(v)].held)
+                return what + " '" + graph.node(v).id + "' is on level " + std::to_string(l) +
+                       ", not in level 0: read it first";
+        return what + " '" + graph.node(v).id + "' is not held";
     }
 
     std::string step(const GraphAction& a) {
         if (reversed == n) return "every node is already reversed; nothing may follow";
         if (a.node < 0 || a.node >= n) return "there is no node " + std::to_string(a.node);
+        const bool transfer = a.kind == GraphActionKind::Write || a.kind == GraphActionKind::Read;
+        if (a.level < 0 || a.level >= levels)
+            return "there is no memory level " + std::to_string(a.level) + " (the machine has " +
+                   std::to_string(levels) + ")";
+        if (transfer && a.level == 0)
+            return "transfers go between level 0 and a slower level; level 0 cannot be the other end";
         const int v = a.node;
         const GraphNode& node = graph.node(v);
         switch (a.kind) {
         case GraphActionKind::Forward: {
             if (done[std::size_t(v)]) return "node '" + node.id + "' was already reversed";
-            if (held[std::size_t(v)]) return "the output of '" + node.id + "' is already held";
-            for (int u : graph.inputs(v))
-                if (!held[std::size_t(u)]) return "its input '" + graph.node(u).id + "' is not held";
-            double start = clock, end = clock + node.forward;
+            if (held0(v)) return "the output of '" + node.id + "' is already held";
+            double start = clock;
+            for (int u : graph.inputs(v)) {
+                if (auto e = missing(u, "its input"); !e.empty()) return e;
+                start = std::max(start, at0(u).ready);
+            }
+            double end = start + node.forward;
             tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0,
                                             runs[std::size_t(v)]++ ? IntervalKind::Recompute : IntervalKind::Forward});
             ++tl.totals.forward_steps;
             change(start, MemoryCategory::State, node.output_bytes);
-            held[std::size_t(v)] = 1;
+            at0(v) = Copy{true, end, 0};
             change(start, MemoryCategory::Temporary, node.workspace_bytes);
             change(end, MemoryCategory::Temporary, -node.workspace_bytes);
             clock = end;
-            if (dead(v)) release(v, end);
+            if (dead(v)) release(0, v, end);
             return {};
         }
         case GraphActionKind::Backward: {
@@ -131,14 +187,18 @@ private:
                 if (!done[std::size_t(c)])
                     return "the gradient of '" + node.id + "' is not complete: the backward of '" + graph.node(c).id +
                            "' must come first";
+            double start = clock;
             if (node.needs_inputs)
-                for (int u : graph.inputs(v))
-                    if (!held[std::size_t(u)])
-                        return "its backward needs the output of '" + graph.node(u).id + "', which is not held";
-            if (node.needs_output && !held[std::size_t(v)])
-                return "its backward needs its own output, which is not held";
+                for (int u : graph.inputs(v)) {
+                    if (auto e = missing(u, "its backward needs the output of"); !e.empty()) return e;
+                    start = std::max(start, at0(u).ready);
+                }
+            if (node.needs_output) {
+                if (!held0(v)) return "its backward needs its own output, which is not held in level 0";
+                start = std::max(start, at0(v).ready);
+            }
             if (runs[std::size_t(v)] == 0) return "its forward has not run yet";
-            double start = clock, end = clock + node.backward;
+            double end = start + node.backward;
             tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0, IntervalKind::Backward});
             ++tl.totals.backward_steps;
             if (graph.consumers(v).empty())
@@ -153,32 +213,59 @@ private:
             done[std::size_t(v)] = 1;
             ++reversed;
             clock = end;
-            if (dead(v)) release(v, end);
+            if (dead(v)) releaseEverywhere(v, end);
             for (int u : graph.inputs(v))
-                if (dead(u)) release(u, end);
+                if (dead(u)) releaseEverywhere(u, end);
             return {};
         }
         case GraphActionKind::Free:
-            if (!held[std::size_t(v)]) return "the output of '" + node.id + "' is not held";
-            release(v, clock);
+            if (!copies[std::size_t(a.level)][std::size_t(v)].held)
+                return "the output of '" + node.id + "' is not held" +
+                       (a.level ? " on level " + std::to_string(a.level) : "");
+            release(a.level, v, clock);
             return {};
         case GraphActionKind::Invert: {
             if (!node.reversible) return "node '" + node.id + "' is not reversible";
             if (graph.inputs(v).size() != 1) return "only a node with exactly one input can be inverted";
-            if (!held[std::size_t(v)]) return "inverting needs the output of '" + node.id + "', which is not held";
+            if (!held0(v)) return "inverting needs the output of '" + node.id + "', which is not held in level 0";
             const int u = graph.inputs(v).front();
-            if (held[std::size_t(u)]) return "the output of '" + graph.node(u).id + "' is already held";
+            if (held0(u)) return "the output of '" + graph.node(u).id + "' is already held";
             if (done[std::size_t(u)]) return "node '" + graph.node(u).id + "' was already reversed";
             const GraphNode& input = graph.node(u);
-            double start = clock, end = clock + node.forward;
+            double start = std::max(clock, at0(v).ready), end = start + node.forward;
             tl.intervals.push_back(Interval{start, end, cur, u, input.output_bytes, 0, IntervalKind::Recompute});
             ++tl.totals.forward_steps;
             ++runs[std::size_t(u)];
             change(start, MemoryCategory::State, input.output_bytes);
-            held[std::size_t(u)] = 1;
+            at0(u) = Copy{true, end, 0};
             change(start, MemoryCategory::Temporary, node.workspace_bytes);
             change(end, MemoryCategory::Temporary, -node.workspace_bytes);
             clock = end;
+            return {};
+        }
+        case GraphActionKind::Write:
+        case GraphActionKind::Read: {
+            const bool write = a.kind == GraphActionKind::Write;
+            const int l = a.level;
+            Copy& src = write ? at0(v) : copies[std::size_t(l)][std::size_t(v)];
+            Copy& dst = write ? copies[std::size_t(l)][std::size_t(v)] : at0(v);
+            if (!src.held)
+                return "the output of '" + node.id + "' is not held " +
+                       (write ? "in level 0" : "on level " + std::to_string(l)) + ", so it cannot be " +
+                       (write ? "written" : "read");
+            if (dst.held)
+                return "the output of '" + node.id + "' is already held " +
+                       (write ? "on level " + std::to_string(l) : "in level 0");
+            const std::int64_t bytes = node.output_bytes;
+            double start = std::max({clock, channelFree[std::size_t(l)], src.ready});
+            double end = start + (write ? hw.writeSeconds(l, bytes) : hw.readSeconds(l, bytes));
+            channelFree[std::size_t(l)] = end;
+            src.pinned_until = std::max(src.pinned_until, end);
+            dst = Copy{true, end, 0};
+            change(start, MemoryCategory::State, bytes, write ? l : 0);
+            tl.intervals.push_back(
+                Interval{start, end, cur, v, bytes, std::int16_t(l), write ? IntervalKind::Write : IntervalKind::Read});
+            (write ? tl.totals.bytes_written : tl.totals.bytes_read) += bytes;
             return {};
         }
         }
@@ -188,9 +275,15 @@ private:
 
 } // namespace
 
-Result<Timeline> simulateGraph(const Graph& graph, const GraphSchedule& schedule, const SimOptions& opt) {
-    GraphReplay r(graph, schedule, opt);
+Result<Timeline> simulateGraph(const Graph& graph, const Hardware& hw, const GraphSchedule& schedule,
+                               const SimOptions& opt) {
+    GraphReplay r(graph, hw, schedule, opt);
     return r.run();
+}
+
+Result<Timeline> simulateGraph(const Graph& graph, const GraphSchedule& schedule, const SimOptions& opt) {
+    static const Hardware one = Hardware::unbounded();
+    return simulateGraph(graph, one, schedule, opt);
 }
 
 GraphSchedule graphStoreAll(const Graph& graph) {

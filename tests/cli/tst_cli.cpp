@@ -243,6 +243,32 @@ private slots:
         QCOMPARE(sweep.code, 2);
         QVERIFY2(sweep.err.contains("not a chain"), sweep.err.constData());
     }
+
+    void graphPlanWithTransfersReplays() {
+        // A hand-written graph plan that sends a's output to level 1 and reads it back: ckpt simulate replays it on a
+        // two-level machine (the figures are worked out in tst_graph_simulator), and a bad level names its place.
+        writeFile(path("abc.ckpt-graph.json"), R"({"format":"ckpt-graph","version":1,"name":"abc","nodes":[
+            {"id":"a","forward":1,"backward":2,"output_bytes":100},{"id":"b","forward":1,"backward":2,"output_bytes":200},
+            {"id":"c","forward":1,"backward":2,"output_bytes":50}],"edges":[["a","b"],["b","c"]]})");
+        writeFile(path("two.json"), R"({"format":"ckpt-hardware","version":1,"name":"two","levels":[{"name":"fast"},
+            {"name":"slow","capacity_bytes":1000,"read_bytes_per_s":100,"write_bytes_per_s":100}]})");
+        writeFile(path("abc.plan.json"), R"({"format":"ckpt-graph-plan","version":1,"actions":[["forward","a"],
+            ["write","a",1],["forward","b"],["free","a"],["forward","c"],["backward","c"],["read","a",1],
+            ["backward","b"],["backward","a"]]})");
+        Output o = ckptRun(
+            {"simulate", path("abc.ckpt-graph.json"), path("abc.plan.json"), "--hardware", path("two.json"), "--json"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        QCOMPARE(j["makespan_s"].toDouble(), 10.0);
+        QCOMPARE(j["peak_bytes"].toArray()[0].toDouble(), 450.0);
+        QCOMPARE(j["bytes_written"].toDouble(), 100.0);
+        writeFile(path("bad.plan.json"), R"({"format":"ckpt-graph-plan","version":1,"actions":[["forward","a"],
+            ["write","a","one"]]})");
+        Output bad =
+            ckptRun({"simulate", path("abc.ckpt-graph.json"), path("bad.plan.json"), "--hardware", path("two.json")});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("actions[1][2]"), bad.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

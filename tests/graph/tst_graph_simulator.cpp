@@ -91,6 +91,63 @@ private slots:
         QVERIFY2(rt.ok(), rt.ok() ? "" : rt.error().c_str());
         QCOMPARE(rt->totals.backward_steps, 40LL);
     }
+
+    void offloadToASlowerLevelByHand() {
+        // a -> b -> c (outputs 100, 200, 50 B; forward 1 s, backward 2 s; backward needs the inputs). Level 1 moves
+        // 100 B/s each way. a goes to level 1 while b runs, and comes back while c's backward runs.
+        Graph g = *Graph::make("abc",
+                               {GraphNode{"a", 1, 2, 100, 0, true, false, false},
+                                GraphNode{"b", 1, 2, 200, 0, true, false, false},
+                                GraphNode{"c", 1, 2, 50, 0, true, false, false}},
+                               {{"a", "b"}, {"b", "c"}});
+        Hardware hw = *Hardware::make("two", {MemoryLevel{"fast"}, MemoryLevel{"slow", 1000, 100, 100, 0}});
+        GraphSchedule s = {A::forward(0),  A::write(0, 1), A::forward(1),  A::free(0),    A::forward(2),
+                           A::backward(2), A::read(0, 1),  A::backward(1), A::backward(0)};
+        auto tl = simulateGraph(g, hw, s);
+        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+        // Compute: F a [0,1], F b [1,2], F c [2,3], B c [3,5], B b [6,8] (waits for the read [5,6]), B a [8,10].
+        QCOMPARE(tl->totals.makespan_s, 10.0);
+        QCOMPARE(tl->totals.compute_s, 9.0);
+        QCOMPARE(tl->totals.bytes_written, 100LL);
+        QCOMPARE(tl->totals.bytes_read, 100LL);
+        QCOMPARE(tl->totals.channel_busy_s[1], 2.0);
+        // Intervals in plan order, the free having none: the read is the sixth, b's backward the seventh.
+        QCOMPARE(tl->intervals[5].lane, std::int16_t(1));
+        QCOMPARE(tl->intervals[5].start, 5.0);
+        QCOMPARE(tl->intervals[6].start, 6.0);
+        // Level 0 peaks at c's backward: b (200) + the gradients of c and b (250); a is on level 1 then.
+        QCOMPARE(tl->totals.peak_bytes[0], std::int64_t(450));
+        QCOMPARE(tl->totals.peak_bytes[1], std::int64_t(100));
+        auto all = simulateGraph(g, hw, graphStoreAll(g));
+        QVERIFY(all.ok());
+        QCOMPARE(all->totals.peak_bytes[0], std::int64_t(550)); // a kept: 100 more
+        QCOMPARE(tl->memory[0].back().total(), std::int64_t(0));
+        QCOMPARE(tl->memory[1].back().total(), std::int64_t(0)); // released once b's backward is done
+
+        struct Case {
+            GraphSchedule s;
+            long long index;
+            const char* says;
+        };
+        std::vector<Case> cases = {
+            {{A::forward(0), A::read(0, 1)}, 1, "not held on level 1"},
+            {{A::forward(0), A::write(0, 1), A::free(0), A::forward(1)}, 3, "read it first"},
+            {{A::forward(0), A::write(0, 0)}, 1, "level 0 cannot be the other end"},
+            {{A::forward(0), A::write(0, 2)}, 1, "no memory level 2"},
+            {{A::forward(0), A::write(0, 1), A::write(0, 1)}, 2, "already held on level 1"},
+        };
+        for (const Case& c : cases) {
+            auto r = simulateGraph(g, hw, c.s);
+            QVERIFY(!r.ok());
+            QCOMPARE(r.errorIndex(), c.index);
+            QVERIFY2(r.error().find(c.says) != std::string::npos, r.error().c_str());
+        }
+        Hardware small = *Hardware::make("small", {MemoryLevel{"fast"}, MemoryLevel{"slow", 50, 100, 100, 0}});
+        auto over = simulateGraph(g, small, s);
+        QVERIFY(!over.ok() && over.errorValue().infeasible);
+        QCOMPARE(over.errorIndex(), 1LL);
+        QVERIFY2(over.error().find("its capacity") != std::string::npos, over.error().c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraphSimulator)
