@@ -245,6 +245,8 @@ QColor GraphView::fateColor(Fate fate) {
         return mix(QColor(86, 180, 233), 0.75); // sky blue, the Gantt's recompute
     case Fate::Freed:
         return mix(QColor(230, 159, 0), 0.6); // orange
+    case Fate::Offloaded:
+        return mix(QColor(204, 121, 167), 0.6); // reddish purple
     case Fate::Neutral:
         break;
     }
@@ -259,6 +261,8 @@ QString GraphView::fateName(Fate fate) {
         return tr("recomputed (forward ran again)");
     case Fate::Freed:
         return tr("freed early, not recomputed");
+    case Fate::Offloaded:
+        return tr("offloaded to a slower level");
     case Fate::Neutral:
         break;
     }
@@ -276,8 +280,15 @@ std::vector<GraphView::Fate> GraphView::fatesOf(const Graph& graph, const Run& r
         return index >= 1 && index <= n ? graph.topologicalOrder()[std::size_t(index - 1)] : -1;
     };
     std::vector<int> computes(std::size_t(n), 0);
-    std::vector<bool> recomputed(std::size_t(n), false), freedEarly(std::size_t(n), false);
+    std::vector<bool> recomputed(std::size_t(n), false), freedEarly(std::size_t(n), false),
+        offloaded(std::size_t(n), false);
     for (const Interval& iv : run.timeline->intervals) {
+        if (iv.kind == IntervalKind::Write) {
+            // A chain's transfers move state x_j, the output of step j.
+            const int v = chainRun ? (iv.index >= 1 ? nodeOf(iv.index) : -1) : nodeOf(iv.index);
+            if (v >= 0) offloaded[std::size_t(v)] = true;
+            continue;
+        }
         if (iv.lane != 0 || iv.kind == IntervalKind::Backward) continue;
         const int v = nodeOf(iv.index);
         if (v < 0) continue;
@@ -289,12 +300,16 @@ std::vector<GraphView::Fate> GraphView::fatesOf(const Graph& graph, const Run& r
         for (const GraphAction& a : run.graph_plan->actions) {
             if (a.node < 0 || a.node >= n) continue;
             if (a.kind == GraphActionKind::Backward) done[std::size_t(a.node)] = true;
-            if (a.kind == GraphActionKind::Free && !done[std::size_t(a.node)]) freedEarly[std::size_t(a.node)] = true;
+            if (a.kind == GraphActionKind::Free && a.level == 0 && !done[std::size_t(a.node)])
+                freedEarly[std::size_t(a.node)] = true;
         }
     }
     for (std::size_t v = 0; v < std::size_t(n); ++v) {
         if (computes[v] == 0) continue;
-        out[v] = recomputed[v] || computes[v] > 1 ? Fate::Recomputed : freedEarly[v] ? Fate::Freed : Fate::Kept;
+        out[v] = recomputed[v] || computes[v] > 1 ? Fate::Recomputed
+                 : offloaded[v]                   ? Fate::Offloaded
+                 : freedEarly[v]                  ? Fate::Freed
+                                                  : Fate::Kept;
     }
     return out;
 }
@@ -389,7 +404,7 @@ void GraphView::updateActions() {
 void GraphView::recolor() {
     d->fates = d->graph && d->run ? fatesOf(*d->graph, *d->run)
                                   : std::vector<Fate>(std::size_t(d->graph ? d->graph->size() : 0), Fate::Neutral);
-    int counts[4] = {0, 0, 0, 0};
+    int counts[5] = {0, 0, 0, 0, 0};
     for (std::size_t v = 0; v < d->nodes.size() && v < d->fates.size(); ++v) {
         d->nodes[v]->setFill(fateColor(d->fates[v]));
         ++counts[int(d->fates[v])];
@@ -404,8 +419,9 @@ void GraphView::recolor() {
     const bool plan = d->run && d->run->timeline && d->graph;
     if (plan) {
         legend = tr("<b>%1</b>: ").arg(QString::fromStdString(d->run->scheduler).toHtmlEscaped());
-        for (Fate f : {Fate::Kept, Fate::Recomputed, Fate::Freed})
-            legend += swatch(f, tr("%1 (%2)").arg(fateName(f)).arg(counts[int(f)]));
+        for (Fate f : {Fate::Kept, Fate::Recomputed, Fate::Freed, Fate::Offloaded})
+            if (f != Fate::Offloaded || counts[int(f)] > 0) // offloading is rare: named only when it happens
+                legend += swatch(f, tr("%1 (%2)").arg(fateName(f)).arg(counts[int(f)]));
     } else {
         legend = swatch(Fate::Neutral, tr("no plan shown: run a scheduler to colour the nodes by what it does"));
     }

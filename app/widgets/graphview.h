@@ -18,7 +18,7 @@ class QLabel;
 class GraphView : public QWidget {
     Q_OBJECT
 public:
-    enum class Fate { Neutral, Kept, Recomputed, Freed };
+    enum class Fate { Neutral, Kept, Recomputed, Freed, Offloaded };
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 

@@ -247,6 +247,18 @@ private slots:
         synthetic.graph_plan->actions.insert(synthetic.graph_plan->actions.begin() + 4, GraphAction::free(3));
         auto fates = GraphView::fatesOf(g, synthetic);
         QCOMPARE(fates[3], GraphView::Fate::Freed);
+        // Offloaded: node 0's output goes to a slower level and comes back for node 1's backward.
+        Hardware two = *Hardware::make("two", {MemoryLevel{"fast"}, MemoryLevel{"slow", 1LL << 40, 1e9, 1e9, 0}});
+        using A = GraphAction;
+        GraphPlan off;
+        off.actions = {A::forward(0),  A::write(0, 1), A::forward(1), A::free(0),     A::forward(2), A::forward(3),
+                       A::backward(3), A::backward(2), A::read(0, 1), A::backward(1), A::backward(0)};
+        Run moved = runGraphPlan(off, g, two);
+        QVERIFY2(moved.feasible, moved.message.c_str());
+        auto movedFates = GraphView::fatesOf(g, moved);
+        QCOMPARE(movedFates[0], GraphView::Fate::Offloaded);
+        for (int v : {1, 2, 3})
+            QCOMPARE(movedFates[std::size_t(v)], GraphView::Fate::Kept);
     }
 
     void selectionIsMirrored() {
