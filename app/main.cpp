@@ -23,11 +23,11 @@ int main(int argc, char** argv) {
         "screenshot",
         "Open FILE (or the default example), run the default comparison, write the window to PNG and exit.", "PNG");
     parser.addOption(shot);
-    QCommandLineOption tab(
-        "tab",
-        "With --screenshot: the tab to show (timeline, graph, sweep, tradeoff, comparison, side, trainer; trainer trains "
-        "first; graph needs a graph file).",
-        "TAB", "timeline");
+    QCommandLineOption tab("tab",
+                           "With --screenshot: the tab to show (timeline, graph, sweep, tradeoff, comparison, side, "
+                           "trainer; trainer trains "
+                           "first; graph needs a graph file).",
+                           "TAB", "timeline");
     parser.addOption(tab);
     parser.addPositionalArgument("file", "A project, chain, graph or hardware file to open.", "[FILE]");
     parser.process(app);

@@ -34,7 +34,7 @@ public:
     const std::vector<ckpt::GraphEdge>& edges() const { return m_edges; }
     ckpt::Graph graph() const; // valid in graph mode (edits are checked by Graph::make before they land)
     int nodeIndex(const QString& id) const;
-    QStringList nodeInputs(int index) const;   // ids of the nodes whose outputs node `index` consumes
+    QStringList nodeInputs(int index) const;         // ids of the nodes whose outputs node `index` consumes
     QString uniqueNodeId(const QString& base) const; // base, base2, base3, ... the first id not taken
     QUndoStack* undoStack() const { return m_undo; }
 

@@ -66,19 +66,7 @@ public:
             capErr);
         if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true};
         if (bad >= 0) return fail(why, bad);
-        Totals& t = tl.totals;
-        t.steps = n;
-        t.recomputed_steps = t.forward_steps - n;
-        t.channel_busy_s.assign(std::size_t(levels), 0.0);
-        double makespan = clock;
-        for (const Interval& iv : tl.intervals) {
-            makespan = std::max(makespan, iv.end);
-            if (iv.lane == 0)
-                t.compute_s += iv.end - iv.start;
-            else
-                t.channel_busy_s[std::size_t(iv.lane)] += iv.end - iv.start;
-        }
-        t.makespan_s = makespan;
+        finishTotals(tl, n, levels, clock);
         return std::move(tl);
     }
 

@@ -42,4 +42,20 @@ long long MemoryLedger::sweep(long long limit, const std::vector<std::int64_t>& 
     return -1;
 }
 
+void finishTotals(Timeline& tl, int steps, int levels, double clock) {
+    Totals& t = tl.totals;
+    t.steps = steps;
+    t.recomputed_steps = t.forward_steps - steps;
+    t.channel_busy_s.assign(static_cast<std::size_t>(levels), 0.0);
+    double makespan = clock;
+    for (const Interval& iv : tl.intervals) {
+        makespan = std::max(makespan, iv.end);
+        if (iv.lane == 0)
+            t.compute_s += iv.end - iv.start;
+        else
+            t.channel_busy_s[static_cast<std::size_t>(iv.lane)] += iv.end - iv.start;
+    }
+    t.makespan_s = makespan;
+}
+
 } // namespace ckpt

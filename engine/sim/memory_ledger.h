@@ -38,4 +38,8 @@ private:
     std::uint32_t m_seq = 0;
 };
 
+// The totals both simulators derive from the intervals: steps and recomputations, compute and channel busy time,
+// and the makespan (the last compute or transfer to end, at least `clock`).
+void finishTotals(Timeline& tl, int steps, int levels, double clock);
+
 } // namespace ckpt

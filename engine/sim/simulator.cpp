@@ -92,7 +92,7 @@ public:
         long long capAt = sweepMemory(bad < 0 ? std::numeric_limits<long long>::max() : bad, capErr);
         if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true}; // valid, but does not fit
         if (bad >= 0) return fail(why, bad);
-        finishTotals();
+        finishTotals(tl, n, levels, clock);
         return std::move(tl);
     }
 
@@ -296,22 +296,6 @@ private:
                        formatBytes(double(limitBytes));
             },
             err);
-    }
-
-    void finishTotals() {
-        Totals& t = tl.totals;
-        t.steps = n;
-        t.recomputed_steps = t.forward_steps - n;
-        t.channel_busy_s.assign(static_cast<std::size_t>(levels), 0.0);
-        double makespan = clock;
-        for (const Interval& iv : tl.intervals) {
-            makespan = std::max(makespan, iv.end);
-            if (iv.lane == 0)
-                t.compute_s += iv.end - iv.start;
-            else
-                t.channel_busy_s[static_cast<std::size_t>(iv.lane)] += iv.end - iv.start;
-        }
-        t.makespan_s = makespan;
     }
 };
 
