@@ -263,7 +263,10 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
         model.setMIPStart(start);
     }
     const std::string sec = std::to_string(std::max(0.01, left));
-    const char* argv[] = {"checkmate", "-log", "0", "-timeMode", "elapsed", "-sec", sec.c_str(), "-solve", "-quit"};
+    // CBC's preprocessing is off: when the time limit (or our event handler) stops it during preprocessing,
+    // CglPreProcess::postProcess dereferences a null solver (seen under ASan on linear-32 with a 1 s limit).
+    const char* argv[] = {"checkmate", "-log",        "0",   "-timeMode", "elapsed", "-sec",
+                          sec.c_str(), "-preprocess", "off", "-solve",    "-quit"};
     CbcMain1(
         int(std::size(argv)), argv, model, [](CbcModel*, int) { return 0; }, data);
     if (watch.cancelled()) return out.status = MilpOutcome::Status::Cancelled, out;
