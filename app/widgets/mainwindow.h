@@ -164,6 +164,7 @@ private:
     std::shared_ptr<const ckpt::Run> m_shown;
     std::atomic<bool> m_cancelFlag{false};
     std::shared_ptr<std::atomic<int>> m_generation;
+    std::shared_ptr<std::atomic<bool>> m_solveStop; // set when a newer solve or Cancel makes the running one moot
     QFutureWatcher<ckpt::Run>* m_solveWatcher = nullptr;
     QFutureWatcher<std::vector<ckpt::Run>>* m_compareWatcher = nullptr;
 };

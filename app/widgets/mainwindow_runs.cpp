@@ -86,6 +86,11 @@ void MainWindow::runCurrent() {
     Hardware hw = m_doc->hardware();
     std::string name = m_panel->currentScheduler();
     SolveRequest req = requestOf(m_panel);
+    // A long solve (a MILP) that a newer request replaces stops instead of holding the worker (and CBC) up.
+    if (m_solveStop) *m_solveStop = true;
+    m_solveStop = std::make_shared<std::atomic<bool>>(false);
+    auto stop = m_solveStop;
+    req.cancel = stop.get();
     if (!m_solveWatcher) {
         m_solveWatcher = new QFutureWatcher<Run>(this);
         connect(m_solveWatcher, &QFutureWatcher<Run>::finished, this, [this] {
@@ -101,7 +106,7 @@ void MainWindow::runCurrent() {
             showRun(std::make_shared<const Run>(std::move(r)));
         });
     }
-    m_solveWatcher->setFuture(QtConcurrent::run([=] {
+    m_solveWatcher->setFuture(QtConcurrent::run([=, stop = std::move(stop)] {
         if (counter->load() != generation) return Run{"__stale__"};
         Run r = graph ? runGraphScheduler(name, *graph, hw, req) : runScheduler(name, chain, hw, req);
         if (counter->load() != generation) return Run{"__stale__"};
@@ -186,6 +191,7 @@ void MainWindow::runAllNow() {
 
 void MainWindow::cancelRuns() {
     m_cancelFlag = true;
+    if (m_solveStop) *m_solveStop = true;
     ++*m_generation;
 }
 
