@@ -44,6 +44,21 @@ void simulateGraphInto(Run& run, const Graph& graph, const Hardware& hw) {
     takeTimeline(run, simulateGraph(graph, hw, run.graph_plan->actions, opt), t0);
 }
 
+// The solver's verdict into the run: its plan (and the parameters it settled on), or why there is none. True when
+// there is a plan to simulate.
+template <typename P>
+bool takePlan(Run& run, Result<P> plan, std::optional<P>& into, std::chrono::steady_clock::time_point t0) {
+    run.solve_ms = msSince(t0);
+    if (!plan) {
+        run.message = plan.error();
+        run.bad_input = !plan.errorValue().infeasible;
+        return false;
+    }
+    run.params = plan->params;
+    into = std::move(*plan);
+    return true;
+}
+
 // A run before its plan: the request's fields and store-all's time, the baseline of its ratios.
 Run startRun(const std::string& scheduler, std::int64_t budget, const std::map<std::string, std::string>& params,
              double baseline) {
@@ -60,16 +75,7 @@ Run startRun(const std::string& scheduler, std::int64_t budget, const std::map<s
 Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardware& hw, const SolveRequest& request) {
     Run run = startRun(scheduler, request.budget_bytes, request.params, chain.totalForward() + chain.totalBackward());
     auto t0 = std::chrono::steady_clock::now();
-    auto plan = solve(scheduler, chain, hw, request);
-    run.solve_ms = msSince(t0);
-    if (!plan) {
-        run.message = plan.error();
-        run.bad_input = !plan.errorValue().infeasible;
-        return run;
-    }
-    run.params = plan->params;
-    run.plan = std::move(*plan);
-    simulateInto(run, chain, hw);
+    if (takePlan(run, solve(scheduler, chain, hw, request), run.plan, t0)) simulateInto(run, chain, hw);
     return run;
 }
 
@@ -86,16 +92,7 @@ Run runGraphScheduler(const std::string& scheduler, const Graph& graph, const Ha
         return runScheduler(scheduler, graph.toChain(), hw, request);
     Run run = startRun(scheduler, request.budget_bytes, request.params, graph.totalForward() + graph.totalBackward());
     auto t0 = std::chrono::steady_clock::now();
-    auto plan = solveGraph(scheduler, graph, hw, request);
-    run.solve_ms = msSince(t0);
-    if (!plan) {
-        run.message = plan.error();
-        run.bad_input = !plan.errorValue().infeasible;
-        return run;
-    }
-    run.params = plan->params;
-    run.graph_plan = std::move(*plan);
-    simulateGraphInto(run, graph, hw);
+    if (takePlan(run, solveGraph(scheduler, graph, hw, request), run.graph_plan, t0)) simulateGraphInto(run, graph, hw);
     return run;
 }
 

@@ -1,5 +1,6 @@
 #include "schedulers/graph_fit.h"
 
+#include "schedulers/fit.h"
 #include "sim/graph_simulator.h"
 
 #include <algorithm>
@@ -11,6 +12,14 @@ std::int64_t graphPlanPeak(const Graph& graph, const GraphSchedule& schedule) {
     opt.memory_curve = false;
     auto tl = simulateGraph(graph, schedule, opt);
     return tl ? tl->totals.peak_bytes[0] : -1;
+}
+
+Result<GraphPlan> planWithin(const std::string& scheduler, const Graph& graph, std::int64_t limit, GraphPlan plan) {
+    if (limit > 0) {
+        std::int64_t peak = graphPlanPeak(graph, plan.actions);
+        if (peak > limit) return needsBudget(scheduler, peak, limit);
+    }
+    return plan;
 }
 
 bool neededByBackward(const Graph& graph, int v) {

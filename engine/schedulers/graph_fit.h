@@ -2,8 +2,10 @@
 // What the graph schedulers share: the simulator's peak of a schedule, and the plan of a segmentation.
 #include "model/graph.h"
 #include "plan/graph_action.h"
+#include "util/result.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ckpt {
@@ -23,6 +25,10 @@ struct SegmentPlan {
     double makespan_s = 0;
 };
 SegmentPlan segmentPlan(const Graph& graph, const std::vector<int>& segment);
+
+// The plan as it is when its simulated peak fits `limit` (0: none), else the infeasible error naming that peak: for
+// schedulers with one plan and no knob to turn.
+Result<GraphPlan> planWithin(const std::string& scheduler, const Graph& graph, std::int64_t limit, GraphPlan plan);
 
 // Whether some backward needs v's output: its own (needs_output) or a consumer's (needs_inputs).
 bool neededByBackward(const Graph& graph, int v);

@@ -23,12 +23,7 @@ GraphSchedulerInfo graphStoreAllScheduler() {
         GraphPlan p;
         p.actions = graphStoreAll(g);
         p.predicted_makespan_s = g.totalForward() + g.totalBackward();
-        std::int64_t limit = levelZeroLimit(hw, ctx.budget);
-        if (limit > 0) {
-            std::int64_t peak = graphPlanPeak(g, p.actions);
-            if (peak > limit) return needsBudget("store-all", peak, limit);
-        }
-        return p;
+        return planWithin("store-all", g, levelZeroLimit(hw, ctx.budget), std::move(p));
     };
     return s;
 }

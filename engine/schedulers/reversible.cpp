@@ -94,12 +94,7 @@ GraphSchedulerInfo reversibleScheduler() {
                 if (r.dead(u)) r.held[std::size_t(u)] = 0;
         }
         r.plan.params["dropped"] = std::to_string(dropped);
-        const std::int64_t limit = levelZeroLimit(hw, ctx.budget);
-        if (limit > 0) {
-            std::int64_t peak = graphPlanPeak(g, r.plan.actions);
-            if (peak > limit) return needsBudget("reversible", peak, limit);
-        }
-        return std::move(r.plan);
+        return planWithin("reversible", g, levelZeroLimit(hw, ctx.budget), std::move(r.plan));
     };
     return s;
 }
