@@ -5,11 +5,6 @@
 #include <cstring>
 #include <memory>
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#define CKPT_HAVE_FSYNC 1
-#endif
-
 namespace ckpt {
 
 namespace {
@@ -42,37 +37,6 @@ Result<std::string> readTextFile(const std::string& path) {
         return text;
     } catch (const std::exception& e) {
         return fail(path + ": cannot read (" + e.what() + ")");
-    }
-}
-
-Result<bool> writeTextFileAtomic(const std::string& path, const std::string& text) {
-    try {
-        const std::string tmp = path + ".tmp";
-        errno = 0;
-        File f(std::fopen(tmp.c_str(), "wb"));
-        if (!f) return fail(because(path, "cannot write", errno));
-        bool ok = std::fwrite(text.data(), 1, text.size(), f.get()) == text.size() && std::fflush(f.get()) == 0;
-#ifdef CKPT_HAVE_FSYNC
-        // The bytes must be on disk before the rename makes them the file, or a power cut could leave it empty.
-        ok = ok && ::fsync(::fileno(f.get())) == 0;
-#endif
-        int err = errno;
-        if (std::fclose(f.release()) != 0 && ok) {
-            ok = false;
-            err = errno;
-        }
-        if (!ok) {
-            std::remove(tmp.c_str());
-            return fail(because(path, "cannot write", err));
-        }
-        if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-            err = errno;
-            std::remove(tmp.c_str());
-            return fail(because(path, ("cannot rename " + tmp + " over it").c_str(), err));
-        }
-        return true;
-    } catch (const std::exception& e) {
-        return fail(path + ": cannot write (" + e.what() + ")");
     }
 }
 

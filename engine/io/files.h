@@ -7,7 +7,10 @@
 namespace ckpt {
 
 Result<std::string> readTextFile(const std::string& path);
-// Writes to path + ".tmp" and renames it over path, so a crash never leaves a half-written file.
+// Writes a new temporary with a unique name in the destination's folder (never through a link someone put there),
+// syncs it and renames it over the destination, so a crash leaves the old file or the new one, never half of one.
+// A symbolic link is kept and its target replaced; an existing file keeps its mode (and its owner, where allowed); a
+// device or a pipe (/dev/null) is written in place; a folder is refused. No temporary is left behind on failure.
 Result<bool> writeTextFileAtomic(const std::string& path, const std::string& text);
 
 } // namespace ckpt

@@ -1,0 +1,191 @@
+// engine/io/atomic_write.cpp: saves replace only the named file (through its links), keep its mode, leave no
+// temporary behind, and never follow a link someone placed in the folder.
+#include "io/files.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <fstream>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ckpt;
+
+namespace {
+
+std::string text(const std::string& path) {
+    auto r = readTextFile(path);
+    return r ? *r : "<" + r.error() + ">";
+}
+
+void put(const std::string& path, const std::string& content) {
+    std::ofstream(path, std::ios::binary) << content;
+}
+
+// Every entry of a folder, hidden ones included (the temporary starts with a dot).
+QStringList entries(const QString& dir) {
+    return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+mode_t modeOf(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : mode_t(-1);
+}
+
+bool isLink(const std::string& path) {
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+} // namespace
+
+#define COMPARE_STR(actual, expected) QCOMPARE(QString::fromStdString(actual), QString::fromStdString(expected))
+
+class TestFiles : public QObject {
+    Q_OBJECT
+private slots:
+    void linkAtTheOldTemporaryNameIsNotFollowed();
+    void modeIsKept();
+    void newFileGetsTheUmaskMode();
+    void linkedDestinationStaysALink();
+    void noTemporaryAfterSuccess();
+    void noTemporaryAfterFailedWrite();
+    void folderDestinationIsRefused();
+    void pipeWithoutReaderFailsAtOnce();
+};
+
+void TestFiles::linkAtTheOldTemporaryNameIsNotFollowed() {
+    QTemporaryDir work, outside;
+    const std::string victim = outside.filePath("victim").toStdString();
+    put(victim, "untouched");
+    const std::string dest = work.filePath("a.json").toStdString();
+    put(dest, "old");
+    // The name the writer used to open with fopen("wb"), which followed the link and truncated its target.
+    QVERIFY(::symlink(victim.c_str(), (dest + ".tmp").c_str()) == 0);
+    QVERIFY(writeTextFileAtomic(dest, "new").ok());
+    COMPARE_STR(text(victim), "untouched");
+    COMPARE_STR(text(dest), "new");
+    QVERIFY(isLink(dest + ".tmp"));
+    QCOMPARE(entries(work.path()), QStringList({"a.json", "a.json.tmp"}));
+}
+
+void TestFiles::modeIsKept() {
+    QTemporaryDir work;
+    const std::string dest = work.filePath("secret.json").toStdString();
+    for (mode_t mode : {mode_t(0600), mode_t(0640), mode_t(0755)}) {
+        put(dest, "old");
+        QVERIFY(::chmod(dest.c_str(), mode) == 0);
+        QVERIFY(writeTextFileAtomic(dest, "new").ok());
+        QCOMPARE(modeOf(dest), mode);
+        COMPARE_STR(text(dest), "new");
+    }
+}
+
+void TestFiles::newFileGetsTheUmaskMode() {
+    QTemporaryDir work;
+    const mode_t mask = ::umask(027); // this test has no other thread, so setting the umask is safe here
+    const std::string dest = work.filePath("new.json").toStdString();
+    auto ok = writeTextFileAtomic(dest, "x");
+    ::umask(mask);
+    QVERIFY(ok.ok());
+    QCOMPARE(modeOf(dest), mode_t(0640)); // 0666 & ~027, as fopen would have made it
+}
+
+void TestFiles::linkedDestinationStaysALink() {
+    QTemporaryDir work;
+    QVERIFY(QDir(work.path()).mkdir("real"));
+    const std::string target = work.filePath("real/t.json").toStdString();
+    put(target, "old");
+    QVERIFY(::chmod(target.c_str(), 0600) == 0);
+    // A relative link, and a link to that link: both resolve against the folder of the link that holds them.
+    const std::string link = work.filePath("link.json").toStdString();
+    const std::string link2 = work.filePath("real/link2.json").toStdString();
+    QVERIFY(::symlink("real/t.json", link.c_str()) == 0);
+    QVERIFY(::symlink("../link.json", link2.c_str()) == 0);
+    QVERIFY(writeTextFileAtomic(link, "through one link").ok());
+    QVERIFY(isLink(link));
+    COMPARE_STR(text(target), "through one link");
+    QVERIFY(writeTextFileAtomic(link2, "through two links").ok());
+    QVERIFY(isLink(link) && isLink(link2));
+    COMPARE_STR(text(target), "through two links");
+    QCOMPARE(modeOf(target), mode_t(0600));
+    QCOMPARE(entries(work.filePath("real")), QStringList({"link2.json", "t.json"}));
+
+    // A dangling link: the save creates its target, as writing through the link would.
+    const std::string dangling = work.filePath("dangling.json").toStdString();
+    QVERIFY(::symlink("real/made.json", dangling.c_str()) == 0);
+    QVERIFY(writeTextFileAtomic(dangling, "made").ok());
+    QVERIFY(isLink(dangling));
+    COMPARE_STR(text(work.filePath("real/made.json").toStdString()), "made");
+
+    const std::string loop = work.filePath("loop.json").toStdString();
+    QVERIFY(::symlink("loop.json", loop.c_str()) == 0);
+    auto refused = writeTextFileAtomic(loop, "x");
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().find("cannot follow its links") != std::string::npos, refused.error().c_str());
+}
+
+void TestFiles::noTemporaryAfterSuccess() {
+    QTemporaryDir work;
+    const std::string dest = work.filePath("a.json").toStdString();
+    for (int i = 0; i < 20; ++i)
+        QVERIFY(writeTextFileAtomic(dest, std::string(std::size_t(i) * 1000, 'x')).ok());
+    QCOMPARE(entries(work.path()), QStringList({"a.json"}));
+    QCOMPARE(text(dest).size(), std::size_t(19000));
+    // A name as long as the file system allows still gets a temporary (its name is shortened).
+    const std::string longName = work.filePath(QString(250, 'n')).toStdString();
+    QVERIFY(writeTextFileAtomic(longName, "long").ok());
+    COMPARE_STR(text(longName), "long");
+    QCOMPARE(entries(work.path()).size(), 2);
+}
+
+void TestFiles::noTemporaryAfterFailedWrite() {
+    // A file size limit makes write() fail after the temporary exists, for root too (permissions would not).
+    QTemporaryDir work;
+    const std::string dest = work.filePath("a.json").toStdString();
+    put(dest, "old");
+    struct rlimit saved {};
+    QVERIFY(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
+    auto previous = std::signal(SIGXFSZ, SIG_IGN); // else the process is killed; with it ignored, write gets EFBIG
+    struct rlimit small = saved;
+    small.rlim_cur = 1000;
+    QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    auto r = writeTextFileAtomic(dest, std::string(5000, 'x'));
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, previous);
+    QVERIFY(!r.ok());
+    COMPARE_STR(r.error(), dest + ": cannot write (File too large)");
+    COMPARE_STR(text(dest), "old");
+    QCOMPARE(entries(work.path()), QStringList({"a.json"}));
+}
+
+void TestFiles::folderDestinationIsRefused() {
+    QTemporaryDir work;
+    QVERIFY(QDir(work.path()).mkdir("d"));
+    const std::string dest = work.filePath("d").toStdString();
+    auto r = writeTextFileAtomic(dest, "x");
+    QVERIFY(!r.ok());
+    COMPARE_STR(r.error(), dest + ": cannot write (Is a directory)");
+    QCOMPARE(entries(work.path()), QStringList({"d"}));
+    QVERIFY(entries(work.filePath("d")).isEmpty());
+}
+
+void TestFiles::pipeWithoutReaderFailsAtOnce() {
+    // Renaming a file over a pipe or a device (/dev/null) would replace the node: they are written in place, and a
+    // pipe nobody reads is refused instead of blocking.
+    QTemporaryDir work;
+    const std::string fifo = work.filePath("pipe").toStdString();
+    QVERIFY(::mkfifo(fifo.c_str(), 0600) == 0);
+    auto r = writeTextFileAtomic(fifo, "x");
+    QVERIFY(!r.ok());
+    COMPARE_STR(r.error(), fifo + ": no process reads this pipe (No such device or address)");
+    struct stat st {};
+    QVERIFY(::lstat(fifo.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
+    QCOMPARE(entries(work.path()), QStringList({"pipe"}));
+}
+
+QTEST_GUILESS_MAIN(TestFiles)
+#include "tst_files.moc"
