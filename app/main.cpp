@@ -3,10 +3,12 @@
 #include "widgets/mainwindow.h"
 #include "widgets/trainerpanel.h"
 
-#include <QEventLoop>
+#include "io/files.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
+#include <QEventLoop>
 #include <QTabWidget>
 #include <cstdio>
 
@@ -44,7 +46,8 @@ int main(int argc, char** argv) {
     }
     if (!screenshot) {
         window.show();
-        if (parser.positionalArguments().isEmpty()) window.offerAutosave();
+        // Every start, whatever was opened: work a crashed or killed session autosaved is never dropped unseen.
+        window.offerRecovery();
         window.runAll();
         return app.exec();
     }
@@ -72,8 +75,15 @@ int main(int argc, char** argv) {
     }
     QApplication::processEvents();
     const QString out = parser.value(shot);
-    if (!window.grab().save(out)) {
-        std::fprintf(stderr, "ckpt-explorer: cannot write %s\n", qPrintable(out));
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!window.grab().save(&buffer, "PNG")) {
+        std::fprintf(stderr, "ckpt-explorer: cannot encode the screenshot\n");
+        return 2;
+    }
+    if (auto ok = ckpt::writeTextFileAtomic(out.toStdString(), png.toStdString()); !ok) {
+        std::fprintf(stderr, "ckpt-explorer: %s\n", ok.error().c_str());
         return 2;
     }
     std::printf("ckpt-explorer: wrote %s\n", qPrintable(out));

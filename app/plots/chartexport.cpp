@@ -1,8 +1,12 @@
 #include "chartexport.h"
 
+#include "io/files.h"
+
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSvgGenerator>
+#include <QTemporaryDir>
 #include <qcustomplot.h>
 
 QString exportChart(QCustomPlot* plot, const QString& path, int width, int height) {
@@ -10,14 +14,22 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
     if (width < 16 || height < 16 || width > 20000 || height > 20000)
         return QObject::tr("%1: the size %2×%3 is out of range (16 to 20000 pixels)").arg(path).arg(width).arg(height);
     const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext != "pdf" && ext != "png" && ext != "svg")
+        return QObject::tr("%1: unknown chart format '%2' (use .pdf, .svg or .png)").arg(path, ext);
+    // QCustomPlot and QPrinter write straight to a path, so they write into a private folder first and the result
+    // is saved like every other file (a unique temporary beside the destination, renamed over it): an interrupted or
+    // failed export never leaves half a chart, and a link in the destination's folder is not followed.
+    QTemporaryDir scratch;
+    if (!scratch.isValid()) return QObject::tr("%1: no temporary folder to draw the chart in").arg(path);
+    const QString drawn = scratch.filePath("chart." + ext);
     bool ok = false;
     if (ext == "pdf") {
-        ok = plot->savePdf(path, width, height, QCP::epNoCosmetic);
+        ok = plot->savePdf(drawn, width, height, QCP::epNoCosmetic);
     } else if (ext == "png") {
-        ok = plot->savePng(path, width, height, 1.0);
-    } else if (ext == "svg") {
+        ok = plot->savePng(drawn, width, height, 1.0);
+    } else {
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setFileName(drawn);
         svg.setSize(QSize(width, height));
         svg.setViewBox(QRect(0, 0, width, height));
         svg.setTitle(QStringLiteral("Checkpoint Explorer chart"));
@@ -26,11 +38,13 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
             plot->toPainter(&painter, width, height);
             ok = painter.end();
         }
-    } else {
-        return QObject::tr("%1: unknown chart format '%2' (use .pdf, .svg or .png)").arg(path, ext);
     }
-    if (!ok || !QFileInfo(path).exists() || QFileInfo(path).size() == 0)
-        return QObject::tr("%1: could not write the chart (is the folder writable?)").arg(path);
+    QFile file(drawn);
+    if (!ok || !file.open(QIODevice::ReadOnly) || file.size() == 0)
+        return QObject::tr("%1: could not draw the chart").arg(path);
+    const QByteArray bytes = file.readAll();
+    auto saved = ckpt::writeTextFileAtomic(path.toStdString(), bytes.toStdString());
+    if (!saved) return QString::fromStdString(saved.error());
     return {};
 }
 

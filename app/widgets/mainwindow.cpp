@@ -14,6 +14,7 @@
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 
+#include "recoverydialog.h"
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
 #include "util/units.h"
@@ -33,6 +34,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -74,7 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_solveTimer, &QTimer::timeout, this, &MainWindow::runCurrent);
     m_autosaveTimer = new QTimer(this);
     m_autosaveTimer->setInterval(60'000);
-    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosave);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
     m_autosaveTimer->start();
     auto edited = [this] {
         m_dirty = true;
@@ -381,9 +383,7 @@ void MainWindow::buildMenus() {
             if (!chain) return report(QString::fromStdString(chain.error()));
             Project proj{*chain, m_doc->hardware(), {}};
             m_doc->setProject(proj);
-            m_path.clear();
-            m_dirty = false;
-            updateTitle();
+            newDocument();
         });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!confirmDiscard()) return;
@@ -523,7 +523,7 @@ bool MainWindow::openFile(const QString& path) {
         return report(why), false;
     }
     }
-    m_dirty = false;
+    newDocument();
     m_lastError.clear();
     addRecent(path);
     updateTitle();
@@ -541,8 +541,8 @@ void MainWindow::openDefault() {
     Hardware hw = h ? *h : Hardware::unbounded();
     s.budget_bytes = storeAllPeak(*c, hw) / 20; // 5 %: where checkpointing shows
     m_doc->setProject(Project{*c, hw, s});
-    m_dirty = false;
-    updateTitle();
+    m_path.clear();
+    newDocument();
 }
 
 bool MainWindow::saveProjectTo(const QString& path) {
@@ -551,7 +551,7 @@ bool MainWindow::saveProjectTo(const QString& path) {
     if (!ok) return report(QString::fromStdString(ok.error())), false;
     m_path = path;
     m_dirty = false;
-    QFile::remove(autosavePath()); // saved: nothing left to restore
+    m_autosave.remove(); // saved: nothing left to restore
     addRecent(path);
     updateTitle();
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
@@ -564,6 +564,7 @@ bool MainWindow::confirmDiscard() {
         QMessageBox::question(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) m_autosave.remove(); // thrown away on purpose, seen
     if (answer == QMessageBox::Save) {
         QString p = m_path.isEmpty()
                         ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json")
@@ -576,7 +577,8 @@ bool MainWindow::confirmDiscard() {
 void MainWindow::closeEvent(QCloseEvent* e) {
     if (!confirmDiscard()) return e->ignore();
     cancelRuns();
-    if (!m_dirty) QFile::remove(autosavePath()); // saved or discarded on purpose
+    // Unsaved changes here were autosaved and the user did not discard them (no one was asked): they stay.
+    if (!m_dirty) m_autosave.remove();
     e->accept();
 }
 
@@ -612,29 +614,56 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->setEnabled(!list.isEmpty());
 }
 
-QString MainWindow::autosavePath() {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/autosave.ckpt-project.json";
+void MainWindow::newDocument() {
+    m_autosave.release();
+    m_dirty = false;
+    updateTitle();
 }
 
-void MainWindow::autosave() {
-    if (!m_dirty) return;
-    QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-    auto ok = saveProject(autosavePath().toStdString(), m_doc->project());
-    if (ok) statusBar()->showMessage(tr("Autosaved to %1").arg(autosavePath()), 3000);
+bool MainWindow::autosaveNow() {
+    if (!m_dirty) return true;
+    m_doc->settings().budget_bytes = m_panel->budgetBytes();
+    const QString path = m_path.isEmpty() ? QString() : QFileInfo(m_path).absoluteFilePath();
+    const QString err = m_autosave.write(m_doc->project(), path);
+    if (!err.isEmpty()) {
+        // Shown until the next message, and again at every failed attempt: unsaved work is not being kept.
+        m_lastError = tr("Autosave failed: %1").arg(err);
+        statusBar()->showMessage(m_lastError);
+        return false;
+    }
+    statusBar()->showMessage(tr("Autosaved to %1").arg(m_autosave.file()), 3000);
+    return true;
 }
 
-bool MainWindow::offerAutosave() {
-    if (!m_interactive || !QFileInfo::exists(autosavePath())) return false;
-    auto answer =
-        QMessageBox::question(this, tr("Restore unsaved work?"),
-                              tr("The last session ended with unsaved changes, autosaved at %1. Restore them?")
-                                  .arg(QFileInfo(autosavePath()).lastModified().toString()));
-    if (answer != QMessageBox::Yes) return false;
-    auto p = loadProject(autosavePath().toStdString());
+bool MainWindow::recoverAutosave(const AutosaveEntry& entry) {
+    auto p = loadProject(entry.file.toStdString());
     if (!p) return report(QString::fromStdString(p.error())), false;
     m_doc->setProject(*p);
-    m_path.clear();
-    m_dirty = true;
+    m_path = entry.originalPath;
+    newDocument();
+    if (QString err = m_autosave.adopt(entry); !err.isEmpty()) report(err);
+    m_dirty = true; // the recovered changes are not in the original file until saved
     updateTitle();
+    statusBar()->showMessage(tr("Recovered %1 as autosaved at %2")
+                                 .arg(entry.originalPath.isEmpty() ? tr("an untitled document") : entry.originalPath,
+                                      QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat)),
+                             8000);
     return true;
+}
+
+bool MainWindow::offerRecovery() {
+    if (!m_interactive) return false;
+    const auto entries = recoverableAutosaves();
+    if (entries.isEmpty()) return false;
+    RecoveryDialog dialog(entries, this);
+    dialog.exec();
+    const auto chosen = dialog.selected();
+    if (dialog.choice() == RecoveryDialog::Recover && chosen.size() == 1) {
+        if (!confirmDiscard()) return false;
+        return recoverAutosave(chosen.front());
+    }
+    if (dialog.choice() == RecoveryDialog::Discard)
+        for (const auto& e : chosen)
+            if (QString err = Autosave::discard(e); !err.isEmpty()) report(err);
+    return false;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The explorer's window: problem and machine editors on the left, the charts in the middle, runs in the background.
 #include "io/project_io.h"
+#include "models/autosave.h"
 #include "run/runner.h"
 
 #include <QFutureWatcher>
@@ -46,9 +47,17 @@ public:
     bool openFile(const QString& path);
     bool saveProjectTo(const QString& path);
     void openDefault(); // the LSTM example on the A100 preset
-    // When the last session ended with unsaved changes, offers them back (interactive only). True if restored.
-    bool offerAutosave();
-    static QString autosavePath();
+    // Autosaves of unsaved work no running window holds (a crash, a killed session), offered at every start.
+    static QList<AutosaveEntry> recoverableAutosaves() { return Autosave::leftovers(); }
+    // Shows them in the recovery dialog (interactive only) and does what the user chose. True if one was recovered.
+    bool offerRecovery();
+    // Opens the autosave in this window as its original document, unsaved; this window then writes (and, once the
+    // document is saved, deletes) that autosave file.
+    bool recoverAutosave(const AutosaveEntry& entry);
+    // Writes this document's autosave now (the timer does every minute when there are unsaved changes). False on
+    // failure, which the status bar and lastError() say.
+    bool autosaveNow();
+    QString autosaveFile() const { return m_autosave.file(); } // empty until the first autosave
 
     // The same paths the buttons take, run to completion on this thread.
     std::shared_ptr<const ckpt::Run> runCurrentNow();
@@ -116,7 +125,7 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateTitle();
-    void autosave();
+    void newDocument(); // another document takes the window: the last one's autosave stays if it holds unsaved work
     void exportChartDialog(const QString& format);
     void exportAllDialog();
     void exportPlanDialog(const QString& format);
@@ -157,6 +166,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QTimer* m_solveTimer = nullptr;
     QTimer* m_autosaveTimer = nullptr;
+    Autosave m_autosave;
     QString m_path;
     QString m_lastError;
     bool m_interactive = true;

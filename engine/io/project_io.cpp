@@ -64,7 +64,7 @@ Result<Project> loadProject(const std::string& path) {
     return Project{std::move(*chain), std::move(hw), std::move(s), std::move(graph)};
 }
 
-std::string projectToText(const Project& p) {
+nlohmann::json projectToJson(const Project& p) {
     nlohmann::json j;
     j["format"] = "ckpt-project";
     j["version"] = 1;
@@ -80,7 +80,11 @@ std::string projectToText(const Project& p) {
     s["budget_bytes"] = p.settings.budget_bytes;
     s["budgets"] = p.settings.budgets;
     j["settings"] = s;
-    return jsonToText(j);
+    return j;
+}
+
+std::string projectToText(const Project& project) {
+    return jsonToText(projectToJson(project));
 }
 
 Result<bool> saveProject(const std::string& path, const Project& project) {

@@ -9,6 +9,8 @@
 #include "model/hardware.h"
 #include "util/result.h"
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -39,5 +41,6 @@ DocumentKind documentKind(const std::string& path);
 Result<Project> loadProject(const std::string& path);
 Result<bool> saveProject(const std::string& path, const Project& project);
 std::string projectToText(const Project& project);
+nlohmann::json projectToJson(const Project& project); // what projectToText writes; a caller may add members
 
 } // namespace ckpt
