@@ -1,0 +1,66 @@
+// The main window's autosave and recovery: each document autosaves to its own file (models/autosave.h), and a start
+// offers what a session left unsaved.
+#include "mainwindow.h"
+#include "models/document.h"
+#include "recoverydialog.h"
+#include "schedulerpanel.h"
+
+#include <QFileInfo>
+#include <QLocale>
+#include <QStatusBar>
+
+using namespace ckpt;
+
+void MainWindow::newDocument() {
+    m_autosave.release();
+    m_dirty = false;
+    updateTitle();
+}
+
+bool MainWindow::autosaveNow() {
+    if (!m_dirty) return true;
+    m_doc->settings().budget_bytes = m_panel->budgetBytes();
+    const QString path = m_path.isEmpty() ? QString() : QFileInfo(m_path).absoluteFilePath();
+    const QString err = m_autosave.write(m_doc->project(), path);
+    if (!err.isEmpty()) {
+        // Shown until the next message, and again at every failed attempt: unsaved work is not being kept.
+        m_lastError = tr("Autosave failed: %1").arg(err);
+        statusBar()->showMessage(m_lastError);
+        return false;
+    }
+    statusBar()->showMessage(tr("Autosaved to %1").arg(m_autosave.file()), 3000);
+    return true;
+}
+
+bool MainWindow::recoverAutosave(const AutosaveEntry& entry) {
+    auto p = loadProject(entry.file.toStdString());
+    if (!p) return report(QString::fromStdString(p.error())), false;
+    m_doc->setProject(*p);
+    m_path = entry.originalPath;
+    newDocument();
+    if (QString err = m_autosave.adopt(entry); !err.isEmpty()) report(err);
+    m_dirty = true; // the recovered changes are not in the original file until saved
+    updateTitle();
+    statusBar()->showMessage(tr("Recovered %1 as autosaved at %2")
+                                 .arg(entry.originalPath.isEmpty() ? tr("an untitled document") : entry.originalPath,
+                                      QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat)),
+                             8000);
+    return true;
+}
+
+bool MainWindow::offerRecovery() {
+    if (!m_interactive) return false;
+    const auto entries = recoverableAutosaves();
+    if (entries.isEmpty()) return false;
+    RecoveryDialog dialog(entries, this);
+    dialog.exec();
+    const auto chosen = dialog.selected();
+    if (dialog.choice() == RecoveryDialog::Recover && chosen.size() == 1) {
+        if (!confirmDiscard()) return false;
+        return recoverAutosave(chosen.front());
+    }
+    if (dialog.choice() == RecoveryDialog::Discard)
+        for (const auto& e : chosen)
+            if (QString err = Autosave::discard(e); !err.isEmpty()) report(err);
+    return false;
+}
