@@ -119,12 +119,14 @@ Graph randomLayeredGraph(int count, std::uint64_t seed, int width) {
                 const auto& prev = layers.back();
                 edges.push_back(GraphEdge{"n" + std::to_string(prev[std::size_t(uniform(0, int(prev.size()) - 1))]),
                                           nodes.back().id});
+                // A duplicate can only repeat one of this node's own edges: search those, not every edge so far.
+                const auto own = std::ptrdiff_t(edges.size()) - 1;
                 int extra = uniform(0, 2);
                 for (int e = 0; e < extra; ++e) {
                     const auto& from = layers.size() >= 2 && uniform(0, 1) ? layers[layers.size() - 2] : prev;
                     GraphEdge edge{"n" + std::to_string(from[std::size_t(uniform(0, int(from.size()) - 1))]),
                                    nodes.back().id};
-                    if (std::find(edges.begin(), edges.end(), edge) == edges.end()) edges.push_back(edge);
+                    if (std::find(edges.begin() + own, edges.end(), edge) == edges.end()) edges.push_back(edge);
                 }
             }
             layer.push_back(id);

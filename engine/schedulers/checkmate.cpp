@@ -39,12 +39,18 @@ Stages::Stages(const Graph& g) : graph(g), n(g.size()), T(2 * g.size()), order(g
         m_deadFrom[std::size_t(p)] =
             graph.node(order[std::size_t(p)]).needs_output ? std::max(consumersDone, 2 * n - p) : consumersDone;
     }
+    // Position p holds a gradient while the backward frontier b runs over [p, its last consumer): a difference array
+    // over b keeps this linear in the graph's size.
+    std::vector<std::int64_t> gradsAt(N + 1, 0);
+    for (int p = 0; p < n; ++p)
+        if (!consumers[std::size_t(p)].empty())
+            gradsAt[std::size_t(p)] += bytes(p), gradsAt[std::size_t(consumers[std::size_t(p)].back())] -= bytes(p);
+    for (int b = 1; b < n; ++b)
+        gradsAt[std::size_t(b)] += gradsAt[std::size_t(b - 1)];
     m_grads.assign(std::size_t(T), 0), m_extra.assign(std::size_t(T), 0);
     for (int t = n; t < T; ++t) {
         const int b = last(t);
-        for (int p = 0; p <= b; ++p)
-            if (!consumers[std::size_t(p)].empty() && consumers[std::size_t(p)].back() > b)
-                m_grads[std::size_t(t)] += bytes(p);
+        m_grads[std::size_t(t)] = gradsAt[std::size_t(b)];
         std::int64_t extra = workspace(b) + (consumers[std::size_t(b)].empty() ? bytes(b) : 0);
         for (int u : inputs[std::size_t(b)])
             if (consumers[std::size_t(u)].back() == b) extra += bytes(u);
@@ -139,7 +145,9 @@ std::pair<std::int64_t, std::string> largestFootprint(const Stages& st) {
     }
     for (int t = st.n; t < st.T; ++t) {
         std::int64_t f = st.grads(t) + st.backwardExtra(t);
-        for (int p = 0; p <= st.last(t); ++p)
+        const int b = st.last(t);
+        if (st.needed(t, b)) f += st.bytes(b);
+        for (int p : st.inputs[std::size_t(b)])
             if (st.needed(t, p)) f += st.bytes(p);
         if (f > best.first) best = {f, "backward of '" + st.graph.node(st.order[std::size_t(st.last(t))]).id + "'"};
     }
@@ -190,14 +198,19 @@ struct Rounded {
     StagePlan plan;
     StageSets compute, keep;
     int tried = 0;
+    bool stopped = false; // the deadline or a cancel ended the roundings early
 };
 
 // Deterministic rounding at several thresholds and randomized rounding (S = 1 with the LP's probability), each
-// repaired two ways; the fastest plan within the limit wins. A fixed seed keeps the result reproducible.
-Rounded roundLp(const Graph& g, const Stages& st, const std::vector<std::vector<double>>& s, std::int64_t limit) {
+// repaired two ways; the fastest plan within the limit wins. A fixed seed keeps the result reproducible. Each rounding
+// costs O(n^2): `stop` is asked before each.
+template <class Stop>
+Rounded roundLp(const Graph& g, const Stages& st, const std::vector<std::vector<double>>& s, std::int64_t limit,
+                Stop stop) {
     Rounded best;
     auto consider = [&](const StageSets& wanted) {
         for (bool computeToKeep : {true, false}) {
+            if (best.stopped || (best.stopped = stop())) return;
             auto [compute, keep] = repair(st, wanted, computeToKeep);
             StagePlan plan = buildPlan(st, compute, keep);
             ++best.tried;
@@ -225,7 +238,7 @@ Rounded roundLp(const Graph& g, const Stages& st, const std::vector<std::vector<
     return best;
 }
 
-Error milpError(MilpOutcome::Status status, double seconds, std::int64_t limit, std::int64_t footprint) {
+Error milpError(MilpOutcome::Status status, const std::string& stoppedBy, std::int64_t limit, std::int64_t footprint) {
     switch (status) {
     case MilpOutcome::Status::Cancelled:
         return fail("checkmate: cancelled");
@@ -235,9 +248,9 @@ Error milpError(MilpOutcome::Status status, double seconds, std::int64_t limit, 
                           "(the MILP, or already its LP relaxation, is infeasible), although every operation alone "
                           "fits, needing at most " +
                           std::to_string(footprint) + " B)");
-    case MilpOutcome::Status::TimedOut:
-        return infeasible("checkmate: no schedule found and no proof of infeasibility within the time limit of " +
-                          number(seconds) + " s; raise time_limit or the budget");
+    case MilpOutcome::Status::Stopped:
+        return infeasible("checkmate: no schedule found and no proof of infeasibility within " + stoppedBy +
+                          "; raise that limit or the budget");
     default:
         return fail("checkmate: CBC failed to solve the MILP");
     }
@@ -275,16 +288,41 @@ Result<StagePlan> milpPlan(const Graph& g, const Stages& st, MilpOptions opt, Ro
         const bool exact = opt.margin_bytes == 0;
         if (exact) params["milp_bound_s"] = number(std::max(solved.bound_s + g.totalBackward(), lpBound));
         params["optimal"] = solved.status != MilpOutcome::Status::Optimal
-                                ? "no: the time limit was reached; the best incumbent"
+                                ? "no: " + solved.stopped_by + " was reached; the best incumbent"
                             : exact ? "yes"
                                     : "yes, for a budget a hundred-thousandth smaller (solver tolerances)";
         return plan;
     }
     if (r.found && solved.status != MilpOutcome::Status::Cancelled) {
-        params["optimal"] = "no: the time limit was reached; the LP rounding's plan";
+        params["optimal"] = "no: " + solved.stopped_by + " was reached; the LP rounding's plan";
         return std::move(r.plan);
     }
-    return milpError(solved.status, seconds, opt.limit, largestFootprint(st).first);
+    return milpError(solved.status, solved.stopped_by, opt.limit, largestFootprint(st).first);
+}
+
+// Without a budget every output stays until its backward: the forwards in order, then the backwards in reverse (the
+// simulator releases what dies), with no stage tables.
+StagePlan storeAll(const Stages& st) {
+    StagePlan plan;
+    for (int p = 0; p < st.n; ++p)
+        plan.actions.push_back(GraphAction::forward(st.order[std::size_t(p)])), plan.makespan_s += st.forward(p);
+    for (int p = st.n - 1; p >= 0; --p) {
+        plan.actions.push_back(GraphAction::backward(st.order[std::size_t(p)]));
+        plan.makespan_s += st.graph.node(st.order[std::size_t(p)]).backward;
+    }
+    return plan;
+}
+
+// The least bytes a binary variable of the model takes: it has at least one nonzero (see countMilp).
+constexpr double kMinBytesPerBinary = 400;
+
+std::string thousands(long long v) {
+    std::string digits = std::to_string(v), out;
+    for (std::size_t k = 0; k < digits.size(); ++k) {
+        if (k && (digits.size() - k) % 3 == 0) out += ',';
+        out += digits[k];
+    }
+    return out;
 }
 
 Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Params& params,
@@ -298,14 +336,8 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
     const double backward = g.totalBackward();
     GraphPlan out;
     StagePlan plan;
-    if (limit <= 0) { // no budget: every output kept until its backward, nothing recomputed
-        StageSets compute(std::size_t(st.T), std::vector<char>(std::size_t(st.n), 0)), keep(std::size_t(st.T + 1));
-        for (int t = 0; t <= st.T; ++t)
-            for (int p = 0; p < st.n; ++p) {
-                if (t < st.n && p == t) compute[std::size_t(t)][std::size_t(p)] = 1;
-                keep[std::size_t(t)].push_back(st.canHold(t, p));
-            }
-        plan = buildPlan(st, compute, keep);
+    if (limit <= 0) {
+        plan = storeAll(st);
         out.params["optimal"] = "yes";
     } else {
         const auto [footprint, op] = largestFootprint(st);
@@ -314,37 +346,72 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
                               formatBytes(double(footprint)) + " (" + std::to_string(footprint) +
                               " B with its inputs, output, workspace and live gradients), over the budget of " +
                               formatBytes(double(limit)) + " (" + std::to_string(limit) + " B)");
+        // The model grows as n^2 and faster (stages x positions, and per stage the releases after each use): refuse
+        // one that would not fit in memory before building it. The binaries alone bound it from below in O(n); below
+        // that bound, a dry run of the build counts it (in time proportional to the limit).
+        const double maxBytes = double(params.integer("max_memory_mb")) * 1024 * 1024;
+        const long long binaries = milpBinaries(st);
+        MilpSize size;
+        size.binaries = binaries;
+        size.bytes = kMinBytesPerBinary * double(binaries);
+        if (size.bytes <= maxBytes) size = countMilp(st, limit, ctx.cancel);
+        if (ctx.cancelled()) return fail("checkmate: cancelled");
+        if (size.bytes > maxBytes)
+            return fail("checkmate: the MILP for " + std::to_string(st.n) + " nodes would have " +
+                        thousands(size.binaries) + " binary variables" +
+                        (size.nonzeros ? ", " + thousands(size.columns) + " columns and " + thousands(size.nonzeros) +
+                                             " nonzeros: about "
+                                       : ": at least ") +
+                        formatBytes(size.bytes) + " to build and solve; the limit is " + formatBytes(maxBytes) +
+                        " (parameter max_memory_mb). Use dtr or chen-greedy on a graph this "
+                        "large");
+        out.params["milp_size"] = thousands(size.binaries) + " binaries, " + thousands(size.columns) + " columns, " +
+                                  thousands(size.nonzeros) + " nonzeros";
+        auto timeUp = [&] { return ctx.cancelled() || secondsSince(started) > seconds; };
         // The LP relaxation first, in both modes: its rounding is lp-rounding's plan, and the MILP's first incumbent.
         MilpOptions opt;
         opt.limit = limit, opt.relax = true, opt.seconds = seconds, opt.cancel = ctx.cancel;
+        opt.nodes = params.integer("node_limit"), opt.iterations = params.integer("iteration_limit");
         MilpOutcome lp = solveMilp(st, opt);
-        if (lp.status != MilpOutcome::Status::Optimal) return milpError(lp.status, seconds, limit, footprint);
+        if (lp.status != MilpOutcome::Status::Optimal)
+            return milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", limit, footprint);
+        if (lp.binaries != size.binaries)
+            return fail("checkmate: the model has " + std::to_string(lp.binaries) + " binaries, its count said " +
+                        std::to_string(size.binaries) + " (a bug)");
         out.params["lp_bound_s"] = number(lp.objective_s + backward);
-        Rounded r = roundLp(g, st, lp.keep_value, limit);
+        Rounded r = roundLp(g, st, lp.keep_value, limit, timeUp);
         // The paper's budget search: roundings of the LP at a smaller budget overshoot it less, so they fit the real
         // one more often. Each try costs one more LP, so only while three more fit in the time left.
         const double lpSeconds = secondsSince(started);
         for (double factor : {0.9, 0.75, 0.6, 0.45}) {
-            if (lpSeconds * 3 > seconds - secondsSince(started) || ctx.cancelled()) break;
+            if (r.stopped || lpSeconds * 3 > seconds - secondsSince(started) || ctx.cancelled()) break;
             MilpOptions tighter = opt;
             tighter.margin_bytes = (1 - factor) * double(limit);
             tighter.seconds = seconds - secondsSince(started);
             MilpOutcome lower = solveMilp(st, tighter);
             if (lower.status != MilpOutcome::Status::Optimal) break;
-            Rounded more = roundLp(g, st, lower.keep_value, limit);
+            Rounded more = roundLp(g, st, lower.keep_value, limit, timeUp);
             more.tried += r.tried;
             if (more.found && (!r.found || more.plan.makespan_s < r.plan.makespan_s)) {
                 r = std::move(more);
                 out.params["lp_rounding_budget_factor"] = number(factor);
             } else {
-                r.tried = more.tried;
+                r.tried = more.tried, r.stopped = more.stopped;
             }
         }
-        if (ctx.cancelled()) return fail("checkmate: cancelled");
+        if (ctx.cancelled())
+            return fail("checkmate: cancelled after the LP relaxation and " + std::to_string(r.tried) + " roundings");
         out.params["roundings_tried"] = std::to_string(r.tried);
+        if (r.stopped) out.params["roundings_stopped"] = "the time limit of " + number(seconds) + " s was reached";
         if (rounding && r.found) {
             plan = std::move(r.plan);
             out.params["optimal"] = "unknown (rounded)";
+        } else if (!r.found && 2 * lpSeconds > seconds - secondsSince(started)) {
+            // CBC's root solves the LP again and cannot be interrupted inside it: it would overrun the time limit.
+            return infeasible("checkmate: no plan within the time limit of " + number(seconds) + " s: the LP " +
+                              "relaxation took " + number(lpSeconds) + " s, none of its " + std::to_string(r.tried) +
+                              " roundings fits the budget, and too little time is left for CBC; raise time_limit or "
+                              "the budget");
         } else {
             if (rounding) out.params["rounding"] = "no rounding fit the budget; the MILP's plan";
             opt.seconds = seconds - secondsSince(started);
@@ -387,7 +454,27 @@ GraphSchedulerInfo checkmateScheduler() {
     limit.default_value = "60";
     limit.min = 0.01;
     limit.max = 1e6;
-    s.params = {mode, limit};
+    ParamSpec nodes;
+    nodes.name = "node_limit";
+    nodes.description =
+        "CBC's branch-and-bound nodes at most (0: no limit); unlike time_limit it gives the same plan on "
+        "any machine";
+    nodes.type = ParamType::Int;
+    nodes.default_value = "0";
+    nodes.min = 0;
+    nodes.max = 2e9;
+    ParamSpec iterations = nodes;
+    iterations.name = "iteration_limit";
+    iterations.description = "simplex iterations at most for the LP relaxation (0: no limit); at the limit no plan";
+    ParamSpec variables;
+    variables.name = "max_memory_mb";
+    variables.description = "MiB that building and solving the model may take (it grows as n^2 and more); a larger "
+                            "model is refused with its size before it is built";
+    variables.type = ParamType::Int;
+    variables.default_value = "2048";
+    variables.min = 1;
+    variables.max = 1e9;
+    s.params = {mode, limit, nodes, iterations, variables};
     s.solve = solveCheckmate;
     return s;
 }

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ckpt::checkmate {
@@ -38,6 +39,7 @@ public:
     // What the backward of stage t adds on top of grads(t) and the outputs: its workspace, the loss gradient of a
     // sink, the gradients of its inputs that no earlier backward created.
     std::int64_t backwardExtra(int t) const { return m_extra[std::size_t(t)]; }
+    int deadFrom(int p) const { return m_deadFrom[std::size_t(p)]; }
 
 private:
     std::vector<int> m_deadFrom;
@@ -45,6 +47,16 @@ private:
 };
 
 using StageSets = std::vector<std::vector<char>>; // [stage][position]
+
+// The MILP's size before it is built (it grows as n^2 and more): milpBinaries counts the binaries R and S in O(n), a
+// lower bound on everything else; countMilp runs the build without storing anything (time proportional to the model)
+// and estimates the bytes that building, solving and rounding it take.
+struct MilpSize {
+    long long binaries = 0, columns = 0, rows = 0, nonzeros = 0;
+    double bytes = 0;
+};
+long long milpBinaries(const Stages& stages);
+MilpSize countMilp(const Stages& stages, std::int64_t limit, const std::atomic<bool>* cancel);
 
 // compute[t][p]: stage t computes position p; keep[t][p]: p is held at the start of stage t (keep has T + 1 rows).
 // The inputs of each computation must be held or computed earlier in the stage, as the MILP's constraints say.
@@ -59,7 +71,9 @@ struct MilpOptions {
     std::int64_t limit = 0; // bytes, > 0
     bool relax = false;     // solve the LP relaxation only
     double seconds = 60;
-    double margin_bytes = 0; // the memory rows stop this far under the limit (CBC's tolerances, see checkmate.cpp)
+    long long nodes = 0;      // > 0: CBC stops after this many branch-and-bound nodes (deterministic, unlike seconds)
+    long long iterations = 0; // > 0: the LP relaxation stops after this many simplex iterations
+    double margin_bytes = 0;  // the memory rows stop this far under the limit (CBC's tolerances, see checkmate.cpp)
     const std::atomic<bool>* cancel = nullptr;
     // A known schedule (compute, keep) handed to CBC as its first incumbent (a MIP start); empty: none.
     const StageSets* start_compute = nullptr;
@@ -67,8 +81,11 @@ struct MilpOptions {
 };
 
 struct MilpOutcome {
-    enum class Status { Optimal, Incumbent, Infeasible, TimedOut, Cancelled, Failed };
+    // Stopped: a limit (time, nodes, iterations) ended the solve before a proof; `stopped_by` names it.
+    enum class Status { Optimal, Incumbent, Infeasible, Stopped, Cancelled, Failed };
     Status status = Status::Failed;
+    std::string stopped_by;
+    long long binaries = 0;                      // the model's binary columns as built
     StageSets compute, keep;                     // the solution rounded to 0/1 (MILP)
     std::vector<std::vector<double>> keep_value; // S[t][p] as solved (fractional for the LP)
     double objective_s = 0;                      // forward seconds of the solution (LP: its relaxed objective)

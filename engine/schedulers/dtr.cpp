@@ -9,12 +9,21 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <random>
+#include <set>
 #include <string>
 
 namespace ckpt {
 namespace {
 
 constexpr const char* kHeuristicNames[] = {"dtr", "eq-class", "local", "lru", "size", "msps"};
+
+// Up to this many nodes every resident output is scored and e*(t) is exact. Beyond, each choice of victim would cost
+// O(n) (a quadratic replay: minutes at 1e5 nodes), so the search is bounded as the paper's prototype bounds it: lru
+// and size keep their order in a sorted set (still exact), the cost heuristics score a fixed-seed sample of the
+// resident outputs, and e*(t) is the union-find approximation (eq-class's).
+constexpr int kExactNodes = 4096;
+constexpr int kSample = 64;
 
 class Replay {
 public:
@@ -32,6 +41,8 @@ public:
             if (g.node(v).needs_output) ++pending[std::size_t(v)];
         }
         maxRecomputes = 1000LL * std::max(n, 1);
+        exact = n <= kExactNodes;
+        slot.assign(N, -1);
     }
 
     Result<GraphPlan> run() {
@@ -44,6 +55,13 @@ public:
         plan.predicted_peak_bytes = peak;
         plan.params["evictions"] = std::to_string(evictions);
         plan.params["recomputed_steps"] = std::to_string(recomputes);
+        if (!exact)
+            plan.params["victim_search"] =
+                h == DtrHeuristic::Lru || h == DtrHeuristic::Size
+                    ? "exact (sorted set)"
+                    : "bounded: " + std::to_string(kSample) + " sampled resident outputs per eviction" +
+                          (h == DtrHeuristic::Dtr || h == DtrHeuristic::Msps ? ", e* by union-find" : "") + " (over " +
+                          std::to_string(kExactNodes) + " nodes)";
         return std::move(plan);
     }
 
@@ -60,7 +78,13 @@ private:
     std::vector<double> last; // the replay clock when the output was last produced or read
     std::int64_t mem = 0, peak = 0;
     double clock = 0;
-    long long recomputes = 0, evictions = 0, maxRecomputes = 0;
+    long long recomputes = 0, evictions = 0, maxRecomputes = 0, operations = 0;
+    bool exact = true;
+    // The resident outputs (slot[v]: v's index in `resident`, -1 when not held), the outputs that may have become
+    // unreferenced, and for lru and size beyond kExactNodes the resident outputs in the heuristic's order.
+    std::vector<int> resident, slot, unreferenced;
+    std::set<std::pair<double, int>> ranked;
+    std::mt19937_64 rng{20210503};
     std::optional<Error> err;
     GraphPlan plan;
     // eq-class: a union-find element per eviction (element[v], -1 when resident); a class's cost is approximate,
@@ -87,6 +111,35 @@ private:
         return false;
     }
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    bool stopCancelled() {
+        return stop(fail("dtr: cancelled after " + std::to_string(operations) + " of " + std::to_string(2 * n) +
+                         " operations of the program (" + std::to_string(evictions) + " evictions, " +
+                         std::to_string(recomputes) + " recomputations)"));
+    }
+
+    bool ranks() const { return !exact && (h == DtrHeuristic::Lru || h == DtrHeuristic::Size); }
+    double rankKey(int v) const { return h == DtrHeuristic::Lru ? last[std::size_t(v)] : -double(out(v)); }
+    void setHeld(int v) {
+        held[std::size_t(v)] = 1;
+        if (slot[std::size_t(v)] >= 0) return;
+        slot[std::size_t(v)] = int(resident.size()), resident.push_back(v);
+        if (ranks()) ranked.emplace(rankKey(v), v);
+        if (pending[std::size_t(v)] == 0) unreferenced.push_back(v);
+    }
+    void clearHeld(int v) {
+        held[std::size_t(v)] = 0;
+        const int k = slot[std::size_t(v)];
+        if (k < 0) return;
+        const int moved = resident.back();
+        resident[std::size_t(k)] = moved, slot[std::size_t(moved)] = k;
+        resident.pop_back(), slot[std::size_t(v)] = -1;
+        if (ranks()) ranked.erase({rankKey(v), v});
+    }
+    void touch(int v) {
+        if (ranks() && held[std::size_t(v)]) ranked.erase({rankKey(v), v});
+        last[std::size_t(v)] = clock;
+        if (ranks() && held[std::size_t(v)]) ranked.emplace(rankKey(v), v);
+    }
 
     std::string describe(const char* what, int v) const { return std::string(what) + " of '" + node(v).id + "'"; }
 
@@ -141,11 +194,12 @@ private:
         std::vector<int> seen;
         for (int side = 0; side < 2; ++side)
             for (int w : side ? g.consumers(t) : g.inputs(t)) {
-                int c = h == DtrHeuristic::EqClass ? (element[std::size_t(w)] >= 0 ? find(element[std::size_t(w)]) : -1)
-                                                   : component[std::size_t(w)];
+                const bool classes = h == DtrHeuristic::EqClass || !exact;
+                int c = classes ? (element[std::size_t(w)] >= 0 ? find(element[std::size_t(w)]) : -1)
+                                : component[std::size_t(w)];
                 if (c < 0 || std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
                 seen.push_back(c);
-                sum += h == DtrHeuristic::EqClass ? classCost[std::size_t(c)] : componentCost[std::size_t(c)];
+                sum += classes ? classCost[std::size_t(c)] : componentCost[std::size_t(c)];
             }
         return sum;
     }
@@ -175,25 +229,55 @@ private:
 
     void release(int v) {
         emit(GraphAction::free(v));
-        held[std::size_t(v)] = 0, mem -= out(v);
+        clearHeld(v), mem -= out(v);
         classEvict(v);
+    }
+
+    bool eligible(int t, int tier) const {
+        return held[std::size_t(t)] && !locks[std::size_t(t)] && out(t) > 0 && (tier > 0 || !pins[std::size_t(t)]);
+    }
+    // The victim: the least score, ties to the lower node index; unpinned outputs first (tier 0).
+    int chooseVictim() {
+        if (exact) {
+            if (h == DtrHeuristic::Dtr || h == DtrHeuristic::Msps) labelComponents();
+            return scan(0, n, [](int t) { return t; });
+        }
+        if (ranks()) {
+            for (int tier = 0; tier < 2; ++tier)
+                for (const auto& [key, t] : ranked)
+                    if (eligible(t, tier)) return t;
+            return -1;
+        }
+        std::uniform_int_distribution<std::size_t> pick(0, resident.empty() ? 0 : resident.size() - 1);
+        std::vector<int> sample;
+        for (int k = 0; k < kSample && !resident.empty(); ++k)
+            sample.push_back(resident[pick(rng)]);
+        std::sort(sample.begin(), sample.end());
+        sample.erase(std::unique(sample.begin(), sample.end()), sample.end());
+        int victim = scan(
+            0, int(sample.size()), [&](int k) { return sample[std::size_t(k)]; }, 1);
+        // A sample of pinned or locked outputs only: every resident output is looked at (rare).
+        return victim >= 0 ? victim : scan(0, int(resident.size()), [&](int k) { return resident[std::size_t(k)]; });
+    }
+    template <class At> int scan(int from, int to, At at, int tiers = 2) {
+        int victim = -1;
+        double best = 0;
+        for (int tier = 0; tier < tiers && victim < 0; ++tier)
+            for (int k = from; k < to; ++k) {
+                const int t = at(k);
+                if (!eligible(t, tier)) continue;
+                double s = score(t);
+                if (victim < 0 || s < best || (s == best && t < victim)) victim = t, best = s;
+            }
+        return victim;
     }
 
     // Evicts until `extra` more bytes fit under the limit; `what` names the operation in the error.
     bool makeRoom(std::int64_t extra, const std::string& what) {
         if (limit <= 0) return true;
         while (mem + extra > limit) {
-            if (cancelled()) return stop(fail("dtr: cancelled"));
-            if (h == DtrHeuristic::Dtr || h == DtrHeuristic::Msps) labelComponents();
-            int victim = -1;
-            double best = 0;
-            for (int tier = 0; tier < 2 && victim < 0; ++tier)
-                for (int t = 0; t < n; ++t) {
-                    if (!held[std::size_t(t)] || locks[std::size_t(t)] || out(t) <= 0) continue;
-                    if (tier == 0 && pins[std::size_t(t)]) continue;
-                    double s = score(t);
-                    if (victim < 0 || s < best) victim = t, best = s;
-                }
+            if (cancelled()) return stopCancelled();
+            const int victim = chooseVictim();
             if (victim < 0) {
                 const std::int64_t need = mem + extra;
                 return stop(infeasible("dtr (" + std::string(kHeuristicNames[int(h)]) + "): the " + what + " needs " +
@@ -212,10 +296,11 @@ private:
         peak = std::max(peak, mem + out(v) + node(v).workspace_bytes);
         mem += out(v);
         clock += node(v).forward;
-        held[std::size_t(v)] = 1, computed[std::size_t(v)] = 1;
+        computed[std::size_t(v)] = 1;
         last[std::size_t(v)] = clock;
+        setHeld(v);
         classLeave(v);
-        if (dead(v)) held[std::size_t(v)] = 0, mem -= out(v);
+        if (dead(v)) clearHeld(v), mem -= out(v);
     }
 
     // Makes every output in `need` resident at once and locks it; unlock() undoes the locks. The resident ones are
@@ -247,7 +332,7 @@ private:
     }
     void unlock(const std::vector<int>& need) {
         for (int u : need)
-            --locks[std::size_t(u)], last[std::size_t(u)] = clock;
+            --locks[std::size_t(u)], touch(u);
     }
 
     // Rematerialises an evicted output: its evicted inputs first (recursively), then its forward.
@@ -257,7 +342,7 @@ private:
                                    std::to_string(maxRecomputes) + " recomputations at a budget of " +
                                    formatBytes(double(limit)) + " (" + std::to_string(limit) +
                                    " B): the replay thrashes; a larger budget is needed"));
-        if (cancelled()) return stop(fail("dtr: cancelled"));
+        if (cancelled()) return stopCancelled();
         const std::vector<int>& in = g.inputs(v);
         if (!acquire(in) || !makeRoom(out(v) + node(v).workspace_bytes, describe("recomputation", v))) return false;
         runForward(v);
@@ -266,26 +351,40 @@ private:
     }
 
     // Outputs the program no longer references go at once (the paper's eager eviction): still recomputable for a
-    // rematerialisation that reads them, but no longer held for nothing.
+    // rematerialisation that reads them, but no longer held for nothing. Every held output whose references are zero
+    // is in `unreferenced` (setHeld and unreference put it there); they go in node order.
     void dropUnreferenced() {
-        for (int v = 0; v < n; ++v)
-            if (held[std::size_t(v)] && pending[std::size_t(v)] == 0 && !locks[std::size_t(v)]) release(v);
+        std::sort(unreferenced.begin(), unreferenced.end());
+        unreferenced.erase(std::unique(unreferenced.begin(), unreferenced.end()), unreferenced.end());
+        std::vector<int> kept;
+        for (int v : unreferenced)
+            if (held[std::size_t(v)] && pending[std::size_t(v)] == 0) {
+                if (locks[std::size_t(v)])
+                    kept.push_back(v);
+                else
+                    release(v);
+            }
+        unreferenced = std::move(kept);
+    }
+    void unreference(int u) {
+        if (--pending[std::size_t(u)] == 0) unreferenced.push_back(u);
     }
 
     bool programForward(int v) {
-        if (cancelled()) return stop(fail("dtr: cancelled"));
+        if (cancelled()) return stopCancelled();
         const std::vector<int>& in = g.inputs(v);
         if (!acquire(in) || !makeRoom(out(v) + node(v).workspace_bytes, describe("forward", v))) return false;
         runForward(v);
         unlock(in);
         for (int u : in)
-            --pending[std::size_t(u)];
+            unreference(u);
         dropUnreferenced();
+        ++operations;
         return true;
     }
 
     bool programBackward(int v) {
-        if (cancelled()) return stop(fail("dtr: cancelled"));
+        if (cancelled()) return stopCancelled();
         std::vector<int> need;
         if (node(v).needs_inputs) need = g.inputs(v);
         if (node(v).needs_output) need.push_back(v);
@@ -304,16 +403,17 @@ private:
         done[std::size_t(v)] = 1;
         unlock(need);
         for (int u : need)
-            --pending[std::size_t(u)];
+            unreference(u);
         // The simulator releases what became dead; an evicted one leaves its class.
         std::vector<int> touched = g.inputs(v);
         touched.push_back(v);
         for (int u : touched)
             if (dead(u)) {
-                if (held[std::size_t(u)]) held[std::size_t(u)] = 0, mem -= out(u);
+                if (held[std::size_t(u)]) clearHeld(u), mem -= out(u);
                 classLeave(u);
             }
         dropUnreferenced();
+        ++operations;
         return true;
     }
 };

@@ -89,13 +89,21 @@ SegmentPlan segmentPlan(const Graph& g, const std::vector<int>& seg) {
         b.freeIfUnused(v, b.checkpoint(v) || (lastSegment && neededByBackward(g, v)));
     }
     std::vector<char> need(std::size_t(g.size()), 0);
+    // Each segment's nodes in topological order: the backward phase visits each node a bounded number of times, not
+    // once per segment (a cut at every separator makes about n segments).
+    std::vector<std::vector<int>> members(std::size_t(last + 1));
+    for (int v : order)
+        members[std::size_t(seg[std::size_t(v)])].push_back(v);
     for (int s = last; s >= 0; --s) {
+        const std::vector<int>& here = members[std::size_t(s)];
         if (s != last) {
-            std::fill(b.computed.begin(), b.computed.end(), 0);
+            // Not yet rebuilt in this pass; later segments are reversed already, and no node of this segment reads an
+            // earlier one's `computed`, so this segment's entries are the only ones to reset.
+            for (int v : here)
+                b.computed[std::size_t(v)] = 0;
             // Which outputs of the segment are needed, from its end back: by a backward, or to compute a needed one.
-            for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            for (auto it = here.rbegin(); it != here.rend(); ++it) {
                 int v = *it;
-                if (seg[std::size_t(v)] != s) continue;
                 bool n = g.node(v).needs_output;
                 for (int c : g.consumers(v))
                     if (seg[std::size_t(c)] == s &&
@@ -104,18 +112,17 @@ SegmentPlan segmentPlan(const Graph& g, const std::vector<int>& seg) {
                 need[std::size_t(v)] = n;
             }
             // Held or not needed: nothing waits for them to be rebuilt.
-            for (int v : order)
-                if (seg[std::size_t(v)] == s && !(need[std::size_t(v)] && !b.held[std::size_t(v)]))
-                    b.computed[std::size_t(v)] = 1;
-            for (int v : order) {
-                if (seg[std::size_t(v)] != s || b.computed[std::size_t(v)]) continue;
+            for (int v : here)
+                if (!(need[std::size_t(v)] && !b.held[std::size_t(v)])) b.computed[std::size_t(v)] = 1;
+            for (int v : here) {
+                if (b.computed[std::size_t(v)]) continue;
                 b.forward(v);
                 for (int u : g.inputs(v))
                     if (seg[std::size_t(u)] == s) b.freeIfUnused(u, b.checkpoint(u) || neededByBackward(g, u));
             }
         }
-        for (auto it = order.rbegin(); it != order.rend(); ++it)
-            if (seg[std::size_t(*it)] == s) b.backward(*it);
+        for (auto it = here.rbegin(); it != here.rend(); ++it)
+            b.backward(*it);
     }
     return std::move(b.plan);
 }

@@ -188,6 +188,25 @@ private slots:
             QVERIFY2(retry.ok(), retry.ok() ? "" : retry.error().c_str());
         }
     }
+
+    // chen-greedy on a generated 1e4-node graph (its grid once simulated each plan; now the fastest are simulated
+    // first): a plan within the budget that the simulator accepts, no faster than store-all, and the fastest
+    // segmentation that fits among the candidates chen-sqrt also considers (the separators it cuts at).
+    void chenGreedyOnALargeGraph() {
+        Graph g = randomLayeredGraph(10000, 1);
+        const std::int64_t budget = graphStoreAllPeak(g) / 2;
+        SolveRequest req;
+        req.budget_bytes = budget;
+        auto p = solveGraph("chen-greedy", g, Hardware::unbounded(), req);
+        QVERIFY2(p, p ? "" : p.error().c_str());
+        Timeline tl = simulated(g, p->actions, budget);
+        QVERIFY(tl.totals.peak_bytes[0] <= budget);
+        QCOMPARE(tl.totals.makespan_s, p->predicted_makespan_s);
+        QVERIFY(tl.totals.makespan_s >= storeAllTime(g));
+        const SegmentPlan every = segmentPlan(g, segmentsAt(g, graphSeparators(g)));
+        if (simulated(g, every.actions).totals.peak_bytes[0] <= budget)
+            QVERIFY(p->predicted_makespan_s <= every.makespan_s);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraphSchedulers)
