@@ -85,6 +85,12 @@ bool realNumber(const Args& args, const std::string& key, double lo, double& out
     return true;
 }
 
+// A refusal over the memory limit says how to raise it, when the default limit was the one.
+std::string withLimitHint(const std::string& error, const TrainerConfig& c) {
+    const bool overLimit = error.find("over the limit") != std::string::npos;
+    return "train: " + error + (overLimit && c.memory_limit == 0 ? "; --memory-limit sets another limit" : "");
+}
+
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
@@ -192,7 +198,7 @@ int cmdTrain(int argc, char** argv) {
     if (!readConfig(args, config) || !wholeNumber(args, "iterations", 1, iterations)) return BadInput;
     auto made = Trainer::make(config);
     if (!made) {
-        complain("train: " + made.error() + (config.memory_limit ? "" : "; --memory-limit sets another limit"));
+        complain(withLimitHint(made.error(), config));
         return BadInput;
     }
     Trainer& t = **made;
@@ -263,7 +269,7 @@ int cmdTrain(int argc, char** argv) {
     }
     const Totals& predicted = run.timeline->totals;
     if (auto fits = t.checkMemory(double(predicted.peak_bytes[0]), args.has("check-gradients")); !fits) {
-        complain("train: " + fits.error() + (config.memory_limit ? "" : "; --memory-limit sets another limit"));
+        complain(withLimitHint(fits.error(), config));
         return BadInput;
     }
     const std::int64_t storeAll = storeAllPeak(chain, hw);
