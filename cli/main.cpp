@@ -25,7 +25,8 @@ usage:
   ckpt train [--cell lstm|gru|rnn] [--hidden H] [--batch B] [--input I] [--length T] [--task copy|adding|sine|text]
              [--text FILE] [--scheduler NAME] [--slots N | --budget BYTES|P%] [--param k=v]... [--hardware HW|measured]
              [--iterations K] [--precision fp32|fp64] [--optimizer adam|sgd] [--lr X] [--clip X] [--seed N]
-             [--scratch DIR] [--check-gradients] [--profile OUT.json] [--timeline OUT.json] [--json]
+             [--scratch DIR] [--memory-limit BYTES] [--check-gradients] [--profile OUT.json] [--timeline OUT.json]
+             [--json]
 
 PROBLEM is a ckpt-chain or ckpt-graph JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
 BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or

@@ -5,21 +5,59 @@
 #include "io/export.h"
 #include "io/files.h"
 #include "io/json_io.h"
+#include "schedulers/registry.h"
 #include "sim/simulator.h"
 #include "trainer/timeline_json.h"
 #include "trainer/trainer.h"
 #include "util/units.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace ckpt::cli {
 namespace {
 
 using trainer::Trainer;
 using trainer::TrainerConfig;
+
+// Set by SIGINT or SIGTERM: the run stops between actions and removes its scratch files on the way out. Only a
+// lock-free atomic store and a sig_atomic_t happen in the handler.
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void onStopSignal(int sig) {
+    g_signal = sig;
+    g_stop.store(true, std::memory_order_relaxed);
+}
+
+// Catches SIGINT and SIGTERM while it lives, and puts the previous handlers back.
+class StopSignals {
+public:
+    StopSignals() {
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_handler = onStopSignal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(SIGINT, &sa, &m_int);
+        sigaction(SIGTERM, &sa, &m_term);
+    }
+    ~StopSignals() {
+        sigaction(SIGINT, &m_int, nullptr);
+        sigaction(SIGTERM, &m_term, nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+    struct sigaction m_int, m_term;
+};
 
 bool wholeNumber(const Args& args, const std::string& key, int lo, int& out) {
     if (!args.has(key)) return true;
@@ -45,6 +83,12 @@ bool realNumber(const Args& args, const std::string& key, double lo, double& out
     }
     out = x;
     return true;
+}
+
+// A refusal over the memory limit says how to raise it, when the default limit was the one.
+std::string withLimitHint(const std::string& error, const TrainerConfig& c) {
+    const bool overLimit = error.find("over the limit") != std::string::npos;
+    return "train: " + error + (overLimit && c.memory_limit == 0 ? "; --memory-limit sets another limit" : "");
 }
 
 double median(std::vector<double> v) {
@@ -102,6 +146,14 @@ bool readConfig(const Args& args, TrainerConfig& c) {
     }
     if (!realNumber(args, "lr", 1e-12, c.optimizer.learning_rate) || !realNumber(args, "clip", 0, c.optimizer.clip))
         return false;
+    if (args.has("memory-limit")) {
+        auto b = parseBytes(args.value("memory-limit"));
+        if (!b || *b <= 0) {
+            complain("--memory-limit: expected a size such as 8GiB, got '" + args.value("memory-limit") + "'");
+            return false;
+        }
+        c.memory_limit = *b;
+    }
     c.scratch = args.value("scratch");
     return true;
 }
@@ -131,9 +183,9 @@ bool writeTimelines(const std::string& path, const Run& run, const Chain& chain,
 int cmdTrain(int argc, char** argv) {
     Args args;
     if (!args.parse(argc, argv, 2, {"json", "check-gradients"},
-                    {"cell",      "hidden", "batch",  "input", "length",   "task",       "text",
-                     "scheduler", "slots",  "budget", "param", "hardware", "iterations", "precision",
-                     "optimizer", "lr",     "clip",   "seed",  "scratch",  "profile",    "timeline"})) {
+                    {"cell",  "hidden", "batch",   "input",    "length",     "task",        "text",      "scheduler",
+                     "slots", "budget", "param",   "hardware", "iterations", "precision",   "optimizer", "lr",
+                     "clip",  "seed",   "scratch", "profile",  "timeline",   "memory-limit"})) {
         complain("train: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }
@@ -146,12 +198,32 @@ int cmdTrain(int argc, char** argv) {
     if (!readConfig(args, config) || !wholeNumber(args, "iterations", 1, iterations)) return BadInput;
     auto made = Trainer::make(config);
     if (!made) {
-        complain(made.error());
+        complain(withLimitHint(made.error(), config));
         return BadInput;
     }
     Trainer& t = **made;
+    StopSignals signals;
+    g_stop = false;
+    g_signal = 0;
+    t.setCancelFlag(&g_stop);
+    // After a signal: the trainer goes first, and with it every scratch file, then the message.
+    int iterationsDone = 0;
+    auto interrupted = [&] {
+        made->reset();
+        const int sig = int(g_signal);
+        std::fprintf(stderr, "ckpt train: stopped by %s after %d iteration%s; the scratch files are removed\n",
+                     sig == SIGINT ? "SIGINT" : "SIGTERM", iterationsDone, iterationsDone == 1 ? "" : "s");
+        return 128 + (sig ? sig : SIGTERM);
+    };
     const bool json = args.has("json");
     std::FILE* log = json ? stderr : stdout; // with --json, stdout holds the summary alone
+
+    // A misspelt scheduler is told before the profile, which takes a while.
+    const std::string name = args.value("scheduler", "store-all");
+    if (!findScheduler(name)) {
+        complain("train: unknown scheduler '" + name + "' (ckpt list shows them)");
+        return BadInput;
+    }
 
     // The hardware: a file, this machine as measured, or one unbounded level.
     const std::string hwArg = args.value("hardware");
@@ -162,6 +234,7 @@ int cmdTrain(int argc, char** argv) {
     }
     const bool disk = hwArg == "measured" || (fileHw && fileHw->levelCount() > 1);
     auto profile = t.profile(std::min(config.length, 32), 5, disk);
+    if (g_stop) return interrupted();
     if (!profile) {
         complain(profile.error());
         return BadInput;
@@ -186,23 +259,28 @@ int cmdTrain(int argc, char** argv) {
         std::fprintf(log, "disk level (files): write %s/s, read %s/s measured\n",
                      formatBytes(profile->write_bytes_per_s).c_str(), formatBytes(profile->read_bytes_per_s).c_str());
 
-    const std::string name = args.value("scheduler", "store-all");
     SolveRequest req;
     if (!readSolveRequest(args, name, chain, hw, req)) return BadInput;
     Run run = runScheduler(name, chain, hw, req);
+    if (g_stop) return interrupted();
     if (!run.feasible) {
         complain(run.message);
         return exitCodeOf(run);
     }
     const Totals& predicted = run.timeline->totals;
+    if (auto fits = t.checkMemory(double(predicted.peak_bytes[0]), args.has("check-gradients")); !fits) {
+        complain(withLimitHint(fits.error(), config));
+        return BadInput;
+    }
     const std::int64_t storeAll = storeAllPeak(chain, hw);
 
-    std::vector<double> losses, seconds, makespans, waits;
+    std::vector<double> losses, seconds, makespans, waits, budgetWaits;
     std::vector<std::int64_t> peaks(std::size_t(hw.levelCount()), 0);
     double gradDiff = args.has("check-gradients") ? 0.0 : -1.0;
     Timeline last;
     for (int k = 1; k <= iterations; ++k) {
         auto it = t.iterate(*run.plan, hw, args.has("check-gradients"));
+        if (g_stop) return interrupted();
         if (!it) {
             complain("iteration " + std::to_string(k) + ": " + it.error());
             return BadInput;
@@ -211,6 +289,8 @@ int cmdTrain(int argc, char** argv) {
         seconds.push_back(it->seconds);
         makespans.push_back(it->execution.timeline.totals.makespan_s);
         waits.push_back(it->execution.read_wait_s);
+        budgetWaits.push_back(it->execution.budget_wait_s);
+        iterationsDone = k;
         for (std::size_t l = 0; l < peaks.size(); ++l)
             peaks[l] = std::max(peaks[l], it->execution.timeline.totals.peak_bytes[l]);
         if (it->max_abs_grad_diff >= 0) gradDiff = std::max(gradDiff, it->max_abs_grad_diff);
@@ -244,6 +324,7 @@ int cmdTrain(int argc, char** argv) {
                             {"predicted_makespan_s", predicted.makespan_s},
                             {"prediction_error", error},
                             {"read_wait_s", median(waits)},
+                            {"budget_wait_s", median(budgetWaits)},
                             {"peak_store_bytes", peaks[0]},
                             {"peak_bytes", peaks},
                             {"predicted_peak_store_bytes", predicted.peak_bytes[0]},
@@ -284,6 +365,9 @@ int cmdTrain(int argc, char** argv) {
                     formatBytes(double(peaks[l])).c_str(), formatBytes(double(predicted.peak_bytes[l])).c_str(),
                     formatBytes(double(last.totals.bytes_written)).c_str(),
                     formatBytes(double(last.totals.bytes_read)).c_str());
+    if (median(budgetWaits) > 0)
+        std::printf("budget waits   %s per iteration (median): compute waited for writes to free RAM\n",
+                    formatSeconds(median(budgetWaits)).c_str());
     if (gradDiff >= 0) std::printf("gradients      max |diff| against store-all BPTT: %g\n", gradDiff);
     return Done;
 }

@@ -85,6 +85,7 @@ TrainerPanel::TrainerPanel(QWidget* parent) : QWidget(parent) {
 }
 
 TrainerPanel::~TrainerPanel() {
+    // The run sees the flag between two actions, so quitting waits a step at most; its scratch files go with it.
     cancel();
     if (m_thread.joinable()) m_thread.join(); // no event processing here: the widgets are being torn down
 }
@@ -102,18 +103,28 @@ void TrainerPanel::wait() {
     QCoreApplication::processEvents(); // deliver what the run posted
 }
 
+void TrainerPanel::post(const QPointer<TrainerPanel>& self, std::function<void(TrainerPanel*)> fn) {
+    QMetaObject::invokeMethod(
+        qApp,
+        [self, fn = std::move(fn)] {
+            if (self) fn(self.data());
+        },
+        Qt::QueuedConnection);
+}
+
 void TrainerPanel::start() {
     if (running()) return;
     wait();
-    trainer::TrainerConfig config;
-    config.cell = *trainer::parseCell(m_cell->currentText().toStdString());
-    config.task = m_task->currentText().toStdString();
-    config.hidden = m_hidden->value();
-    config.batch = m_batch->value();
-    config.length = m_length->value();
-    const int iterations = m_iters->value();
-    const std::string scheduler = m_scheduler->currentText().toStdString();
-    const int percent = m_budget->value();
+    Job job;
+    job.config.cell = *trainer::parseCell(m_cell->currentText().toStdString());
+    job.config.task = m_task->currentText().toStdString();
+    job.config.hidden = m_hidden->value();
+    job.config.batch = m_batch->value();
+    job.config.length = m_length->value();
+    job.config.scratch = m_scratch.toStdString();
+    job.iterations = m_iters->value();
+    job.scheduler = m_scheduler->currentText().toStdString();
+    job.percent = m_budget->value();
     m_cancel = false;
     m_done = false;
     m_iterations = 0;
@@ -121,76 +132,82 @@ void TrainerPanel::start() {
     m_run->setEnabled(false);
     m_stop->setEnabled(true);
     m_status->setText(tr("Profiling…"));
-    QPointer<TrainerPanel> self(this);
-    auto post = [self](auto fn) {
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, fn] {
-                if (self) fn(self.data());
-            },
-            Qt::QueuedConnection);
-    };
-    m_thread = std::thread([=, this] {
-        auto finish = [&](const QString& text) {
-            post([text](TrainerPanel* p) {
-                p->m_status->setText(text);
-                p->m_run->setEnabled(true);
-                p->m_stop->setEnabled(false);
-                emit p->finished();
-            });
-            m_done = true;
-        };
-        auto made = trainer::Trainer::make(config);
-        if (!made) return finish(QString::fromStdString(made.error()));
-        auto& tr = *made;
-        const SchedulerInfo* info = findScheduler(scheduler);
-        const bool disk = info && info->min_levels >= 2;
-        auto profile = tr->profile(std::min(config.length, 16), 3, disk);
-        if (!profile) return finish(QString::fromStdString(profile.error()));
-        Chain chain = tr->chain(*profile);
-        Hardware hw = disk ? trainer::Trainer::measuredHardware(*profile) : Hardware::unbounded();
-        SolveRequest req;
-        if (percent > 0) req.budget_bytes = storeAllPeak(chain, hw) * percent / 100;
-        auto predicted = std::make_shared<Run>(runScheduler(scheduler, chain, hw, req));
-        if (!predicted->feasible) return finish(QString::fromStdString(predicted->message));
-        post([predicted, chain, hw](TrainerPanel* p) { p->m_predicted->setRun(predicted, hw); });
-        double first = 0;
-        for (int k = 0; k < iterations && !m_cancel; ++k) {
-            auto it = tr->iterate(*predicted->plan, hw, false);
-            if (!it) return finish(QString::fromStdString(it.error()));
-            if (k == 0) first = it->loss;
-            const bool show = k == iterations - 1 || k % 10 == 0;
-            std::shared_ptr<Run> measured;
-            if (show) {
-                measured = std::make_shared<Run>(*predicted);
-                measured->timeline = it->execution.timeline;
-            }
-            const double loss = it->loss, secs = it->seconds;
-            const double peak = double(it->execution.timeline.totals.peak_bytes[0]);
-            const double predictedPeak = double(predicted->timeline->totals.peak_bytes[0]);
-            const double predictedTime = predicted->timeline->totals.makespan_s;
-            post([=](TrainerPanel* p) {
-                p->m_iterations = k + 1;
-                p->m_loss->graph(0)->addData(k + 1, loss);
-                p->m_loss->rescaleAxes();
-                p->m_loss->replot(QCustomPlot::rpQueuedReplot);
-                p->m_status->setText(QObject::tr("iteration %1: loss %2 (first %3)<br>%4 per iteration, predicted "
-                                                 "%5<br>store peak %6, predicted %7")
-                                         .arg(k + 1)
-                                         .arg(loss, 0, 'f', 4)
-                                         .arg(first, 0, 'f', 4)
-                                         .arg(QString::fromStdString(formatSeconds(secs)),
-                                              QString::fromStdString(formatSeconds(predictedTime)),
-                                              QString::fromStdString(formatBytes(peak)),
-                                              QString::fromStdString(formatBytes(predictedPeak))));
-                if (measured) p->m_measured->setRun(measured, hw);
-            });
+    m_thread = std::thread([this, job] {
+        QString text;
+        try {
+            text = train(job);
+        } catch (const std::bad_alloc&) {
+            text = QObject::tr("Out of memory: try a smaller network, batch or length");
         }
-        post([](TrainerPanel* p) {
+        // The trainer, and with it its scratch folder, is gone before the panel hears that the run ended.
+        post(this, [text](TrainerPanel* p) {
+            if (!text.isEmpty()) p->m_status->setText(text);
             p->m_run->setEnabled(true);
             p->m_stop->setEnabled(false);
             emit p->finished();
         });
         m_done = true;
     });
+}
+
+QString TrainerPanel::train(const Job& job) {
+    const QPointer<TrainerPanel> self(this);
+    const trainer::TrainerConfig& config = job.config;
+    auto made = trainer::Trainer::make(config);
+    if (!made) return QString::fromStdString(made.error());
+    auto& tr = *made;
+    tr->setCancelFlag(&m_cancel);
+    const SchedulerInfo* info = findScheduler(job.scheduler);
+    const bool disk = info && info->min_levels >= 2;
+    auto profile = tr->profile(std::min(config.length, 16), 3, disk);
+    if (m_cancel) return stoppedText(0);
+    if (!profile) return QString::fromStdString(profile.error());
+    Chain chain = tr->chain(*profile);
+    Hardware hw = disk ? trainer::Trainer::measuredHardware(*profile) : Hardware::unbounded();
+    SolveRequest req;
+    if (job.percent > 0) req.budget_bytes = storeAllPeak(chain, hw) * job.percent / 100;
+    auto predicted = std::make_shared<Run>(runScheduler(job.scheduler, chain, hw, req));
+    if (m_cancel) return stoppedText(0);
+    if (!predicted->feasible) return QString::fromStdString(predicted->message);
+    auto fits = tr->checkMemory(double(predicted->timeline->totals.peak_bytes[0]), false);
+    if (!fits) return QString::fromStdString(fits.error());
+    post(self, [predicted, hw](TrainerPanel* p) { p->m_predicted->setRun(predicted, hw); });
+    double first = 0;
+    for (int k = 0; k < job.iterations; ++k) {
+        auto it = tr->iterate(*predicted->plan, hw, false);
+        if (m_cancel) return stoppedText(k);
+        if (!it) return QString::fromStdString(it.error());
+        if (k == 0) first = it->loss;
+        const bool show = k == job.iterations - 1 || k % 10 == 0;
+        std::shared_ptr<Run> measured;
+        if (show) {
+            measured = std::make_shared<Run>(*predicted);
+            measured->timeline = it->execution.timeline;
+        }
+        const double loss = it->loss, secs = it->seconds;
+        const double peak = double(it->execution.timeline.totals.peak_bytes[0]);
+        const double predictedPeak = double(predicted->timeline->totals.peak_bytes[0]);
+        const double predictedTime = predicted->timeline->totals.makespan_s;
+        post(self, [=](TrainerPanel* p) {
+            p->m_iterations = k + 1;
+            p->m_loss->graph(0)->addData(k + 1, loss);
+            p->m_loss->rescaleAxes();
+            p->m_loss->replot(QCustomPlot::rpQueuedReplot);
+            p->m_status->setText(QObject::tr("iteration %1: loss %2 (first %3)<br>%4 per iteration, predicted "
+                                             "%5<br>store peak %6, predicted %7")
+                                     .arg(k + 1)
+                                     .arg(loss, 0, 'f', 4)
+                                     .arg(first, 0, 'f', 4)
+                                     .arg(QString::fromStdString(formatSeconds(secs)),
+                                          QString::fromStdString(formatSeconds(predictedTime)),
+                                          QString::fromStdString(formatBytes(peak)),
+                                          QString::fromStdString(formatBytes(predictedPeak))));
+            if (measured) p->m_measured->setRun(measured, hw);
+        });
+    }
+    return {};
+}
+
+QString TrainerPanel::stoppedText(int iterations) {
+    return QObject::tr("Stopped after %1 iteration(s); the scratch files are removed").arg(iterations);
 }

@@ -1,6 +1,10 @@
 #include "trainer/executor.h"
 
+#include "util/units.h"
+
 #include <algorithm>
+#include <chrono>
+#include <new>
 
 namespace ckpt::trainer {
 namespace {
@@ -49,8 +53,48 @@ template <typename T> Tensors<T> Executor<T>::takeState(const Cell<T>& cell, boo
 }
 
 template <typename T> void Executor<T>::drain() {
+    {
+        std::lock_guard lock(m_mu);
+        m_computeWaits = true;
+    }
+    m_cv.notify_all();
     for (auto& w : m_workers)
         if (w) w->drain();
+    std::lock_guard lock(m_mu);
+    m_computeWaits = false;
+}
+
+template <typename T>
+template <typename Pred>
+bool Executor<T>::computeWait(std::unique_lock<std::mutex>& lock, Pred ready) {
+    if (ready()) return true;
+    m_computeWaits = true;
+    m_cv.notify_all();
+    // A signal handler may set the cancel flag but cannot notify: look at it now and then.
+    while (!ready() && !cancelled())
+        m_cv.wait_for(lock, std::chrono::milliseconds(20));
+    m_computeWaits = false;
+    return ready();
+}
+
+template <typename T> std::string Executor<T>::admit(std::int64_t need, const std::string& what) {
+    if (m_budget <= 0) return {};
+    std::unique_lock lock(m_mu);
+    // Only the compute thread adds to held + reserved (a read's start turns its reservation into held bytes), so room
+    // seen here is still there when the caller counts its bytes.
+    auto fits = [&] { return m_store.held(0) + m_reserved + need <= m_budget || !m_ioError.empty(); };
+    if (fits()) return {};
+    const std::int64_t held = m_store.held(0);
+    if (held + m_reserved - m_releasing + need > m_budget)
+        return what + " would take level 0 to " + formatBytes(double(held + m_reserved + need)) +
+               " (reads under way included), over the budget of " + formatBytes(double(m_budget)) +
+               ", even once every write under way has ended";
+    const double w0 = m_store.now();
+    const bool ok = computeWait(lock, fits);
+    m_budgetWait += m_store.now() - w0;
+    ++m_budgetWaits;
+    if (!ok) return kCancelled;
+    return m_ioError;
 }
 
 template <typename T>
@@ -72,6 +116,10 @@ Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const
     m_grad = {};
     m_loss.assign(N, 0.0);
     m_readWait = 0;
+    m_budgetWait = 0;
+    m_budgetWaits = 0;
+    m_reserved = 0;
+    m_releasing = 0;
     const Shape& shape = net.shape();
     if (shape.cell != m_poolShape.cell || shape.hidden != m_poolShape.hidden || shape.batch != m_poolShape.batch) {
         m_pool.clear();
@@ -88,14 +136,19 @@ Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const
     std::string why;
     long long bad = -1;
     for (std::size_t k = 0; k < plan.size() && bad < 0; ++k) {
-        std::string err = step(net, batch, grads, plan[k], int(k));
+        std::string err;
+        try {
+            err = cancelled() ? kCancelled : step(net, batch, grads, plan[k], int(k));
+        } catch (const std::bad_alloc&) {
+            err = "out of memory (level 0 holds " + formatBytes(double(m_store.held(0))) + ")";
+        }
         if (err.empty()) {
             std::lock_guard lock(m_mu);
             err = m_ioError;
         }
         if (!err.empty()) {
             bad = (long long)k;
-            why = "action " + std::to_string(k) + " (" + toString(plan[k]) + "): " + err;
+            why = err == kCancelled ? err : "action " + std::to_string(k) + " (" + toString(plan[k]) + "): " + err;
         }
     }
     drain();
@@ -124,6 +177,8 @@ Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const
     ex.loss = sum / (double(batch.size()) * n);
     ex.timeline = finishTimeline(plan);
     ex.read_wait_s = m_readWait;
+    ex.budget_wait_s = m_budgetWait;
+    ex.budget_waits = m_budgetWaits;
     // The gradient of x_0 is the last thing held, as in the simulator's curve; it goes with the run.
     m_pool.give(BufferPool<T>::State, std::move(m_grad));
     m_grad = {};
@@ -190,12 +245,15 @@ std::string Executor<T>::forward(Network<T>& net, const Batch<T>& batch, int i, 
         std::unique_lock lock(m_mu);
         if (!in->ready) {
             const double w0 = m_store.now();
-            m_cv.wait(lock, [&] { return in->ready; });
+            const bool ok = computeWait(lock, [&] { return in->ready || !m_ioError.empty(); });
             m_readWait += m_store.now() - w0;
+            if (!ok) return kCancelled;
         }
         if (!m_ioError.empty()) return m_ioError;
     }
     const Cell<T>& cell = net.cell();
+    const std::int64_t need = cell.stateBytes() + (keep == Keep::Tape ? cell.tapeBytes() : 0);
+    if (auto e = admit(need, "its output" + std::string(keep == Keep::Tape ? " and tape" : "")); !e.empty()) return e;
     const double start = m_store.now();
     auto out = std::make_shared<Slot>();
     out->pool = &m_pool;
@@ -230,6 +288,7 @@ std::string Executor<T>::backward(Network<T>& net, const Batch<T>& batch, Parame
         return "the tape of step " + std::to_string(i) + " is not held: run forward " + std::to_string(i) +
                " with keep tape first";
     const Cell<T>& cell = net.cell();
+    if (auto e = admit(cell.stateBytes() * (i == m_n ? 2 : 1), "its gradients"); !e.empty()) return e;
     const double start = m_store.now();
     if (i == m_n) {
         m_grad = takeState(cell, true); // the gradient of x_n: the loss enters through each step's read-out
@@ -269,7 +328,7 @@ template <typename T> std::string Executor<T>::write(int j, int l, int k) {
     m_workers[sl]->submit([this, s, j, l, k] {
         {
             std::unique_lock lock(m_mu);
-            m_cv.wait(lock, [&] { return s->ready; });
+            m_cv.wait(lock, [&] { return s->ready && (!m_lagWrites || m_computeWaits); });
         }
         const double start = m_store.add(l, MemoryCategory::State, s->bytes);
         auto ok = m_disks[std::size_t(l)]->write(j, spansOf(s->data));
@@ -290,11 +349,26 @@ template <typename T> std::string Executor<T>::read(const Cell<T>& cell, int j, 
     s->bytes = m_onBytes[sl][sj];
     s->ready = false;
     s->pins = 1; // the read fills it
+    if (auto e = admit(s->bytes, "the read of " + x(j)); !e.empty()) return e;
+    {
+        std::lock_guard lock(m_mu);
+        m_reserved += s->bytes;
+    }
     m_level0[sj] = s;
     m_workers[sl]->submit([this, s, j, l, k, cell] {
-        const double start = m_store.add(0, MemoryCategory::State, s->bytes);
-        s->data = takeState(cell, false);
-        auto ok = m_disks[std::size_t(l)]->read(j, spansOf(s->data));
+        double start = 0;
+        {
+            std::lock_guard lock(m_mu);
+            m_reserved -= s->bytes;
+            start = m_store.add(0, MemoryCategory::State, s->bytes);
+        }
+        Result<bool> ok = true;
+        try {
+            s->data = takeState(cell, false);
+            ok = m_disks[std::size_t(l)]->read(j, spansOf(s->data));
+        } catch (const std::bad_alloc&) {
+            ok = fail("out of memory reading " + x(j) + " back from level " + std::to_string(l));
+        }
         const double end = m_store.now();
         {
             std::lock_guard lock(m_mu);
@@ -325,10 +399,12 @@ template <typename T> void Executor<T>::release0(int j) {
     m_level0[std::size_t(j)] = nullptr;
     if (!s) return;
     std::lock_guard lock(m_mu);
-    if (s->pins == 0)
+    if (s->pins == 0) {
         m_store.add(0, MemoryCategory::State, -s->bytes);
-    else
+    } else {
         s->releasePending = true; // the transfer still using it releases it when done
+        m_releasing += s->bytes;
+    }
 }
 
 template <typename T> void Executor<T>::releaseOnDisk(int j, int l) {
@@ -341,11 +417,14 @@ template <typename T> void Executor<T>::releaseOnDisk(int j, int l) {
 }
 
 template <typename T> void Executor<T>::unpin(Slot& s) {
-    std::lock_guard lock(m_mu);
-    if (--s.pins == 0 && s.releasePending) {
+    {
+        std::lock_guard lock(m_mu);
+        if (--s.pins > 0 || !s.releasePending) return;
         s.releasePending = false;
+        m_releasing -= s.bytes;
         m_store.add(0, MemoryCategory::State, -s.bytes);
     }
+    m_cv.notify_all(); // a compute thread waiting for room
 }
 
 template <typename T> void Executor<T>::record(int k, const Interval& iv) {

@@ -14,6 +14,11 @@
 // i = n, of x_n) when it starts and releases the gradient of x_i and its tape at its end; a write counts on its
 // level from its start, and a level-0 copy it reads from is released only when it ends; a read counts in level 0
 // from its start. The measured Timeline has the simulator's type.
+//
+// A budget on level 0 is kept whatever the speed of the transfers: the plan fits it as the simulator times it, but a
+// write that lags keeps its level-0 copy longer than predicted. An action that would then take level 0 over the
+// budget waits until the writes in flight have released enough (a gap before it on the compute lane, summed in
+// Execution::budget_wait_s). A read reserves its bytes when it is issued, so the I/O threads never wait for memory.
 #include "model/hardware.h"
 #include "plan/plan.h"
 #include "sim/timeline.h"
@@ -24,6 +29,7 @@
 #include "trainer/network.h"
 #include "util/result.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -32,10 +38,15 @@
 namespace ckpt::trainer {
 
 struct Execution {
-    double loss = 0;        // mean over the batch and the steps
-    Timeline timeline;      // measured: wall-clock seconds from the start of the run
-    double read_wait_s = 0; // compute time spent waiting for reads
+    double loss = 0;          // mean over the batch and the steps
+    Timeline timeline;        // measured: wall-clock seconds from the start of the run
+    double read_wait_s = 0;   // compute time spent waiting for reads
+    double budget_wait_s = 0; // compute time spent waiting for writes to release level 0 (the budget)
+    int budget_waits = 0;     // actions that waited so
 };
+
+// What `run` answers when the cancel flag was seen (Error::index is then the action it stopped before).
+inline constexpr const char* kCancelled = "cancelled";
 
 template <typename T> class Executor {
 public:
@@ -47,6 +58,14 @@ public:
     Result<Execution> run(Network<T>& net, const Batch<T>& batch, const Schedule& plan, Parameters<T>& grads);
 
     int levels() const { return int(m_laneNames.size()); }
+    // Level 0's budget in bytes for the next runs (0: none).
+    void setBudget(std::int64_t bytes) { m_budget = bytes; }
+    // Read between actions and while waiting; once it is true, run stops and fails with kCancelled. It may be set
+    // from a signal handler (a lock-free atomic).
+    void setCancelFlag(const std::atomic<bool>* flag) { m_cancel = flag; }
+    // Tests: the slowest writer that still lets a run end. A write starts only while the compute thread waits (for
+    // level 0 to have room, for a read, or for the end of the run).
+    void setLaggingWriter(bool on) { m_lagWrites = on; }
 
 private:
     struct Slot {
@@ -84,8 +103,15 @@ private:
     std::string m_ioError;                            // guarded
     Tensors<T> m_grad;                                // gradient of x_i after backward i
     std::vector<double> m_loss;
-    double m_readWait = 0;
+    double m_readWait = 0, m_budgetWait = 0;
+    int m_budgetWaits = 0;
     int m_n = 0;
+    std::int64_t m_budget = 0;
+    const std::atomic<bool>* m_cancel = nullptr;
+    bool m_lagWrites = false;
+    bool m_computeWaits = false;  // guarded: the compute thread is blocked (lets a lagging writer go)
+    std::int64_t m_reserved = 0;  // guarded: level-0 bytes of reads issued but not started
+    std::int64_t m_releasing = 0; // guarded: level-0 bytes released, held until their transfer ends
 
     std::string step(Network<T>& net, const Batch<T>& batch, Parameters<T>& grads, const Action& a, int k);
     std::string forward(Network<T>& net, const Batch<T>& batch, int i, Keep keep, int k);
@@ -97,6 +123,9 @@ private:
     void releaseOnDisk(int j, int level);
     void unpin(Slot& s);
     void record(int k, const Interval& iv);
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    template <typename Pred> bool computeWait(std::unique_lock<std::mutex>& lock, Pred ready);
+    std::string admit(std::int64_t need, const std::string& what);
     void ioFailed(const std::string& why);
     void drain();
     Tensors<T> takeState(const Cell<T>& cell, bool zero);

@@ -1,9 +1,12 @@
 #include "trainer/trainer.h"
 
 #include "trainer/bptt.h"
+#include "util/units.h"
 
 #include <algorithm>
 #include <chrono>
+#include <new>
+#include <unistd.h>
 
 namespace ckpt::trainer {
 namespace {
@@ -34,6 +37,33 @@ public:
     std::int64_t parameterCount() const override { return m_net.parameters().count(); }
 
     Result<Profile> profile(int steps, int repeats, bool disk) override {
+        try {
+            return measure(steps, repeats, disk);
+        } catch (const std::bad_alloc&) {
+            return fail("out of memory while profiling " + networkName());
+        }
+    }
+
+    Result<Iteration> iterate(const Plan& plan, const Hardware& hw, bool checkGradients) override {
+        try {
+            return step(plan, hw, checkGradients);
+        } catch (const std::bad_alloc&) {
+            m_exec.reset(); // whatever it held goes
+            return fail("out of memory while training " + networkName() + " with " + plan.scheduler);
+        }
+    }
+
+private:
+    Network<T> m_net;
+    Parameters<T> m_grads;
+    Optimizer<T> m_opt;
+    std::mt19937_64 m_rng;
+    std::unique_ptr<Executor<T>> m_exec;
+    Hardware m_execHw = Hardware::unbounded();
+
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+
+    Result<Profile> measure(int steps, int repeats, bool disk) {
         Profile p;
         p.steps = std::max({2, m_task.minLength(), std::min(steps, m_config.length)});
         p.repeats = std::max(1, repeats);
@@ -52,6 +82,7 @@ public:
         Batch<T> batch = m_task.sample<T>(p.steps, m_config.batch, rng);
         auto exec = Executor<T>::make(Hardware::unbounded(), m_config.scratch);
         if (!exec) return exec.errorValue();
+        (*exec)->setCancelFlag(m_cancel);
         Parameters<T> g = m_net.zeroGradients();
         std::vector<double> untaped, taped, back;
         for (int r = 0; r <= p.repeats; ++r) {
@@ -89,6 +120,7 @@ public:
                                              std::int64_t(m_config.length) + 1));
             for (int r = 0; r <= p.repeats; ++r)
                 for (int j = 0; j < files; ++j) {
+                    if (cancelled()) return fail(kCancelled);
                     auto t0 = Clock::now();
                     auto ok = (*d)->write(j, out);
                     const double tw = secondsSince(t0);
@@ -108,13 +140,19 @@ public:
         return p;
     }
 
-    Result<Iteration> iterate(const Plan& plan, const Hardware& hw, bool checkGradients) override {
+    Result<Iteration> step(const Plan& plan, const Hardware& hw, bool checkGradients) {
         if (!m_exec || !(m_execHw == hw)) {
+            m_exec.reset(); // its folders go before the new ones come
             auto e = Executor<T>::make(hw, m_config.scratch);
             if (!e) return e.errorValue();
             m_exec = std::move(*e);
             m_execHw = hw;
         }
+        const std::int64_t capacity = hw.level(0).capacity_bytes;
+        std::int64_t budget = capacity == std::numeric_limits<std::int64_t>::max() ? 0 : capacity;
+        if (plan.budget_bytes > 0 && (budget == 0 || plan.budget_bytes < budget)) budget = plan.budget_bytes;
+        m_exec->setBudget(budget);
+        m_exec->setCancelFlag(m_cancel);
         Iteration it;
         const auto t0 = Clock::now();
         Batch<T> batch = m_task.sample<T>(m_config.length, m_config.batch, m_rng);
@@ -135,14 +173,6 @@ public:
         it.seconds = secondsSince(t0) - checkSeconds;
         return it;
     }
-
-private:
-    Network<T> m_net;
-    Parameters<T> m_grads;
-    Optimizer<T> m_opt;
-    std::mt19937_64 m_rng;
-    std::unique_ptr<Executor<T>> m_exec;
-    Hardware m_execHw = Hardware::unbounded();
 };
 
 } // namespace
@@ -160,22 +190,86 @@ Result<std::unique_ptr<Trainer>> Trainer::make(const TrainerConfig& c) {
     if (c.length < task->minLength())
         return fail("length: task " + c.task + " needs sequences of at least " + std::to_string(task->minLength()) +
                     " steps, got " + std::to_string(c.length));
+    if (c.memory_limit < 0) return fail("memory limit: expected bytes >= 0 (0: half the physical memory)");
+    const MemoryEstimate need = estimate(c, task->inputWidth(), task->outputWidth());
+    const std::int64_t limit = c.memory_limit > 0 ? c.memory_limit : defaultMemoryLimit();
+    if (need.total() > double(limit))
+        return fail("the run would allocate " + need.describe() + ", over the limit of " + describeLimit(c, limit));
     std::unique_ptr<Trainer> t;
-    if (c.precision == Precision::Fp32)
-        t = std::make_unique<TrainerImpl<float>>(c, std::move(*task));
-    else
-        t = std::make_unique<TrainerImpl<double>>(c, std::move(*task));
+    try {
+        if (c.precision == Precision::Fp32)
+            t = std::make_unique<TrainerImpl<float>>(c, std::move(*task));
+        else
+            t = std::make_unique<TrainerImpl<double>>(c, std::move(*task));
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory while making the network (estimated " + need.describe() + ")");
+    }
     return t;
 }
 
-Chain Trainer::chain(double forward_s, double backward_s) const {
+std::string Trainer::networkName() const {
     const TrainerConfig& c = m_config;
-    std::string name = std::string(cellName(c.cell)) + " H=" + std::to_string(c.hidden) +
-                       " B=" + std::to_string(c.batch) + " I=" + std::to_string(m_task.inputWidth()) +
-                       (c.precision == Precision::Fp32 ? " fp32" : " fp64") + " (" + m_task.name() + "), " +
-                       std::to_string(c.length) + " steps";
+    return std::string(cellName(c.cell)) + " H=" + std::to_string(c.hidden) + " B=" + std::to_string(c.batch) +
+           " I=" + std::to_string(m_task.inputWidth()) + (c.precision == Precision::Fp32 ? " fp32" : " fp64") + " (" +
+           m_task.name() + "), " + std::to_string(c.length) + " steps";
+}
+
+Chain Trainer::chain(double forward_s, double backward_s) const {
     Step s{forward_s, backward_s, stateBytes(), tapeBytes(), 0, 0};
-    return *Chain::uniform(name, c.length, s);
+    return *Chain::uniform(networkName(), m_config.length, s);
+}
+
+MemoryEstimate Trainer::estimate(const TrainerConfig& c, int input, int output) {
+    // In doubles: hidden and batch up to 65536 and a length up to 1e7 overflow 64 bits in some products.
+    const double sz = c.precision == Precision::Fp32 ? 4 : 8;
+    const double H = c.hidden, B = c.batch, I = input, O = output, T = c.length;
+    const double gates = c.cell == CellKind::Lstm ? 4 : c.cell == CellKind::Gru ? 3 : 1;
+    const double G = gates * H;
+    const double params = G * I + G * H + G * (c.cell == CellKind::Gru ? 2 : 1) + O * H + O;
+    const double state = (c.cell == CellKind::Lstm ? 2 : 1) * H * B * sz;
+    const double tape = (c.cell == CellKind::Lstm ? 8 : c.cell == CellKind::Gru ? 6 : 2) * H * B * sz;
+    const double steps = std::max(2.0, std::min(32.0, T)); // Trainer::profile's at most
+    MemoryEstimate e;
+    e.parameters = params * sz * (c.optimizer.kind == OptimizerKind::Adam ? 5 : 3);
+    e.batch = T * B * (I + O) * sz;
+    e.scratch = (4 * G + 5 * H + 2 * O) * B * sz;
+    e.profile = steps * (tape + state) + 4 * state + steps * B * (I + O) * sz;
+    return e;
+}
+
+std::string MemoryEstimate::describe() const {
+    auto b = [](double x) { return formatBytes(x); };
+    std::string s = "about " + b(total()) + " (parameters, gradients and optimiser moments " + b(parameters) +
+                    ", batch " + b(batch) + ", step scratch " + b(scratch) + ", profile " + b(profile);
+    if (store > 0) s += ", the plan's store " + b(store);
+    if (check > 0) s += ", the store-all check " + b(check);
+    return s + ")";
+}
+
+std::int64_t Trainer::defaultMemoryLimit() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return std::int64_t(4) << 30;
+    return std::int64_t(double(pages) * double(page) / 2);
+}
+
+std::int64_t Trainer::memoryLimit() const {
+    return m_config.memory_limit > 0 ? m_config.memory_limit : defaultMemoryLimit();
+}
+
+std::string Trainer::describeLimit(const TrainerConfig& c, std::int64_t limit) {
+    return formatBytes(double(limit)) +
+           (c.memory_limit > 0 ? std::string(" (as set)") : std::string(" (half of this machine's physical memory)"));
+}
+
+Result<MemoryEstimate> Trainer::checkMemory(double storePeak, bool checkGradients) const {
+    MemoryEstimate e = estimate(m_config, m_task.inputWidth(), m_task.outputWidth());
+    e.store = std::max(0.0, storePeak);
+    // The executor keeps its buffers for the next iteration while the check runs store-all beside them.
+    if (checkGradients) e.check = double(m_config.length) * double(tapeBytes()) + 4.0 * double(stateBytes());
+    if (e.total() > double(memoryLimit()))
+        return fail("the run would allocate " + e.describe() + ", over the limit of " +
+                    describeLimit(m_config, memoryLimit()));
+    return e;
 }
 
 Hardware Trainer::measuredHardware(const Profile& p) {

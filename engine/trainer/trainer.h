@@ -10,6 +10,7 @@
 #include "trainer/task.h"
 #include "util/result.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,7 +30,21 @@ struct TrainerConfig {
     Precision precision = Precision::Fp32;
     OptimizerSettings optimizer;
     std::uint64_t seed = 1;
-    std::string scratch; // where disk levels put their files (empty: the system's temporary folder)
+    std::string scratch;           // where disk levels put their files (empty: the system's temporary folder)
+    std::int64_t memory_limit = 0; // bytes a run may allocate in all (0: Trainer::defaultMemoryLimit())
+};
+
+// What a run allocates, estimated before anything is, so that a configuration too large for the machine is refused
+// with the numbers instead of dying of std::bad_alloc half-way. Bytes, as doubles: a size may not fit in 64 bits.
+struct MemoryEstimate {
+    double parameters = 0; // the weights, their gradients, Adam's two moments and one more copy (profile or check)
+    double batch = 0;      // one batch's inputs and targets
+    double scratch = 0;    // a step's workspace and read-out
+    double profile = 0;    // the profile's store-all run of a few steps
+    double store = 0;      // the plan's level 0 at its peak (known once planned)
+    double check = 0;      // store-all BPTT of --check-gradients (its tapes)
+    double total() const { return parameters + batch + scratch + profile + store + check; }
+    std::string describe() const; // "about 320 GiB (parameters 320 GiB, ...)"
 };
 
 struct Profile {
@@ -56,7 +71,18 @@ struct Iteration {
 class Trainer {
 public:
     // Checks the configuration; messages name the bad field.
+    // Refuses a configuration whose estimate (before planning) is over the memory limit.
     static Result<std::unique_ptr<Trainer>> make(const TrainerConfig& config);
+    static MemoryEstimate estimate(const TrainerConfig& config, int input, int output);
+    // Half the physical memory (sysconf), or 4 GiB when the system does not say.
+    static std::int64_t defaultMemoryLimit();
+    std::int64_t memoryLimit() const;
+    // The whole run with a plan whose level 0 peaks at `storePeak`: an error giving the estimate and the limit when
+    // it is over the limit.
+    Result<MemoryEstimate> checkMemory(double storePeak, bool checkGradients) const;
+    // Read between the actions of every run and profile; once it is true they fail with kCancelled. It may be set
+    // from a signal handler (a lock-free atomic).
+    void setCancelFlag(const std::atomic<bool>* flag) { m_cancel = flag; }
     virtual ~Trainer() = default;
 
     const TrainerConfig& config() const { return m_config; }
@@ -76,13 +102,17 @@ public:
     static Hardware measuredHardware(const Profile& p);
 
     // One iteration: a fresh batch, the plan run by the executor on `hw`'s levels, optionally the store-all check,
-    // then the optimiser's step.
+    // then the optimiser's step. Level 0 keeps the plan's budget (or `hw`'s capacity) even when a write lags.
+    // Running out of memory is an error ("out of memory ..."), not an exception.
     virtual Result<Iteration> iterate(const Plan& plan, const Hardware& hw, bool checkGradients) = 0;
 
 protected:
+    std::string networkName() const; // "lstm H=256 B=32 I=10 fp32 (copy), 1000 steps"
+    static std::string describeLimit(const TrainerConfig& c, std::int64_t limit);
     Trainer(TrainerConfig c, Task t) : m_config(std::move(c)), m_task(std::move(t)) {}
     TrainerConfig m_config;
     Task m_task;
+    const std::atomic<bool>* m_cancel = nullptr;
 };
 
 } // namespace ckpt::trainer

@@ -1,5 +1,7 @@
 // `ckpt train` as a user runs it: the JSON summary's fields and values, the profile's chain file and the timelines
 // file read back, and exit codes with messages that name the bad option.
+#include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,6 +12,9 @@
 
 #include "common/ckpt_process.h"
 
+#include <csignal>
+#include <sys/types.h>
+
 using ckpt::test::ckptRun;
 using ckpt::test::Output;
 
@@ -17,6 +22,16 @@ namespace {
 
 const QStringList kSmall = {"train", "--cell",   "gru", "--hidden",     "8", "--batch",
                             "4",     "--length", "10",  "--iterations", "3"};
+
+// Every file and folder under `dir`, as paths relative to it.
+QStringList everythingUnder(const QString& dir) {
+    QStringList out;
+    QDirIterator it(dir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext())
+        out << QDir(dir).relativeFilePath(it.next());
+    return out;
+}
 
 } // namespace
 
@@ -100,12 +115,57 @@ private slots:
             {{"train", "--length", "2"}, 2, "at least 3"},
             {{"train", "--bogus", "1"}, 2, "unknown option --bogus"},
             {kSmall + QStringList{"--scheduler", "store-all", "--budget", "1KiB"}, 1, "store-all needs at least"},
+            // 64 GiB of weights alone (and as much again for Adam's moments): refused before anything is allocated.
+            {{"train", "--hidden", "65536", "--batch", "16", "--length", "3", "--iterations", "1"},
+             2,
+             "over the limit of"},
+            {kSmall + QStringList{"--memory-limit", "4KiB"}, 2, "over the limit of 4.00 KiB (as set)"},
+            {kSmall + QStringList{"--memory-limit", "lots"}, 2, "--memory-limit"},
         };
         for (const Bad& b : bad) {
             Output o = ckptRun(b.args);
             QVERIFY2(o.code == b.code, qPrintable(b.args.join(' ') + " -> " + QString::number(o.code) + ": " + o.err));
             QVERIFY2(o.err.contains(b.says), o.err.constData());
         }
+    }
+
+    // SIGTERM or Ctrl-C while training: the run stops at its next action, removes its scratch files and exits with
+    // 128 + the signal. Once while the disk level's file is there (profiling or training), once mid-training.
+    void signalRemovesTheScratchFiles_data() {
+        QTest::addColumn<int>("sig");
+        QTest::addColumn<bool>("training");
+        QTest::newRow("SIGTERM") << int(SIGTERM) << false;
+        QTest::newRow("SIGINT") << int(SIGINT) << false;
+        QTest::newRow("SIGTERM while training") << int(SIGTERM) << true;
+        QTest::newRow("SIGINT while training") << int(SIGINT) << true;
+    }
+    void signalRemovesTheScratchFiles() {
+        QFETCH(int, sig);
+        QFETCH(bool, training);
+        QTemporaryDir scratch;
+        QProcess p;
+        p.start(CKPT_CLI, {"train", "--cell", "gru", "--hidden", "8", "--batch", "4", "--length", "200", "--iterations",
+                           "1000000", "--scheduler", "async-multistage", "--hardware", "measured", "--scratch",
+                           scratch.path(), "--json"});
+        QVERIFY(p.waitForStarted());
+        // A bound on the number of polls (each at most 10 ms), not a time limit on the run.
+        QByteArray err;
+        bool ready = false;
+        for (int k = 0; k < 6000 && !ready && p.state() == QProcess::Running; ++k) {
+            p.waitForReadyRead(10);
+            err += p.readAllStandardError();
+            const QStringList files = everythingUnder(scratch.path());
+            ready = files.size() == 2 && files.filter("states.bin").size() == 1 &&
+                    (!training || err.contains("iteration 1 "));
+        }
+        QVERIFY2(ready, err.constData());
+        QCOMPARE(::kill(pid_t(p.processId()), sig), 0);
+        QVERIFY(p.waitForFinished(120000));
+        err += p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + sig);
+        QVERIFY2(err.contains(sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM"), err.constData());
+        QCOMPARE(everythingUnder(scratch.path()), QStringList());
     }
 };
 
