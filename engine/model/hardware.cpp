@@ -20,7 +20,7 @@ Result<Hardware> Hardware::make(std::string name, std::vector<MemoryLevel> level
             if (!std::isfinite(rate) || rate < minRate)
                 return fail(
                     where + field +
-                    (k > 0 ? " must be a finite number >= 1 (bytes per second)" : " must be a finite number >= 0"));
+                    (k > 0 ? " must be a finite number >= 1e-9 (bytes per second)" : " must be a finite number >= 0"));
         if (auto e = whyBadSeconds(l.latency_s); !e.empty()) return fail(where + "latency_s" + e);
     }
     Hardware h;

@@ -17,8 +17,9 @@ constexpr const char* kMaxTotalBytesText = "256 PiB";
 // The time of one step, node or transfer latency: at most 1e9 s (about 32 years). Then a plan of 2^31 actions on
 // 5e7 steps still has a finite makespan, and no time prints as inf or nan.
 constexpr double kMaxSeconds = 1e9;
-// Transfer rates are at least 1 B/s, so that moving any state takes a finite time.
-constexpr double kMinBytesPerSecond = 1;
+// Transfer rates are at least 1e-9 B/s, so that moving any state takes a finite time (at most 3e26 s) while models in
+// abstract units (a state of 8 "bytes" moved in 40 "seconds") still fit.
+constexpr double kMinBytesPerSecond = 1e-9;
 
 // "" when `t` is a valid time in seconds (finite, >= 0, at most kMaxSeconds); else " must be ...", to follow a name.
 std::string whyBadSeconds(double t);

@@ -329,7 +329,7 @@ private slots:
         QTest::addColumn<double>("latency");
         QTest::addColumn<QString>("what");
         const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-        QTest::newRow("rate 0") << 0.0 << 0.0 << "read_bytes_per_s must be a finite number >= 1";
+        QTest::newRow("rate 0") << 0.0 << 0.0 << "read_bytes_per_s must be a finite number >= 1e-9";
         QTest::newRow("rate negative") << -5.0 << 0.0 << "read_bytes_per_s";
         QTest::newRow("rate tiny") << 1e-300 << 0.0 << "read_bytes_per_s";
         QTest::newRow("rate inf") << inf << 0.0 << "read_bytes_per_s";
@@ -352,7 +352,7 @@ private slots:
 
     void hardwareFromFileNamesTheField() {
         json doc = json::parse(R"({"format":"ckpt-hardware","version":1,"levels":[{"name":"dev"},
-            {"name":"host","read_bytes_per_s":0.5,"write_bytes_per_s":"1 GB/s","latency_s":1e300}]})");
+            {"name":"host","read_bytes_per_s":1e-10,"write_bytes_per_s":"1 GB/s","latency_s":1e300}]})");
         VERIFY_CONTAINS(readAs("hardware", doc, "h.json"), "h.json: level 1 (host): read_bytes_per_s");
         doc["levels"][1]["read_bytes_per_s"] = 1e9;
         VERIFY_CONTAINS(readAs("hardware", doc, "h.json"), "h.json: level 1 (host): latency_s must be at most 1e9 s");
