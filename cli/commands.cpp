@@ -8,6 +8,7 @@
 #include "schedulers/graph_registry.h"
 #include "table.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 #include <cstdio>
 #include <sstream>
@@ -69,7 +70,7 @@ bool writePlan(const std::string& path, std::string format, const Run& run, cons
 // `where`. Returns the run's exit code.
 int printRun(const Args& args, const Run& run, const Hardware& hw, const std::string& where) {
     if (args.has("json"))
-        std::puts(summaryJson(run).dump(2).c_str());
+        std::puts(jsonText(summaryJson(run)).c_str());
     else if (run.feasible)
         std::fputs(describeRun(run, hw).c_str(), stdout);
     if (!run.feasible) complain(where + run.message);
@@ -128,7 +129,7 @@ int cmdList(int argc, char** argv) {
                            {"paper", s.paper},
                            {"optimality", optimalityName(s.optimality)},
                            {"params", paramsJson(s.params)}});
-        std::puts(all.dump(2).c_str());
+        std::puts(jsonText(all).c_str());
         return Done;
     }
     Table t({"scheduler", "model", "kind", "parameters", "description"});
@@ -159,9 +160,9 @@ int cmdSolve(int argc, char** argv) {
     const std::string name = args.value("scheduler");
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
-    if (isGraphFile(args.positional()[0])) {
-        auto graph = loadGraphProblem(args.positional()[0]);
-        if (!graph) return BadInput;
+    auto problem = loadAnyProblem(args.positional()[0]);
+    if (!problem) return BadInput;
+    if (auto& graph = problem->graph) {
         SolveRequest req;
         if (!readSolveRequest(args, name, *graph, *hw, req)) return BadInput;
         Run run = runGraphScheduler(name, *graph, *hw, req);
@@ -176,8 +177,7 @@ int cmdSolve(int argc, char** argv) {
         if (!ok) complain(ok.error());
         return ok ? Done : BadInput;
     }
-    auto chain = loadProblem(args.positional()[0]);
-    if (!chain) return BadInput;
+    const auto& chain = problem->chain;
     SolveRequest req;
     if (!readSolveRequest(args, name, *chain, *hw, req)) return BadInput;
     Run run = runScheduler(name, *chain, *hw, req);
@@ -195,16 +195,15 @@ int cmdSimulate(int argc, char** argv) {
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     const std::string where = args.positional()[1] + ": ";
-    if (isGraphFile(args.positional()[0])) {
-        auto graph = loadGraphProblem(args.positional()[0]);
-        if (!graph) return BadInput;
+    auto problem = loadAnyProblem(args.positional()[0]);
+    if (!problem) return BadInput;
+    if (const auto& graph = problem->graph) {
         auto plan = loadGraphPlan(args.positional()[1], *graph);
         if (!plan) complain(plan.error());
         if (!plan || !readPlanBudget(args, plan->budget_bytes)) return BadInput;
         return printRun(args, runGraphPlan(*plan, *graph, *hw), *hw, where);
     }
-    auto chain = loadProblem(args.positional()[0]);
-    if (!chain) return BadInput;
+    const auto& chain = problem->chain;
     auto plan = loadPlan(args.positional()[1]);
     if (!plan) complain(plan.error());
     if (!plan || !readPlanBudget(args, plan->budget_bytes)) return BadInput;
@@ -218,14 +217,10 @@ int cmdCompare(int argc, char** argv) {
         complain("compare: expected one PROBLEM file (see ckpt --help)");
         return BadInput;
     }
-    const bool isGraph = isGraphFile(args.positional()[0]);
-    std::optional<Chain> chain;
-    std::optional<Graph> graph;
-    if (isGraph)
-        graph = loadGraphProblem(args.positional()[0]);
-    else
-        chain = loadProblem(args.positional()[0]);
-    if (!chain && !graph) return BadInput;
+    auto problem = loadAnyProblem(args.positional()[0]);
+    if (!problem) return BadInput;
+    const std::optional<Chain>& chain = problem->chain;
+    const std::optional<Graph>& graph = problem->graph;
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     CompareRequest req;
@@ -256,6 +251,10 @@ int cmdCompare(int argc, char** argv) {
             complain("--param: expected SCHEDULER.NAME=VALUE, got '" + kv + "'");
             return BadInput;
         }
+        if (!isValidUtf8(kv)) {
+            complain("--param: '" + validUtf8(kv) + "' is not valid UTF-8 text");
+            return BadInput;
+        }
         req.params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
     }
     std::vector<Run> runs = graph ? compareGraph(*graph, *hw, req) : compare(*chain, *hw, req);
@@ -268,7 +267,7 @@ int cmdCompare(int argc, char** argv) {
         nlohmann::json all = nlohmann::json::array();
         for (const Run& r : runs)
             all.push_back(summaryJson(r));
-        std::puts(all.dump(2).c_str());
+        std::puts(jsonText(all).c_str());
     } else {
         std::vector<std::string> header = {"scheduler",  "budget",   "parameters", "forward",
                                            "recomputed", "makespan", "overhead"};
@@ -291,7 +290,7 @@ int cmdCompare(int argc, char** argv) {
                 row.push_back(std::to_string(tt.forward_steps));
                 row.push_back(std::to_string(tt.recomputed_steps));
                 row.push_back(formatSeconds(tt.makespan_s));
-                row.push_back(fmt("%.3fx", tt.makespan_s / r.baseline_makespan_s));
+                row.push_back(fmt("%.3fx", overheadOf(r)));
                 for (int l = 0; l < hw->levelCount(); ++l)
                     row.push_back(formatBytes(double(tt.peak_bytes[size_t(l)])));
                 row.push_back(fmt("%.1f ms", r.solve_ms));
@@ -321,7 +320,7 @@ int cmdCompare(int argc, char** argv) {
             if (r.feasible) {
                 const Totals& tt = r.timeline->totals;
                 csv += "," + std::to_string(tt.forward_steps) + "," + std::to_string(tt.recomputed_steps) + "," +
-                       fmt("%.9g", tt.makespan_s) + "," + fmt("%.6g", tt.makespan_s / r.baseline_makespan_s);
+                       fmt("%.9g", tt.makespan_s) + "," + fmt("%.6g", overheadOf(r));
                 for (int l = 0; l < hw->levelCount(); ++l)
                     csv += "," + std::to_string(tt.peak_bytes[size_t(l)]);
                 csv += "," + fmt("%.3f", r.solve_ms) + ",\n";

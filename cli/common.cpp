@@ -3,9 +3,11 @@
 #include "commands.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
+#include "io/project_io.h"
 #include "schedulers/graph_registry.h"
 #include "schedulers/registry.h"
 #include "util/units.h"
+#include "util/utf8.h"
 
 #include <cstdio>
 #include <functional>
@@ -25,9 +27,33 @@ std::optional<Chain> loadProblem(const std::string& path) {
     return std::move(*c);
 }
 
-bool isGraphFile(const std::string& path) {
+std::optional<Problem> loadAnyProblem(const std::string& path) {
     auto doc = loadJson(path);
-    return doc && doc->is_object() && doc->value("format", "") == "ckpt-graph";
+    if (!doc) {
+        complain(doc.error());
+        return std::nullopt;
+    }
+    Problem p;
+    if (documentKindOf(*doc) == DocumentKind::Graph) {
+        auto g = graphFromJson(*doc, path);
+        if (!g) {
+            complain(g.error());
+            return std::nullopt;
+        }
+        p.graph = std::move(*g);
+        return p;
+    }
+    auto c = chainFromJson(*doc, path);
+    if (!c) {
+        complain(c.error());
+        return std::nullopt;
+    }
+    p.chain = std::move(*c);
+    return p;
+}
+
+std::string jsonText(const nlohmann::json& doc) {
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::optional<Graph> loadGraphProblem(const std::string& path) {
@@ -49,6 +75,10 @@ std::optional<Hardware> loadMachine(const std::string& path) {
     return std::move(*h);
 }
 
+double overheadOf(const Run& run) {
+    return run.baseline_makespan_s > 0 ? run.timeline->totals.makespan_s / run.baseline_makespan_s : 1.0;
+}
+
 std::string describeRun(const Run& run, const Hardware& hw) {
     std::string out = "scheduler      " + run.scheduler;
     for (const auto& [k, v] : run.params)
@@ -62,8 +92,7 @@ std::string describeRun(const Run& run, const Hardware& hw) {
                   "steps          %lld\nforward steps  %lld (%lld recomputed)\nbackward steps %lld\n"
                   "makespan       %s (%.3fx store-all)\ncompute        %s\nactions        %zu\n",
                   t.steps, t.forward_steps, t.recomputed_steps, t.backward_steps, formatSeconds(t.makespan_s).c_str(),
-                  run.baseline_makespan_s > 0 ? t.makespan_s / run.baseline_makespan_s : 1.0,
-                  formatSeconds(t.compute_s).c_str(),
+                  overheadOf(run), formatSeconds(t.compute_s).c_str(),
                   run.plan         ? run.plan->actions.size()
                   : run.graph_plan ? run.graph_plan->actions.size()
                                    : 0);
@@ -90,6 +119,10 @@ bool readRequest(const Args& args, const std::string& name, const std::vector<Pa
             complain("--param: expected NAME=VALUE, got '" + kv + "'");
             return false;
         }
+        if (!isValidUtf8(kv)) {
+            complain("--param: '" + validUtf8(kv) + "' is not valid UTF-8 text");
+            return false;
+        }
         req.params[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
     if (args.has("slots")) {
@@ -98,6 +131,10 @@ bool readRequest(const Args& args, const std::string& name, const std::vector<Pa
             if (knob.empty() && (p.name == "slots" || p.name == "segments")) knob = p.name;
         if (knob.empty()) {
             complain(name + " has no slot count; use --budget or --param (ckpt list shows its parameters)");
+            return false;
+        }
+        if (!isValidUtf8(args.value("slots"))) {
+            complain("--slots: '" + validUtf8(args.value("slots")) + "' is not valid UTF-8 text");
             return false;
         }
         req.params[knob] = args.value("slots");

@@ -6,6 +6,7 @@
 #include "model/hardware.h"
 #include "run/runner.h"
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -15,11 +16,23 @@ namespace ckpt::cli {
 void complain(const std::string& message);
 
 std::optional<Chain> loadProblem(const std::string& path);
-// True when the file is a ckpt-graph (judged by its "format"); a file that does not parse is left to loadProblem.
-bool isGraphFile(const std::string& path);
 std::optional<Graph> loadGraphProblem(const std::string& path);
+// A problem file read and parsed once: a graph when its "format" is ckpt-graph, else a chain (whose reader words what
+// is wrong with anything else). Nullopt after a message.
+struct Problem {
+    std::optional<Chain> chain;
+    std::optional<Graph> graph;
+};
+std::optional<Problem> loadAnyProblem(const std::string& path);
 // An empty path means one unbounded level.
 std::optional<Hardware> loadMachine(const std::string& path);
+
+// JSON for stdout. A name or message may carry bytes that are not UTF-8 (a file name may be any bytes): they print as
+// U+FFFD instead of aborting the dump.
+std::string jsonText(const nlohmann::json& doc);
+
+// The run's makespan over store-all's (1 when store-all takes no time: a chain of zero-time steps).
+double overheadOf(const Run& run);
 
 // The human summary of one run, several lines.
 std::string describeRun(const Run& run, const Hardware& hw);

@@ -43,11 +43,11 @@ int cmdRender(int argc, char** argv) {
         }
     }
     // A graph renders like a chain, through the graph schedulers (the sweep diagram needs a chain's steps).
-    std::optional<Chain> chain;
-    std::optional<Graph> graph;
-    if (isGraphFile(args.positional()[0])) {
-        graph = loadGraphProblem(args.positional()[0]);
-        if (!graph) return BadInput;
+    auto problem = loadAnyProblem(args.positional()[0]);
+    if (!problem) return BadInput;
+    std::optional<Chain>& chain = problem->chain;
+    std::optional<Graph>& graph = problem->graph;
+    if (graph) {
         if (chart == "sweep") {
             if (!graph->isChain()) {
                 complain("render: the sweep diagram draws a chain's steps; " + graph->name() + " is not a chain");
@@ -55,9 +55,6 @@ int cmdRender(int argc, char** argv) {
             }
             chain = graph->toChain(), graph.reset();
         }
-    } else {
-        chain = loadProblem(args.positional()[0]);
-        if (!chain) return BadInput;
     }
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;

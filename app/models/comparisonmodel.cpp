@@ -32,7 +32,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         case Scheduler:
             return QString::fromStdString(j["scheduler"].get<std::string>());
         case Params:
-            return QString::fromStdString(j["params"].dump());
+            return QString::fromStdString(j["params"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         case Budget:
             return number("budget_bytes");
         case Feasible:

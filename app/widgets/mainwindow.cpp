@@ -372,11 +372,12 @@ void MainWindow::buildMenus() {
     for (const QFileInfo& f : QDir(resourceRoot() + "/examples").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
         fromExample->addAction(f.baseName(), this, [this, p = f.absoluteFilePath()] {
             if (!confirmDiscard()) return;
-            if (documentKind(p.toStdString()) != DocumentKind::Chain) {
+            auto doc = loadJson(p.toStdString());
+            if (!doc || documentKindOf(*doc) != DocumentKind::Chain) {
                 if (openFile(p)) m_path.clear(), updateTitle();
                 return;
             }
-            auto chain = loadChain(p.toStdString());
+            auto chain = chainFromJson(*doc, p.toStdString());
             if (!chain) return report(QString::fromStdString(chain.error()));
             Project proj{*chain, m_doc->hardware(), {}};
             m_doc->setProject(proj);
@@ -467,23 +468,26 @@ void MainWindow::report(const QString& message) {
 
 bool MainWindow::openFile(const QString& path) {
     const std::string p = path.toStdString();
-    switch (documentKind(p)) {
+    // Parsed once: its "format" says which reader takes the document (a large chain takes seconds to parse).
+    auto doc = loadJson(p);
+    if (!doc) return report(QString::fromStdString(doc.error())), false;
+    switch (documentKindOf(*doc)) {
     case DocumentKind::Project: {
-        auto proj = loadProject(p);
+        auto proj = projectFromJson(*doc, p);
         if (!proj) return report(QString::fromStdString(proj.error())), false;
         m_doc->setProject(*proj);
         m_path = path;
         break;
     }
     case DocumentKind::Chain: {
-        auto c = loadChain(p);
+        auto c = chainFromJson(*doc, p);
         if (!c) return report(QString::fromStdString(c.error())), false;
         m_doc->setProject(Project{*c, m_doc->hardware(), m_doc->settings()});
         m_path.clear();
         break;
     }
     case DocumentKind::Graph: {
-        auto g = loadGraph(p);
+        auto g = graphFromJson(*doc, p);
         if (!g) return report(QString::fromStdString(g.error())), false;
         Project proj = m_doc->project();
         proj.graph = *g;
@@ -495,7 +499,7 @@ bool MainWindow::openFile(const QString& path) {
     case DocumentKind::GraphPlan: {
         if (!m_doc->isGraph())
             return report(tr("%1: a graph plan names the nodes of a graph: open the graph first").arg(path)), false;
-        auto plan = loadGraphPlan(p, m_doc->graph());
+        auto plan = graphPlanFromJson(*doc, m_doc->graph(), p);
         if (!plan) return report(QString::fromStdString(plan.error())), false;
         auto run = std::make_shared<const Run>(runGraphPlan(*plan, m_doc->graph(), m_doc->hardware()));
         if (!run->feasible) return report(QString::fromStdString(run->message)), false;
@@ -505,20 +509,15 @@ bool MainWindow::openFile(const QString& path) {
         return true;
     }
     case DocumentKind::Hardware: {
-        auto h = loadHardware(p);
+        auto h = hardwareFromJson(*doc, p);
         if (!h) return report(QString::fromStdString(h.error())), false;
         m_doc->setHardware(*h);
         return true;
     }
-    default: {
-        // Let the JSON reader say what is wrong (a syntax error's line and column, or the missing format).
-        auto j = loadJson(p);
-        QString why = j ? QString::fromStdString(
-                              p + ": expected a \"format\" of ckpt-project, ckpt-chain, ckpt-graph, ckpt-hardware or "
-                                  "ckpt-graph-plan")
-                        : QString::fromStdString(j.error());
-        return report(why), false;
-    }
+    default:
+        return report(QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain, ckpt-graph, "
+                                                 "ckpt-hardware or ckpt-graph-plan")),
+               false;
     }
     newDocument();
     m_lastError.clear();

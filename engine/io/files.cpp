@@ -1,9 +1,19 @@
 #include "io/files.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define CKPT_HAVE_POSIX_OPEN 1
+#else
+#include <filesystem>
+#endif
 
 namespace ckpt {
 
@@ -20,8 +30,60 @@ std::string because(const std::string& path, const char* what, int err) {
 
 } // namespace
 
+namespace {
+
+std::string tooLarge(const std::string& path, std::uint64_t bytes) {
+    return path + ": the file is " + std::to_string(bytes) + " bytes; this program reads files of at most " +
+           std::to_string(kMaxReadBytes) + " bytes (256 MiB; a chain of a million different steps takes 120 to 180 MB)";
+}
+
+#ifdef CKPT_HAVE_POSIX_OPEN
+struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+};
+#endif
+
+} // namespace
+
 Result<std::string> readTextFile(const std::string& path) {
     try {
+#ifdef CKPT_HAVE_POSIX_OPEN
+        // O_NONBLOCK: opening a FIFO with no writer would wait forever; fstat then says what was opened.
+        errno = 0;
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) return fail(because(path, "cannot open", errno));
+        FdCloser closer{fd};
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) return fail(because(path, "cannot read", errno));
+        if (S_ISDIR(st.st_mode)) return fail(path + ": cannot read (it is a folder, not a file)");
+        if (!S_ISREG(st.st_mode))
+            return fail(path + ": cannot read (not a regular file: a pipe, a device or a socket never ends or blocks)");
+        if (static_cast<std::uint64_t>(st.st_size) > kMaxReadBytes)
+            return fail(tooLarge(path, static_cast<std::uint64_t>(st.st_size)));
+        // Read into the string itself; one byte past the size tells a file that grew meanwhile (or /proc's size 0).
+        std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
+        std::size_t got = 0;
+        for (;;) {
+            if (got == text.size()) {
+                if (got > kMaxReadBytes) return fail(tooLarge(path, got));
+                text.resize(std::min<std::size_t>(std::max<std::size_t>(2 * got, 1 << 16), kMaxReadBytes + 1));
+            }
+            const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) return fail(because(path, "cannot read", errno));
+            if (n == 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        text.resize(got);
+        return text;
+#else
+        std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        if (!ec && std::filesystem::is_directory(status))
+            return fail(path + ": cannot read (it is a folder, not a file)");
+        if (!ec && !std::filesystem::is_regular_file(status))
+            return fail(path + ": cannot read (not a regular file: a pipe, a device or a socket never ends or blocks)");
         errno = 0;
         File f(std::fopen(path.c_str(), "rb"));
         if (!f) return fail(because(path, "cannot open", errno));
@@ -30,11 +92,12 @@ Result<std::string> readTextFile(const std::string& path) {
         for (;;) {
             std::size_t n = std::fread(buf, 1, sizeof buf, f.get());
             text.append(buf, n);
+            if (text.size() > kMaxReadBytes) return fail(tooLarge(path, text.size()));
             if (n < sizeof buf) break;
         }
-        // A folder opens on some systems and fails on the first read (EISDIR).
         if (std::ferror(f.get())) return fail(because(path, "cannot read", errno));
         return text;
+#endif
     } catch (const std::exception& e) {
         return fail(path + ": cannot read (" + e.what() + ")");
     }

@@ -12,11 +12,15 @@ namespace ckpt {
 using io::FieldReader;
 using io::JsonPath;
 
-Result<Graph> graphFromJson(const nlohmann::json& doc, const std::string& source) {
+namespace {
+
+Result<Graph> readGraph(const nlohmann::json& doc, const std::string& source) {
     if (auto e = io::checkHeader(doc, "ckpt-graph", source)) return *e;
     const JsonPath root;
     std::string name = io::nameFromSource(source);
-    if (doc.contains("name") && doc["name"].is_string()) name = doc["name"].get<std::string>();
+    FieldReader top(doc, root, source);
+    top.string("name", name, false);
+    if (!top.ok()) return top.error();
     const JsonPath nodesPath = root.member("nodes"), edgesPath = root.member("edges");
     if (!doc.contains("nodes")) return io::pathError(source, root, "missing \"nodes\"");
     const auto& jn = doc["nodes"];
@@ -66,6 +70,16 @@ Result<Graph> graphFromJson(const nlohmann::json& doc, const std::string& source
     auto g = Graph::make(name, std::move(nodes), std::move(edges));
     if (!g) return fail(source + ": " + g.error());
     return g;
+}
+
+} // namespace
+
+Result<Graph> graphFromJson(const nlohmann::json& doc, const std::string& source) {
+    try {
+        return readGraph(doc, source);
+    } catch (const std::exception& e) {
+        return fail(source + ": " + e.what());
+    }
 }
 
 nlohmann::json graphToJson(const Graph& g) {

@@ -68,14 +68,16 @@ json graphPlanToJson(const GraphPlan& plan, const Graph& graph) {
     return j;
 }
 
-Result<GraphPlan> graphPlanFromJson(const json& doc, const Graph& graph, const std::string& source) {
+namespace {
+
+Result<GraphPlan> readGraphPlan(const json& doc, const Graph& graph, const std::string& source) {
     if (auto bad = io::checkHeader(doc, kFormat, source)) return *bad;
     JsonPath root;
     io::FieldReader r(doc, root, source);
     GraphPlan plan;
     r.string("scheduler", plan.scheduler, false);
     r.bytes("budget_bytes", plan.budget_bytes, false);
-    r.seconds("predicted_makespan_s", plan.predicted_makespan_s, false);
+    io::optionalSeconds(r, "predicted_makespan_s", plan.predicted_makespan_s);
     const json* params = r.find("params", false);
     const json* actions = r.find("actions", true);
     if (!r.ok()) return r.error();
@@ -117,6 +119,16 @@ Result<GraphPlan> graphPlanFromJson(const json& doc, const Graph& graph, const s
         plan.actions.push_back(GraphAction{kind, it->second, std::int16_t(a.size() == 3 ? a[2].get<int>() : 0)});
     }
     return plan;
+}
+
+} // namespace
+
+Result<GraphPlan> graphPlanFromJson(const json& doc, const Graph& graph, const std::string& source) {
+    try {
+        return readGraphPlan(doc, graph, source);
+    } catch (const std::exception& e) {
+        return fail(source + ": " + e.what());
+    }
 }
 
 Result<GraphPlan> loadGraphPlan(const std::string& path, const Graph& graph) {

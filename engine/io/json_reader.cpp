@@ -1,6 +1,7 @@
 #include "io/json_reader.h"
 
 #include "util/units.h"
+#include "util/utf8.h"
 
 #include <cmath>
 #include <limits>
@@ -34,7 +35,8 @@ std::string JsonPath::str() const {
 }
 
 std::string nameFromSource(const std::string& source) {
-    std::string name = source.substr(source.find_last_of("/\\") + 1);
+    // A file name may be any bytes; the name is written into JSON, which must be UTF-8.
+    std::string name = validUtf8(source.substr(source.find_last_of("/\\") + 1));
     if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) name.resize(name.size() - 5);
     if (auto dot = name.rfind(".ckpt-"); dot != std::string::npos && dot > 0) name.resize(dot);
     return name;
@@ -236,6 +238,10 @@ void FieldReader::integer(const char* key, long long& out, long long min, long l
         }
         return expected(m_source, p, range, v);
     });
+}
+
+void optionalSeconds(FieldReader& r, const char* key, double& out) {
+    if (const json* v = r.find(key, false); v && !v->is_null()) r.seconds(key, out, false);
 }
 
 } // namespace ckpt::io

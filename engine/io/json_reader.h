@@ -73,4 +73,7 @@ private:
     std::optional<Error> m_error;
 };
 
+// An informational time that may be absent or null (unknown): both leave `out` as it is.
+void optionalSeconds(FieldReader& r, const char* key, double& out);
+
 } // namespace ckpt::io

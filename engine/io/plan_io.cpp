@@ -101,7 +101,7 @@ Result<Plan> readPlan(const json& doc, const std::string& source) {
     Plan plan;
     top.string("scheduler", plan.scheduler, false);
     top.bytes("budget_bytes", plan.budget_bytes, false);
-    top.seconds("predicted_makespan_s", plan.predicted_makespan_s, false);
+    io::optionalSeconds(top, "predicted_makespan_s", plan.predicted_makespan_s);
     const json* params = top.find("params", false);
     const json* actions = top.find("actions", true);
     if (!top.ok()) return top.error();

@@ -3,14 +3,15 @@
 #include "io/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
+#include "io/json_reader.h"
 
 namespace ckpt {
 
-DocumentKind documentKind(const std::string& path) {
-    auto doc = loadJson(path);
-    if (!doc || !doc->is_object() || !doc->contains("format") || !(*doc)["format"].is_string())
-        return DocumentKind::Unknown;
-    const std::string f = (*doc)["format"].get<std::string>();
+DocumentKind documentKindOf(const nlohmann::json& doc) {
+    if (!doc.is_object()) return DocumentKind::Unknown;
+    auto it = doc.find("format");
+    if (it == doc.end() || !it->is_string()) return DocumentKind::Unknown;
+    const std::string& f = it->get_ref<const std::string&>();
     if (f == "ckpt-project") return DocumentKind::Project;
     if (f == "ckpt-chain") return DocumentKind::Chain;
     if (f == "ckpt-hardware") return DocumentKind::Hardware;
@@ -20,48 +21,110 @@ DocumentKind documentKind(const std::string& path) {
     return DocumentKind::Unknown;
 }
 
-Result<Project> loadProject(const std::string& path) {
+DocumentKind documentKind(const std::string& path) {
     auto doc = loadJson(path);
-    if (!doc) return doc.errorValue();
-    const nlohmann::json& j = *doc;
-    if (!j.is_object() || j.value("format", std::string()) != "ckpt-project")
-        return fail(path + ": expected \"format\": \"ckpt-project\"");
-    if (!j.contains("version") || !j["version"].is_number_integer() || j["version"].get<int>() != 1)
-        return fail(path + ": version: expected 1 (the only project version this program reads)");
-    if (!j.contains("chain") && !j.contains("graph")) return fail(path + ": missing \"chain\" (or \"graph\")");
+    return doc ? documentKindOf(*doc) : DocumentKind::Unknown;
+}
+
+namespace {
+
+using io::JsonPath;
+using nlohmann::json;
+
+// A list of texts ("schedulers") into `out`.
+std::optional<Error> readTexts(const json& v, const JsonPath& path, const std::string& source,
+                               std::vector<std::string>& out) {
+    if (!v.is_array()) return io::expected(source, path, "an array of scheduler names", v);
+    for (std::size_t k = 0; k < v.size(); ++k) {
+        JsonPath at = path.element(k);
+        if (!v[k].is_string()) return io::expected(source, at, "a scheduler name", v[k]);
+        out.push_back(v[k].get<std::string>());
+    }
+    return std::nullopt;
+}
+
+// {"scheduler": {"name": "text"}} into `out`.
+std::optional<Error> readParams(const json& v, const JsonPath& path, const std::string& source,
+                                std::map<std::string, std::map<std::string, std::string>>& out) {
+    if (!v.is_object()) return io::expected(source, path, "an object of {scheduler: {parameter: text}}", v);
+    for (const auto& [scheduler, params] : v.items()) {
+        JsonPath at = path.member(scheduler.c_str());
+        if (!params.is_object()) return io::expected(source, at, "an object of {parameter: text}", params);
+        auto& into = out[scheduler];
+        for (const auto& [name, value] : params.items()) {
+            JsonPath p = at.member(name.c_str());
+            if (!value.is_string()) return io::expected(source, p, "a text such as \"10\"", value);
+            into[name] = value.get<std::string>();
+        }
+    }
+    return std::nullopt;
+}
+
+Result<ProjectSettings> readSettings(const json& st, const JsonPath& path, const std::string& source) {
+    io::FieldReader r(st, path, source);
+    ProjectSettings s;
+    r.string("scheduler", s.scheduler, false);
+    r.bytes("budget_bytes", s.budget_bytes, false);
+    r.string("budgets", s.budgets, false);
+    const json* list = r.find("schedulers", false);
+    const json* params = r.find("params", false);
+    if (!r.ok()) return r.error();
+    if (list) {
+        JsonPath at = path.member("schedulers");
+        if (auto e = readTexts(*list, at, source, s.schedulers)) return *e;
+    }
+    if (params) {
+        JsonPath at = path.member("params");
+        if (auto e = readParams(*params, at, source, s.params)) return *e;
+    }
+    return s;
+}
+
+Result<Project> readProject(const json& j, const std::string& path) {
+    if (auto e = io::checkHeader(j, "ckpt-project", path)) return *e;
+    const JsonPath root;
+    auto chainDoc = j.find("chain"), graphDoc = j.find("graph");
+    if (chainDoc == j.end() && graphDoc == j.end()) return fail(path + ": missing \"chain\" (or \"graph\")");
     std::optional<Graph> graph;
-    if (j.contains("graph")) {
-        auto g = graphFromJson(j["graph"], path + ": graph");
+    if (graphDoc != j.end()) {
+        auto g = graphFromJson(*graphDoc, path + ": graph");
         if (!g) return g.errorValue();
         graph = std::move(*g);
     }
     // A graph project needs no chain; the placeholder keeps Project's chain valid for code that reads it anyway.
-    auto chain = j.contains("chain") ? chainFromJson(j["chain"], path + ": chain")
+    auto chain = chainDoc != j.end() ? chainFromJson(*chainDoc, path + ": chain")
                                      : Chain::make("chain", {Step{1e-3, 2e-3, 1 << 20, 1 << 20, 0, 0}});
     if (!chain) return chain.errorValue();
     Hardware hw = Hardware::unbounded();
-    if (j.contains("hardware")) {
-        auto h = hardwareFromJson(j["hardware"], path + ": hardware");
-        if (!h) return h.errorValue();
-        hw = *h;
+    if (auto h = j.find("hardware"); h != j.end()) {
+        auto read = hardwareFromJson(*h, path + ": hardware");
+        if (!read) return read.errorValue();
+        hw = *read;
     }
     ProjectSettings s;
-    if (j.contains("settings")) {
-        const nlohmann::json& st = j["settings"];
-        if (!st.is_object()) return fail(path + ": settings: expected an object");
-        try {
-            if (st.contains("scheduler")) s.scheduler = st["scheduler"].get<std::string>();
-            if (st.contains("schedulers")) s.schedulers = st["schedulers"].get<std::vector<std::string>>();
-            if (st.contains("params"))
-                s.params = st["params"].get<std::map<std::string, std::map<std::string, std::string>>>();
-            if (st.contains("budget_bytes")) s.budget_bytes = st["budget_bytes"].get<std::int64_t>();
-            if (st.contains("budgets")) s.budgets = st["budgets"].get<std::string>();
-        } catch (const std::exception& e) {
-            return fail(path + ": settings: " + e.what());
-        }
-        if (s.budget_bytes < 0) return fail(path + ": settings.budget_bytes: expected a size >= 0");
+    if (auto st = j.find("settings"); st != j.end()) {
+        JsonPath at = root.member("settings");
+        auto read = readSettings(*st, at, path);
+        if (!read) return read.errorValue();
+        s = std::move(*read);
     }
     return Project{std::move(*chain), std::move(hw), std::move(s), std::move(graph)};
+}
+
+} // namespace
+
+Result<Project> projectFromJson(const nlohmann::json& doc, const std::string& source) {
+    try {
+        return readProject(doc, source);
+    } catch (const std::exception& e) {
+        return fail(source + ": " + e.what());
+    }
+}
+
+Result<Project> loadProject(const std::string& path) {
+    auto doc = loadJson(path);
+    if (!doc) return doc.errorValue();
+    return projectFromJson(*doc, path);
 }
 
 nlohmann::json projectToJson(const Project& p) {

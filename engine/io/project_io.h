@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,10 +35,14 @@ struct Project {
     std::optional<Graph> graph = std::nullopt; // set: the problem is this graph
 };
 
-// What a JSON file holds, judged by its "format".
+// What a JSON document holds, judged by its "format" (Unknown for anything else, a non-string format included).
 enum class DocumentKind { Project, Chain, Hardware, Plan, Graph, GraphPlan, Unknown };
+DocumentKind documentKindOf(const nlohmann::json& doc);
+// The same for a file; it reads and parses the whole file, so a caller that goes on to load it should parse it once
+// (loadJson), then use documentKindOf and the ...FromJson readers.
 DocumentKind documentKind(const std::string& path);
 
+Result<Project> projectFromJson(const nlohmann::json& doc, const std::string& source);
 Result<Project> loadProject(const std::string& path);
 Result<bool> saveProject(const std::string& path, const Project& project);
 std::string projectToText(const Project& project);

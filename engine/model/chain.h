@@ -22,7 +22,8 @@ struct Step {
 
 class Chain {
 public:
-    // Checks every field; the message names the step (1-based) and the field.
+    // Checks every field (times finite, >= 0 and at most kMaxSeconds; sizes >= 0) and that all the bytes add up to at
+    // most kMaxTotalBytes (util/bounds.h); the message names the step (1-based) and the field.
     static Result<Chain> make(std::string name, std::vector<Step> steps);
     static Result<Chain> uniform(std::string name, int length, const Step& step);
 
@@ -40,7 +41,9 @@ public:
     bool operator==(const Chain&) const = default;
 
 private:
+    friend class Graph; // Graph::toChain builds from a checked graph; its totals may pass the bound for input files
     Chain() = default;
+    Chain(std::string name, std::vector<Step> steps);
     std::string m_name;
     std::vector<Step> m_steps;
 };

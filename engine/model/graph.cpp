@@ -1,5 +1,7 @@
 #include "model/graph.h"
 
+#include "util/bounds.h"
+
 #include <cmath>
 #include <set>
 #include <unordered_map>
@@ -7,19 +9,28 @@
 namespace ckpt {
 
 Result<Graph> Graph::make(std::string name, std::vector<GraphNode> nodes, std::vector<GraphEdge> edges) {
+    return build(std::move(name), std::move(nodes), std::move(edges), true);
+}
+
+Result<Graph> Graph::build(std::string name, std::vector<GraphNode> nodes, std::vector<GraphEdge> edges,
+                           bool boundTotal) {
     if (nodes.empty()) return fail("a graph needs at least one node");
     std::unordered_map<std::string, int> index;
+    std::int64_t total = 0; // every byte of the graph: the bound that keeps the simulator's sums exact
     for (std::size_t k = 0; k < nodes.size(); ++k) {
         const GraphNode& n = nodes[k];
-        const std::string where = "node '" + n.id + "': ";
+        auto where = [&] { return "node '" + n.id + "': "; };
         if (n.id.empty()) return fail("node " + std::to_string(k) + ": the id is empty");
-        if (!index.emplace(n.id, int(k)).second) return fail(where + "the id is used twice");
-        if (!std::isfinite(n.forward) || n.forward < 0)
-            return fail(where + "forward time must be a finite number >= 0");
-        if (!std::isfinite(n.backward) || n.backward < 0)
-            return fail(where + "backward time must be a finite number >= 0");
-        if (n.output_bytes < 0) return fail(where + "output_bytes must be >= 0");
-        if (n.workspace_bytes < 0) return fail(where + "workspace_bytes must be >= 0");
+        if (!index.emplace(n.id, int(k)).second) return fail(where() + "the id is used twice");
+        if (auto e = whyBadSeconds(n.forward); !e.empty()) return fail(where() + "forward time" + e);
+        if (auto e = whyBadSeconds(n.backward); !e.empty()) return fail(where() + "backward time" + e);
+        if (n.output_bytes < 0) return fail(where() + "output_bytes must be >= 0");
+        if (n.workspace_bytes < 0) return fail(where() + "workspace_bytes must be >= 0");
+        if (!checkedAdd(total, n.output_bytes, total) || !checkedAdd(total, n.workspace_bytes, total) ||
+            (boundTotal && total > kMaxTotalBytes))
+            return fail(where() + "the graph's outputs and workspaces add up to more than " + kMaxTotalBytesText +
+                        " (" + std::to_string(kMaxTotalBytes) + " B) by this node, the most this program represents " +
+                        "exactly");
     }
     Graph g;
     g.m_inputs.assign(nodes.size(), {});
@@ -80,7 +91,8 @@ Graph Graph::fromChain(const Chain& chain) {
                                   s.tape_bytes + s.forward_tmp_bytes, true, false, false});
         if (i > 1) edges.push_back(GraphEdge{"s" + std::to_string(i - 1), "s" + std::to_string(i)});
     }
-    return *make(chain.name(), std::move(nodes), std::move(edges));
+    // The chain was checked: its graph holds the same bytes at most, but they may be arranged past the file bound.
+    return *build(chain.name(), std::move(nodes), std::move(edges), false);
 }
 
 Chain Graph::toChain() const {
@@ -92,7 +104,8 @@ Chain Graph::toChain() const {
         steps.push_back(Step{n.forward, n.backward, previous, tape, n.workspace_bytes, n.workspace_bytes});
         previous = n.output_bytes;
     }
-    return *Chain::make(m_name, std::move(steps));
+    // Not Chain::make: counting a state as the next step's tape too may take a checked graph past the file bound.
+    return Chain(m_name, std::move(steps));
 }
 
 int Graph::indexOf(const std::string& id) const {

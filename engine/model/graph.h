@@ -31,8 +31,9 @@ struct GraphEdge {
 
 class Graph {
 public:
-    // Checks every node and edge: sizes and times >= 0 and finite, ids unique and non-empty, edges between known
-    // nodes, no self-loop, no duplicate edge, no cycle. Messages name the node.
+    // Checks every node and edge: sizes >= 0, times finite, >= 0 and at most kMaxSeconds, all the bytes adding up to
+    // at most kMaxTotalBytes (util/bounds.h), ids unique and non-empty, edges between known nodes, no self-loop, no
+    // duplicate edge, no cycle. Messages name the node.
     static Result<Graph> make(std::string name, std::vector<GraphNode> nodes, std::vector<GraphEdge> edges);
     // Step i becomes node "s<i>" with output = the state after it (x_i), edges s<i> -> s<i+1>; a tape-free chain
     // model has no workspace, so the step's tape is recorded as its workspace during the forward.
@@ -58,6 +59,8 @@ public:
 
 private:
     Graph() = default;
+    static Result<Graph> build(std::string name, std::vector<GraphNode> nodes, std::vector<GraphEdge> edges,
+                               bool boundTotal);
     std::string m_name;
     std::vector<GraphNode> m_nodes;
     std::vector<GraphEdge> m_edges;

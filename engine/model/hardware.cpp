@@ -1,6 +1,9 @@
 #include "model/hardware.h"
 
+#include "util/bounds.h"
+
 #include <cmath>
+#include <utility>
 
 namespace ckpt {
 
@@ -10,19 +13,15 @@ Result<Hardware> Hardware::make(std::string name, std::vector<MemoryLevel> level
         const MemoryLevel& l = levels[k];
         std::string where = "level " + std::to_string(k) + (l.name.empty() ? "" : " (" + l.name + ")") + ": ";
         if (l.capacity_bytes <= 0) return fail(where + "capacity_bytes must be > 0");
-        if (k > 0) {
-            if (!std::isfinite(l.read_bytes_per_s) || l.read_bytes_per_s <= 0)
-                return fail(where + "read_bytes_per_s must be a finite number > 0");
-            if (!std::isfinite(l.write_bytes_per_s) || l.write_bytes_per_s <= 0)
-                return fail(where + "write_bytes_per_s must be a finite number > 0");
-        } else {
-            if (!std::isfinite(l.read_bytes_per_s) || l.read_bytes_per_s < 0)
-                return fail(where + "read_bytes_per_s must be a finite number >= 0");
-            if (!std::isfinite(l.write_bytes_per_s) || l.write_bytes_per_s < 0)
-                return fail(where + "write_bytes_per_s must be a finite number >= 0");
-        }
-        if (!std::isfinite(l.latency_s) || l.latency_s < 0)
-            return fail(where + "latency_s must be a finite number >= 0");
+        // Nothing is transferred to level 0, so its rates are informational and may be 0.
+        const double minRate = k > 0 ? kMinBytesPerSecond : 0;
+        for (auto [field, rate] :
+             {std::pair{"read_bytes_per_s", l.read_bytes_per_s}, {"write_bytes_per_s", l.write_bytes_per_s}})
+            if (!std::isfinite(rate) || rate < minRate)
+                return fail(
+                    where + field +
+                    (k > 0 ? " must be a finite number >= 1e-9 (bytes per second)" : " must be a finite number >= 0"));
+        if (auto e = whyBadSeconds(l.latency_s); !e.empty()) return fail(where + "latency_s" + e);
     }
     Hardware h;
     h.m_name = std::move(name);

@@ -169,7 +169,9 @@ Result<std::vector<std::int64_t>> parseBudgets(const std::string& text, const st
             if (!pct || *pct <= 0)
                 return fail("budget '" + item + "': expected a percentage > 0 of store-all's peak, e.g. 5%");
             if (base < 0) base = baseOf();
-            out.push_back(std::max<std::int64_t>(1, std::int64_t(double(base) * *pct / 100.0)));
+            // A huge percentage would overflow the conversion to bytes (9e18 is parseBytes' largest size too).
+            const double bytes = std::min(double(base) * *pct / 100.0, 9.0e18);
+            out.push_back(std::max<std::int64_t>(1, std::int64_t(bytes)));
         } else {
             auto b = parseBytes(item);
             if (!b) return fail("budget '" + item + "': " + b.error());

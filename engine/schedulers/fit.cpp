@@ -1,6 +1,7 @@
 #include "schedulers/fit.h"
 
 #include "sim/simulator.h"
+#include "util/bounds.h"
 #include "util/units.h"
 
 namespace ckpt {
@@ -30,15 +31,16 @@ std::int64_t leanestPeak(const Chain& c) {
         const Step& s = c.step(j);
         const std::int64_t g = j < n ? x(j) : 0; // the gradient of x_j, held while step j is reversed
         // Reversing step j: advance x_0 -> x_{j-1} (steps 1..j-1), then F(j, tape), then B(j).
+        // Saturating sums: a chain converted from a graph may hold more than the file bound (util/bounds.h).
         if (j >= 2) {
             const Step& prev = c.step(j - 1);
-            advance =
-                std::max(advance, (j - 1 == 1 ? x(0) + x(1) : x(0) + x(j - 2) + x(j - 1)) + prev.forward_tmp_bytes);
-            peak = std::max(peak, advance + g);
+            advance = std::max(advance, j - 1 == 1 ? saturatingSum({x(0), x(1), prev.forward_tmp_bytes})
+                                                   : saturatingSum({x(0), x(j - 2), x(j - 1), prev.forward_tmp_bytes}));
+            peak = std::max(peak, saturatingSum({advance, g}));
         }
-        const std::int64_t input = j >= 2 ? x(0) + x(j - 1) : x(0);
-        peak = std::max(peak, input + x(j) + s.tape_bytes + s.forward_tmp_bytes + g);
-        peak = std::max(peak, (j >= 2 ? x(0) : 0) + s.tape_bytes + x(j) + x(j - 1) + s.backward_tmp_bytes);
+        const std::int64_t input = j >= 2 ? saturatingSum({x(0), x(j - 1)}) : x(0);
+        peak = std::max(peak, saturatingSum({input, x(j), s.tape_bytes, s.forward_tmp_bytes, g}));
+        peak = std::max(peak, saturatingSum({j >= 2 ? x(0) : 0, s.tape_bytes, x(j), x(j - 1), s.backward_tmp_bytes}));
     }
     return peak;
 }

@@ -1,6 +1,7 @@
 #include "sim/graph_simulator.h"
 
 #include "sim/memory_ledger.h"
+#include "util/bounds.h"
 #include "util/units.h"
 
 #include <algorithm>
@@ -60,8 +61,11 @@ public:
             bad < 0 ? std::numeric_limits<long long>::max() : bad, cap, opt.memory_curve, tl,
             [&](std::int32_t a, int l, std::int64_t total, std::int64_t limit) {
                 return "action " + std::to_string(a) + " (" + describe(schedule[std::size_t(a)]) + "): level " +
-                       std::to_string(l) + " would hold " + formatBytes(double(total)) + ", over " +
-                       (l == 0 && budgetBinds ? "the budget" : "its capacity") + " of " + formatBytes(double(limit));
+                       std::to_string(l) + " would hold " +
+                       (total < 0 ? "more than 2^63 bytes, more than any level holds"
+                                  : formatBytes(double(total)) + ", over " +
+                                        (l == 0 && budgetBinds ? "the budget" : "its capacity") + " of " +
+                                        formatBytes(double(limit)));
             },
             capErr);
         if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true};
@@ -253,7 +257,9 @@ private:
             change(start, MemoryCategory::State, bytes, write ? l : 0);
             tl.intervals.push_back(
                 Interval{start, end, cur, v, bytes, std::int16_t(l), write ? IntervalKind::Write : IntervalKind::Read});
-            (write ? tl.totals.bytes_written : tl.totals.bytes_read) += bytes;
+            long long& moved = write ? tl.totals.bytes_written : tl.totals.bytes_read;
+            if (!checkedAdd(moved, bytes, moved))
+                return std::string("the bytes ") + (write ? "written" : "read") + " add up to more than 2^63";
             return {};
         }
         }

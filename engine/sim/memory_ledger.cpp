@@ -1,5 +1,7 @@
 #include "sim/memory_ledger.h"
 
+#include "util/bounds.h"
+
 #include <algorithm>
 #include <array>
 
@@ -21,8 +23,12 @@ long long MemoryLedger::sweep(long long limit, const std::vector<std::int64_t>& 
     for (const Event& e : m_events) {
         if (e.action >= limit) continue;
         auto l = static_cast<std::size_t>(e.level);
-        now[l][static_cast<std::size_t>(e.cat)] += e.delta;
-        total[l] += e.delta;
+        // The model bounds keep real plans far from 2^63 bytes; a sum that still overflows is refused, not wrapped.
+        if (!checkedAdd(now[l][static_cast<std::size_t>(e.cat)], e.delta, now[l][static_cast<std::size_t>(e.cat)]) ||
+            !checkedAdd(total[l], e.delta, total[l])) {
+            err = describe(e.action, int(l), -1, caps[l]);
+            return e.action;
+        }
         if (total[l] > tl.totals.peak_bytes[l]) {
             tl.totals.peak_bytes[l] = total[l];
             tl.totals.peak_time_s[l] = e.time;

@@ -20,7 +20,8 @@ public:
 
     // Sorts the events, fills tl.memory (when `curves`) and the peaks, and returns the first action (in time) whose
     // allocation takes a level past its cap, or -1; only actions before `limit` count. `caps` is per level;
-    // `describe(action, level, total, cap)` words the message.
+    // `describe(action, level, total, cap)` words the message; a total of -1 means the level's bytes would add up past
+    // INT64_MAX (what no cap can hold).
     long long sweep(long long limit, const std::vector<std::int64_t>& caps, bool curves, Timeline& tl,
                     const std::function<std::string(std::int32_t, int, std::int64_t, std::int64_t)>& describe,
                     std::string& err);

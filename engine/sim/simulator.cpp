@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include "sim/memory_ledger.h"
+#include "util/bounds.h"
 #include "util/units.h"
 
 #include <algorithm>
@@ -243,7 +244,8 @@ private:
         dst = Copy{true, true, end, 0};
         event(start, l, cur, MemoryCategory::State, bytes);
         tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Write});
-        tl.totals.bytes_written += bytes;
+        if (!checkedAdd(tl.totals.bytes_written, bytes, tl.totals.bytes_written))
+            return "the bytes written add up to more than 2^63";
         return {};
     }
 
@@ -265,7 +267,8 @@ private:
         dst = Copy{true, dst.written, end, 0};
         event(start, 0, cur, MemoryCategory::State, bytes);
         tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Read});
-        tl.totals.bytes_read += bytes;
+        if (!checkedAdd(tl.totals.bytes_read, bytes, tl.totals.bytes_read))
+            return "the bytes read add up to more than 2^63";
         return {};
     }
 
@@ -292,8 +295,10 @@ private:
                 const char* what = (l == 0 && budgetBinds) ? "the budget" : "its capacity";
                 return "action " + std::to_string(action) + " (" +
                        toString(schedule[static_cast<std::size_t>(action)]) + "): level " + std::to_string(l) + " (" +
-                       hw.level(l).name + ") would hold " + formatBytes(double(total)) + ", over " + what + " of " +
-                       formatBytes(double(limitBytes));
+                       hw.level(l).name + ") would hold " +
+                       (total < 0
+                            ? "more than 2^63 bytes, more than any level holds"
+                            : formatBytes(double(total)) + ", over " + what + " of " + formatBytes(double(limitBytes)));
             },
             err);
     }

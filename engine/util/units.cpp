@@ -82,6 +82,7 @@ Result<double> parseSeconds(std::string_view text) {
     else
         return fail("unknown time unit '" + unit + "' in '" + std::string(text) + "' (use s, ms, us, ns)");
     if (n < 0) return fail("a duration cannot be negative: '" + std::string(text) + "'");
+    if (!std::isfinite(n * factor)) return fail("duration too large: '" + std::string(text) + "'");
     return n * factor;
 }
 

@@ -14,6 +14,7 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -92,6 +93,26 @@ private slots:
         QVERIFY(w.openFile(small));
         QCOMPARE(int(w.document()->steps().size()), 12);
         QVERIFY(w.runCurrentNow()->feasible);
+    }
+
+    // A FIFO with no writer is refused at once (it used to freeze the window) and a format of the wrong type is a
+    // message, not an abort.
+    void hostileFilesAreRefused() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        const int steps = int(w.document()->steps().size());
+        const QString fifo = m_dir.filePath("fifo.ckpt-project.json");
+        QCOMPARE(QProcess::execute("mkfifo", {fifo}), 0);
+        QVERIFY(!w.openFile(fifo));
+        QVERIFY2(w.lastError().contains("not a regular file"), qPrintable(w.lastError()));
+        const QString numeric = m_dir.filePath("numeric.json");
+        QFile f(numeric);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\": 1, \"version\": 1}");
+        f.close();
+        QVERIFY(!w.openFile(numeric));
+        QVERIFY2(w.lastError().contains("numeric.json: expected a \"format\""), qPrintable(w.lastError()));
+        QCOMPARE(int(w.document()->steps().size()), steps);
     }
 
     void projectsRoundTrip() {

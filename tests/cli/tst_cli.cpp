@@ -269,6 +269,113 @@ private slots:
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.contains("actions[1][2]"), bad.err.constData());
     }
+
+    // Every command that reads a problem, a machine or a plan refuses a "format" of the wrong type with exit 2 and a
+    // message naming the file and the field (it used to abort on an uncaught JSON type error).
+    void formatOfTheWrongTypeIsExitTwo() {
+        const QString chain = example("small-hetero-12.ckpt-chain.json");
+        for (const char* format : {"1", "null", "[]"}) {
+            writeFile(path("f.json"), QByteArray(R"({"format": )") + format + R"(, "version": 1})");
+            const QString f = path("f.json");
+            const QList<QStringList> runs = {
+                {"solve", f, "--scheduler", "revolve"},
+                {"compare", f},
+                {"simulate", f, f},
+                {"simulate", chain, f},
+                {"solve", chain, "--scheduler", "revolve", "--hardware", f},
+                {"render", f, "--scheduler", "revolve", "--chart", "gantt", "--out", path("f.png")},
+            };
+            for (const QStringList& args : runs) {
+                Output o = ckptRun(args);
+                if (args[0] == "render" && o.err.contains("no charts")) continue; // a build without the GUI
+                QVERIFY2(o.code == 2, qPrintable(args.join(' ') + ": " + o.err));
+                QVERIFY2(o.err.contains("f.json: ") && o.err.contains("\"format\""), o.err.constData());
+            }
+        }
+    }
+
+    // Bytes that are not UTF-8 in a --param value: a clear refusal, never an abort of the JSON output.
+    void paramThatIsNotUtf8IsExitTwo() {
+        QProcess sh;
+        sh.start("/bin/sh",
+                 {"-c", "exec \"$0\" solve \"$1\" --scheduler revolve --json --param \"slots=$(printf '\\377')\"",
+                  CKPT_CLI, example("small-hetero-12.ckpt-chain.json")});
+        QVERIFY(sh.waitForFinished(120000));
+        QCOMPARE(sh.exitStatus(), QProcess::NormalExit);
+        const QByteArray err = sh.readAllStandardError();
+        QCOMPARE(sh.exitCode(), 2);
+        QVERIFY2(err.contains("--param") && err.contains("not valid UTF-8"), err.constData());
+        // In compare's SCHEDULER.NAME=VALUE form too.
+        sh.start("/bin/sh", {"-c", "exec \"$0\" compare \"$1\" --json --param \"revolve.slots=$(printf '\\377')\"",
+                             CKPT_CLI, example("small-hetero-12.ckpt-chain.json")});
+        QVERIFY(sh.waitForFinished(120000));
+        QCOMPARE(sh.exitCode(), 2);
+        QVERIFY(sh.readAllStandardError().contains("not valid UTF-8"));
+    }
+
+    // Sums past 64 bits are refused on input, naming the file and the step or node (a 1-step chain of 5e18-byte
+    // state and tape used to report a peak of 5e18 and exit 0).
+    void bytesPastTheBoundAreExitTwo() {
+        writeFile(path("huge.json"), R"({"format":"ckpt-chain","version":1,"steps":[
+            {"forward":1,"backward":2,"state_bytes":5000000000000000000,"tape_bytes":5000000000000000000}]})");
+        writeFile(path("huge.plan.json"), R"({"format":"ckpt-plan","version":1,"actions":[["F",1,"tape"],["B",1]]})");
+        for (const QStringList& args : QList<QStringList>{{"simulate", path("huge.json"), path("huge.plan.json")},
+                                                          {"solve", path("huge.json"), "--scheduler", "store-all"}}) {
+            Output o = ckptRun(args);
+            QCOMPARE(o.code, 2);
+            QVERIFY2(o.err.contains("huge.json: step 1: ") && o.err.contains("256 PiB"), o.err.constData());
+        }
+        writeFile(path("huge.ckpt-graph.json"), R"({"format":"ckpt-graph","version":1,"nodes":[
+            {"id":"a","forward":1,"output_bytes":9223372036854775000},{"id":"b","forward":1,"output_bytes":1000}],
+            "edges":[["a","b"]]})");
+        Output g = ckptRun({"solve", path("huge.ckpt-graph.json"), "--scheduler", "dtr"});
+        QCOMPARE(g.code, 2);
+        QVERIFY2(g.err.contains("huge.ckpt-graph.json: node 'a': "), g.err.constData());
+    }
+
+    // A time that would make the makespan infinite is refused on input; zero times give an overhead of 1, not nan.
+    void timesAreBoundedAndRatiosFinite() {
+        writeFile(path("slow.json"), R"({"format":"ckpt-chain","version":1,"steps":[
+            {"forward":1,"backward":2,"state_bytes":10,"tape_bytes":20},
+            {"forward":1e308,"backward":2,"state_bytes":10,"tape_bytes":20}]})");
+        Output o = ckptRun({"compare", path("slow.json")});
+        QCOMPARE(o.code, 2);
+        QVERIFY2(o.err.contains("slow.json: step 2: forward time must be at most 1e9 s"), o.err.constData());
+        writeFile(path("hw.json"), R"({"format":"ckpt-hardware","version":1,"levels":[{"name":"dev"},
+            {"name":"host","read_bytes_per_s":1e-300,"write_bytes_per_s":1e9}]})");
+        Output h = ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--hardware", path("hw.json")});
+        QCOMPARE(h.code, 2);
+        QVERIFY2(h.err.contains("hw.json: level 1 (host): read_bytes_per_s"), h.err.constData());
+        writeFile(path("zero.json"), R"({"format":"ckpt-chain","version":1,"uniform":
+            {"length":8,"forward":0,"backward":0,"state_bytes":10,"tape_bytes":20}})");
+        Output z =
+            ckptRun({"compare", path("zero.json"), "--schedulers", "store-all,revolve,rotor", "--budgets", "none,50%"});
+        QVERIFY2(z.code == 0, z.err.constData());
+        QVERIFY2(!z.out.contains("nan") && !z.out.contains("inf s") && z.out.contains("1.000x"), z.out.constData());
+        Output zj = ckptRun({"compare", path("zero.json"), "--schedulers", "revolve", "--csv", path("zero.csv")});
+        QCOMPARE(zj.code, 0);
+        QFile csv(path("zero.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QVERIFY(!csv.readAll().contains("nan"));
+    }
+
+    // A FIFO with no writer and a device are refused at once (the open does not wait for a writer), a folder too.
+    void onlyRegularFilesAreRead() {
+        const QString fifo = path("fifo.json");
+        QCOMPARE(QProcess::execute("mkfifo", {fifo}), 0);
+        Output o = ckptRun({"solve", fifo, "--scheduler", "revolve"});
+        QCOMPARE(o.code, 2);
+        QVERIFY2(o.err.contains("fifo.json: cannot read (not a regular file"), o.err.constData());
+        Output hw = ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--hardware", fifo});
+        QCOMPARE(hw.code, 2);
+        QVERIFY2(hw.err.contains("fifo.json: cannot read (not a regular file"), hw.err.constData());
+        Output zero = ckptRun({"compare", "/dev/zero"});
+        QCOMPARE(zero.code, 2);
+        QVERIFY2(zero.err.contains("/dev/zero: cannot read (not a regular file"), zero.err.constData());
+        Output folder = ckptRun({"compare", m_dir.path()});
+        QCOMPARE(folder.code, 2);
+        QVERIFY2(folder.err.contains("it is a folder"), folder.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -528,7 +528,7 @@ void TestIo::files() {
     QTemporaryDir dir;
     auto folder = readTextFile(dir.path().toStdString());
     QVERIFY(!folder.ok());
-    COMPARE_STR(folder.error(), dir.path().toStdString() + ": cannot read (Is a directory)");
+    COMPARE_STR(folder.error(), dir.path().toStdString() + ": cannot read (it is a folder, not a file)");
 
     std::string path = dirPath(dir, "a.txt");
     QVERIFY(writeTextFileAtomic(path, "first").ok());
