@@ -3,6 +3,7 @@
 #include "sim/simulator.h"
 #include "util/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -93,22 +94,45 @@ Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t 
 Result<Plan> largestFitting(const std::string& scheduler, const std::string& knob, int lo, int hi, std::int64_t limit,
                             const Chain& chain, const Hardware& hw, const std::function<Plan(int)>& make) {
     // The plan of `lo` is the longest (on a long chain, near kMaxPlanActions): it is built only when the answer is
-    // `lo` or nothing, since the peak grows with k and a larger k that fits settles the search.
+    // `lo` or nothing, since the peak grows with k and a larger k that fits settles the search. Each probe builds and
+    // simulates a plan (seconds on 1e6 steps), so the probes interpolate the measured peaks (which grow about
+    // linearly with k) rather than bisect, and bisect only when that stops halving the bracket.
     std::optional<Plan> best;
-    auto tryPlan = [&](int k) {
+    struct Probe {
+        int k;
+        double peak;
+    };
+    std::optional<Probe> below, above; // the largest k measured to fit, the smallest measured not to
+    auto probe = [&](int k) {
         Plan p = make(k);
         const std::int64_t peak = planPeak(chain, hw, p);
-        if (peak < 0 || peak > limit) return false;
-        p.params[knob] = std::to_string(k);
-        best = std::move(p);
-        return true;
+        const bool fits = peak >= 0 && peak <= limit;
+        if (fits) {
+            p.params[knob] = std::to_string(k);
+            best = std::move(p);
+            below = Probe{k, double(peak)};
+        } else {
+            above = Probe{k, peak < 0 ? double(limit) * 2 : double(peak)};
+        }
+        return fits;
     };
     int good = lo, bad = hi + 1;
-    // A generous budget (a machine's whole capacity) often takes the largest k: one plan, not log2(hi).
-    if (hi > lo) (tryPlan(hi) ? good : bad) = hi;
+    // A generous budget (a machine's whole capacity) often takes the largest k: one plan.
+    if (hi > lo) (probe(hi) ? good : bad) = hi;
+    int slow = 0; // probes in a row that did not halve the bracket
     while (bad - good > 1) {
-        const int mid = good + (bad - good) / 2;
-        (tryPlan(mid) ? good : bad) = mid; // a plan that fits replaces `best`: it has the larger k
+        const int width = bad - good;
+        int mid = good + width / 2;
+        const bool interpolate = above && slow < 2;
+        if (interpolate) {
+            const double guess =
+                below && above->peak > below->peak
+                    ? below->k + (double(limit) - below->peak) * (above->k - below->k) / (above->peak - below->peak)
+                    : above->k * double(limit) / std::max(1.0, above->peak);
+            mid = int(std::clamp(std::floor(guess), double(good + 1), double(bad - 1)));
+        }
+        (probe(mid) ? good : bad) = mid; // a plan that fits replaces `best`: it has the larger k
+        slow = interpolate && 2 * (bad - good) > width ? slow + 1 : 0;
     }
     if (best) return std::move(*best);
     Plan least = make(lo);

@@ -184,9 +184,8 @@ std::optional<Error> rotorCheckSize(int n, int slots, bool uniform) {
     const std::string what = "rotor's programme for " + std::to_string(n) + (uniform ? " uniform" : " heterogeneous") +
                              " steps and " + std::to_string(slots) + " slots";
     if (n > kRotorMaxSteps)
-        return tooLarge(what, n, kRotorMaxSteps, "steps",
-                        "the programme handles at most " + std::to_string(kRotorMaxSteps) +
-                            "; use revolve or bptt-dp for longer chains");
+        return fail(what + ": the chain has " + std::to_string(n) + " steps, over the limit of " +
+                    std::to_string(kRotorMaxSteps) + "; use revolve or bptt-dp for longer chains");
     // Uniform chains fill O(n) rows of the table, each over O(n) splits; heterogeneous ones O(n^2) rows.
     const double operations =
         uniform ? 2.0 * double(n) * double(n) * slots / 2 : double(n) * double(n) * double(n) * slots / 6;
