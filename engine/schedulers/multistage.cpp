@@ -176,6 +176,14 @@ SchedulerInfo multistageScheduler() {
         const std::int64_t limit = levelZeroLimit(hw, budget);
         int memory = int(std::min<long long>(params.integer("memory_slots"), n));
         if (memory == 0 && limit == 0) memory = std::max(1, int(std::ceil(std::sqrt(double(n)))));
+        if (variant == "disk-revolve" || variant == "h-revolve") {
+            // The programme spans the whole chain: refused at once when even one memory slot makes it too large,
+            // before the fit below builds any plan.
+            auto least =
+                HierarchicalRevolve::effort(n, std::min(std::max(memory, 1), std::max(1, n - 2)), costs.levels);
+            if (least.operations > kMaxOperations || least.cells > kMaxCells)
+                return buildTable(variant, n, std::min(std::max(memory, 1), std::max(1, n - 2)), costs).errorValue();
+        }
         const int fitting = memory > 0 ? 0 : revolveSlotsThatFit(chain, hw, limit);
         if (memory == 0 && fitting >= 1 && fitting >= n - 1) {
             // Room for every state: Revolve alone takes (2n - 1) forward steps, the least of any model-A plan, and no
