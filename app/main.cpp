@@ -9,8 +9,15 @@
 #include <QBuffer>
 #include <QCommandLineParser>
 #include <QEventLoop>
+#include <QMessageBox>
 #include <QTabWidget>
 #include <cstdio>
+#include <exception>
+#include <new>
+
+namespace {
+int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption& shot, const QCommandLineOption& tab);
+} // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -33,7 +40,23 @@ int main(int argc, char** argv) {
     parser.addOption(tab);
     parser.addPositionalArgument("file", "A project, chain, graph or hardware file to open.", "[FILE]");
     parser.process(app);
+    // The runs report their own failures; what still escapes (memory running out in the GUI thread) ends here with
+    // a message instead of an abort.
+    try {
+        return run(app, parser, shot, tab);
+    } catch (const std::exception& e) {
+        const QString what = dynamic_cast<const std::bad_alloc*>(&e)
+                                 ? QObject::tr("out of memory: the problem or a plan is too large for this machine")
+                                 : QObject::tr("internal error: %1").arg(QString::fromLocal8Bit(e.what()));
+        std::fprintf(stderr, "ckpt-explorer: %s\n", qPrintable(what));
+        if (!parser.isSet(shot)) QMessageBox::critical(nullptr, QObject::tr("Checkpoint Explorer"), what);
+        return 2;
+    }
+}
 
+namespace {
+
+int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption& shot, const QCommandLineOption& tab) {
     MainWindow window;
     const bool screenshot = parser.isSet(shot);
     window.setInteractive(!screenshot);
@@ -89,3 +112,5 @@ int main(int argc, char** argv) {
     std::printf("ckpt-explorer: wrote %s\n", qPrintable(out));
     return 0;
 }
+
+} // namespace

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 
 namespace {
@@ -36,9 +38,30 @@ ckpt train runs a real RNN (engine/trainer) with the plan; defaults: lstm, H 64,
 Exit codes: 0 done, 1 infeasible (the message names the smallest budget that works), 2 bad input.
 )";
 
+int dispatch(int argc, char** argv);
+
 } // namespace
 
+// The engine reports errors as values; what still escapes (memory running out past every estimate, a library's
+// exception) ends here with a message and exit 2, never an abort.
 int main(int argc, char** argv) {
+    try {
+        return dispatch(argc, argv);
+    } catch (const std::bad_alloc&) {
+        std::fputs("ckpt: out of memory: the problem or plan is too large for this machine; try a shorter chain, "
+                   "more slots or a larger budget\n",
+                   stderr);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ckpt: internal error: %s\n", e.what());
+    } catch (...) {
+        std::fputs("ckpt: internal error (an unknown exception)\n", stderr);
+    }
+    return ckpt::cli::BadInput;
+}
+
+namespace {
+
+int dispatch(int argc, char** argv) {
     using namespace ckpt::cli;
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
@@ -67,3 +90,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ckpt: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
     return BadInput;
 }
+
+} // namespace

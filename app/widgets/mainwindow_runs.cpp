@@ -42,6 +42,25 @@ SolveRequest requestOf(const SchedulerPanel* panel) {
     return r;
 }
 
+// A run that could not be made, with the reason as its message.
+Run failedRun(const std::string& what, const std::exception& e) {
+    Run r;
+    r.scheduler = what;
+    r.bad_input = true;
+    r.message = dynamic_cast<const std::bad_alloc*>(&e)
+                    ? what + ": out of memory; the problem or the plan is too large for this machine"
+                    : what + ": internal error: " + e.what();
+    return r;
+}
+
+template <typename F> Run guardedRun(const std::string& what, F&& work) {
+    try {
+        return work();
+    } catch (const std::exception& e) {
+        return failedRun(what, e);
+    }
+}
+
 } // namespace
 
 void MainWindow::refreshBudgetRange() {
@@ -108,7 +127,11 @@ void MainWindow::runCurrent() {
     }
     m_solveWatcher->setFuture(QtConcurrent::run([=, stop = std::move(stop)] {
         if (counter->load() != generation) return Run{"__stale__"};
-        Run r = graph ? runGraphScheduler(name, *graph, hw, req) : runScheduler(name, chain, hw, req);
+        // The runner turns what it meets into the run's message; a copy that runs out of memory must not end the
+        // program either (QFuture would rethrow it in the GUI thread).
+        Run r = guardedRun(name, [&] {
+            return graph ? runGraphScheduler(name, *graph, hw, req) : runScheduler(name, chain, hw, req);
+        });
         if (counter->load() != generation) return Run{"__stale__"};
         return r;
     }));
@@ -153,9 +176,14 @@ void MainWindow::runAll() {
         connect(m_compareWatcher, &QFutureWatcher<std::vector<Run>>::finished, this, [this] {
             setBusy(false, {});
             std::vector<Run> runs = m_compareWatcher->result();
-            statusBar()->showMessage(m_cancelFlag ? tr("Cancelled after %1 runs").arg(runs.size())
-                                                  : tr("%1 runs done").arg(runs.size()),
-                                     8000);
+            QString note =
+                m_cancelFlag ? tr("Cancelled after %1 runs").arg(runs.size()) : tr("%1 runs done").arg(runs.size());
+            for (const Run& r : runs)
+                if (r.bad_input) { // a refused size or a run out of memory: say why, not only "done"
+                    note += tr(" · %1").arg(QString::fromStdString(r.message));
+                    break;
+                }
+            statusBar()->showMessage(note, 15000);
             showRuns(std::move(runs));
         });
     }
@@ -169,8 +197,12 @@ void MainWindow::runAll() {
                 },
                 Qt::QueuedConnection);
         };
-        return graph ? compareGraph(*graph, hw, req, progress, &m_cancelFlag)
-                     : compare(chain, hw, req, progress, &m_cancelFlag);
+        try {
+            return graph ? compareGraph(*graph, hw, req, progress, &m_cancelFlag)
+                         : compare(chain, hw, req, progress, &m_cancelFlag);
+        } catch (const std::exception& e) {
+            return std::vector<Run>{failedRun(tr("the comparison").toStdString(), e)};
+        }
     }));
 }
 

@@ -8,6 +8,8 @@
 #include "util/units.h"
 
 #include <chrono>
+#include <exception>
+#include <new>
 #include <sstream>
 
 namespace ckpt {
@@ -59,6 +61,22 @@ bool takePlan(Run& run, Result<P> plan, std::optional<P>& into, std::chrono::ste
     return true;
 }
 
+// Runs `work` on the run; memory running out (past every size estimate) or any other exception becomes the run's
+// message, so that a front end's worker thread reports it instead of ending the program.
+template <typename F> Run guarded(Run run, F&& work) {
+    try {
+        work(run);
+    } catch (const std::bad_alloc&) {
+        run.feasible = false, run.bad_input = true, run.timeline.reset(), run.plan.reset(), run.graph_plan.reset();
+        run.message = run.scheduler + ": out of memory while solving or simulating; the problem or the plan is too "
+                                      "large for this machine (try fewer steps, more slots or a larger budget)";
+    } catch (const std::exception& e) {
+        run.feasible = false, run.bad_input = true, run.timeline.reset(), run.plan.reset(), run.graph_plan.reset();
+        run.message = run.scheduler + ": internal error: " + e.what();
+    }
+    return run;
+}
+
 // A run before its plan: the request's fields and store-all's time, the baseline of its ratios.
 Run startRun(const std::string& scheduler, std::int64_t budget, const std::map<std::string, std::string>& params,
              double baseline) {
@@ -74,16 +92,18 @@ Run startRun(const std::string& scheduler, std::int64_t budget, const std::map<s
 
 Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardware& hw, const SolveRequest& request) {
     Run run = startRun(scheduler, request.budget_bytes, request.params, chain.totalForward() + chain.totalBackward());
-    auto t0 = std::chrono::steady_clock::now();
-    if (takePlan(run, solve(scheduler, chain, hw, request), run.plan, t0)) simulateInto(run, chain, hw);
-    return run;
+    return guarded(std::move(run), [&](Run& r) {
+        auto t0 = std::chrono::steady_clock::now();
+        if (takePlan(r, solve(scheduler, chain, hw, request), r.plan, t0)) simulateInto(r, chain, hw);
+    });
 }
 
 Run runPlan(const Plan& plan, const Chain& chain, const Hardware& hw) {
     Run run = startRun(plan.scheduler, plan.budget_bytes, plan.params, chain.totalForward() + chain.totalBackward());
-    run.plan = plan;
-    simulateInto(run, chain, hw);
-    return run;
+    return guarded(std::move(run), [&](Run& r) {
+        r.plan = plan;
+        simulateInto(r, chain, hw);
+    });
 }
 
 Run runGraphScheduler(const std::string& scheduler, const Graph& graph, const Hardware& hw,
@@ -91,16 +111,18 @@ Run runGraphScheduler(const std::string& scheduler, const Graph& graph, const Ha
     if (!findGraphScheduler(scheduler) && findScheduler(scheduler) && graph.isChain())
         return runScheduler(scheduler, graph.toChain(), hw, request);
     Run run = startRun(scheduler, request.budget_bytes, request.params, graph.totalForward() + graph.totalBackward());
-    auto t0 = std::chrono::steady_clock::now();
-    if (takePlan(run, solveGraph(scheduler, graph, hw, request), run.graph_plan, t0)) simulateGraphInto(run, graph, hw);
-    return run;
+    return guarded(std::move(run), [&](Run& r) {
+        auto t0 = std::chrono::steady_clock::now();
+        if (takePlan(r, solveGraph(scheduler, graph, hw, request), r.graph_plan, t0)) simulateGraphInto(r, graph, hw);
+    });
 }
 
 Run runGraphPlan(const GraphPlan& plan, const Graph& graph, const Hardware& hw) {
     Run run = startRun(plan.scheduler, plan.budget_bytes, plan.params, graph.totalForward() + graph.totalBackward());
-    run.graph_plan = plan;
-    simulateGraphInto(run, graph, hw);
-    return run;
+    return guarded(std::move(run), [&](Run& r) {
+        r.graph_plan = plan;
+        simulateGraphInto(r, graph, hw);
+    });
 }
 
 std::int64_t graphStoreAllPeak(const Graph& graph) {
@@ -138,13 +160,8 @@ nlohmann::json summaryJson(const Run& run) {
     return j;
 }
 
-std::int64_t storeAllPeak(const Chain& chain, const Hardware& hw) {
-    std::vector<MemoryLevel> levels = hw.levels();
-    levels[0].capacity_bytes = Hardware::unbounded().level(0).capacity_bytes;
-    SimOptions opt;
-    opt.memory_curve = false;
-    auto tl = simulate(chain, *Hardware::make(hw.name(), levels), storeAllPlan(chain).actions, opt);
-    return tl ? tl->totals.peak_bytes[0] : 0;
+std::int64_t storeAllPeak(const Chain& chain, const Hardware&) {
+    return storeAllPeakBytes(chain);
 }
 
 Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const Chain& chain, const Hardware& hw) {

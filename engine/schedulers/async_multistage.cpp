@@ -75,8 +75,13 @@ SchedulerInfo asyncMultistageScheduler() {
         };
         int m = int(std::min<long long>(params.integer("slots"), interval));
         const std::int64_t limit = levelZeroLimit(hw, budget);
+        const std::string sized =
+            name + " on " + std::to_string(n) + " steps with interval " + std::to_string(interval) + " and ";
         if (m > 0 || limit == 0) {
             if (m == 0) m = std::max(1, int(std::ceil(std::sqrt(double(interval)))));
+            if (auto e = checkPlanActions(sized + std::to_string(m) + " slots", segmentedOffloadActions(n, interval, m),
+                                          "give it more slots or a shorter interval"))
+                return *e;
             Plan p = make(m);
             if (limit > 0) {
                 const std::int64_t peak = planPeak(chain, hw, p);
@@ -87,7 +92,11 @@ SchedulerInfo asyncMultistageScheduler() {
             }
             return p;
         }
-        return largestFitting(name + " with interval " + std::to_string(interval), "slots", 1, interval, limit, chain,
+        const int lo = fewestBuildable(1, interval, [&](int k) { return segmentedOffloadActions(n, interval, k); });
+        if (lo > interval)
+            return *checkPlanActions(sized + std::to_string(interval) + " slots",
+                                     segmentedOffloadActions(n, interval, interval), "use a shorter chain");
+        return largestFitting(name + " with interval " + std::to_string(interval), "slots", lo, interval, limit, chain,
                               hw, make);
     };
     return s;

@@ -91,50 +91,87 @@ std::optional<long long> BpttTable::forwardSteps(int n, int m) const {
     return (long long)v;
 }
 
-void BpttTable::emitQ(int s, int t, int m, Plan& p, double& time, const Chain& c) const {
-    if (t == 0) return;
+// The choices rebuilt from the tables; the sub-problems wait on an explicit stack (a recursion would go as deep as
+// the chain is long).
+void BpttTable::emit(int s0, int t0, int m0, Plan& p, double& time, const Chain& c) const {
     auto fwd = [&](int i, Keep k) { p.actions.push_back(Action::forward(i, k)), time += c.step(i).forward; };
-    auto bwd = [&](int i) { p.actions.push_back(Action::backward(i)), time += c.step(i).backward; };
-    std::int32_t ch = qChoice(t, m);
-    if (ch == kTurn) {
-        for (int i = s + 1; i < s + t; ++i)
-            fwd(i, i == s + 1 ? Keep::State : Keep::None);
-        fwd(s + t, Keep::Tape);
-        bwd(s + t);
-        emitQ(s, t - 1, m, p, time, c);
-    } else if (ch == kTapeFirst) {
-        fwd(s + 1, Keep::Tape);
-        emitW(s + 1, t - 1, m - m_alpha, p, time, c);
-        bwd(s + 1);
-    } else {
-        int y = ch;
-        for (int i = s + 1; i <= s + y; ++i)
-            fwd(i, i == s + 1 ? Keep::State : Keep::None);
-        emitW(s + y, t - y, m - 1, p, time, c);
-        emitQ(s, y, m, p, time, c);
+    enum class Kind { Q, W, Backward };
+    struct Task {
+        Kind kind;
+        int s, t, m; // Backward: step s
+    };
+    std::vector<Task> todo{{Kind::Q, s0, t0, m0}};
+    while (!todo.empty()) {
+        const Task task = todo.back();
+        todo.pop_back();
+        const int s = task.s, t = task.t, m = task.m;
+        if (task.kind == Kind::Backward) {
+            p.actions.push_back(Action::backward(s));
+            time += c.step(s).backward;
+            continue;
+        }
+        if (t == 0) continue;
+        if (task.kind == Kind::W && !wKeeps(t, m)) {
+            // Tape first (for t = 1, the turn).
+            fwd(s + 1, Keep::Tape);
+            todo.push_back({Kind::Backward, s + 1, 0, 0});
+            todo.push_back({Kind::W, s + 1, t - 1, m - m_alpha});
+            continue;
+        }
+        const std::int32_t ch = qChoice(t, m);
+        if (ch == kTurn) {
+            for (int i = s + 1; i < s + t; ++i)
+                fwd(i, i == s + 1 ? Keep::State : Keep::None);
+            fwd(s + t, Keep::Tape);
+            todo.push_back({Kind::Q, s, t - 1, m});
+            todo.push_back({Kind::Backward, s + t, 0, 0});
+        } else if (ch == kTapeFirst) {
+            fwd(s + 1, Keep::Tape);
+            todo.push_back({Kind::Backward, s + 1, 0, 0});
+            todo.push_back({Kind::W, s + 1, t - 1, m - m_alpha});
+        } else {
+            const int y = ch;
+            for (int i = s + 1; i <= s + y; ++i)
+                fwd(i, i == s + 1 ? Keep::State : Keep::None);
+            todo.push_back({Kind::Q, s, y, m});
+            todo.push_back({Kind::W, s + y, t - y, m - 1});
+        }
     }
-}
-
-void BpttTable::emitW(int s, int t, int m, Plan& p, double& time, const Chain& c) const {
-    if (t == 0) return;
-    if (wKeeps(t, m)) return emitQ(s, t, m, p, time, c);
-    // Tape first (for t = 1, the turn).
-    p.actions.push_back(Action::forward(s + 1, Keep::Tape));
-    time += c.step(s + 1).forward;
-    emitW(s + 1, t - 1, m - m_alpha, p, time, c);
-    p.actions.push_back(Action::backward(s + 1));
-    time += c.step(s + 1).backward;
 }
 
 Plan BpttTable::plan(const Chain& chain, int m) const {
     Plan p;
     double time = 0;
-    emitQ(0, chain.length(), m, p, time, chain);
+    emit(0, chain.length(), m, p, time, chain);
     p.predicted_makespan_s = time;
     p.params["slots"] = std::to_string(m);
     p.params["alpha"] = std::to_string(m_alpha);
     return p;
 }
+
+namespace {
+
+// The programme's size before it is built: its tables hold (n + 1)(slots + 1) cells of each kind, its inner loop
+// runs about n^2 slots / 2 times, and its forward counts must stay below kInf (Revolve's with those slots bounds
+// what HSM and MSM need).
+std::optional<Error> checkTable(int n, int slots) {
+    const std::string what =
+        "bptt-dp's programme for " + std::to_string(n) + " steps and " + std::to_string(slots) + " slots";
+    const double cells = (double(n) + 1) * (double(slots) + 1);
+    if (cells > double(std::int64_t(64) << 20))
+        return tooLarge(what, cells, double(std::int64_t(64) << 20), "table cells",
+                        "use fewer slots or another scheduler (revolve)");
+    const double operations = double(n) * double(n) * double(slots) / 2;
+    if (operations > kMaxTableOperations)
+        return tooLarge(what, operations, kMaxTableOperations, "steps of its inner loop",
+                        "use fewer slots or another scheduler (revolve)");
+    const double forwards = double(n + revolveAdvances(n, std::clamp(slots, 1, n)));
+    if (forwards >= double(kInf))
+        return tooLarge(what, forwards, double(kInf), "forward steps in its counts", "give it more slots");
+    return std::nullopt;
+}
+
+} // namespace
 
 SchedulerInfo bpttDpScheduler() {
     SchedulerInfo s;
@@ -180,9 +217,7 @@ SchedulerInfo bpttDpScheduler() {
         std::int64_t limit = levelZeroLimit(hw, budget);
         if (slots > 0 || limit == 0) {
             if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
-            if ((std::int64_t(n) + 1) * (std::int64_t(slots) + 1) > (std::int64_t(64) << 20))
-                return fail("bptt-dp: " + std::to_string(n) + " steps with " + std::to_string(slots) +
-                            " slots need a table of more than 256 MiB; use fewer slots or another scheduler");
+            if (auto e = checkTable(n, slots)) return *e;
             BpttTable table(n, slots, alpha, variant);
             if (!table.forwardSteps(n, slots))
                 return infeasible("bptt-dp (" + v + ") cannot reverse " + std::to_string(n) + " steps in " +
@@ -197,8 +232,13 @@ SchedulerInfo bpttDpScheduler() {
         }
         // When every tape fits, keeping them all is the optimum of every variant's slot model: store-all for the
         // tape-keeping variants, Revolve with a slot per state for HSM.
-        Plan all = variant == BpttVariant::HSM ? revolvePlan(chain, n) : storeAllPlan(chain);
-        if (planPeak(chain, hw, all) <= limit) {
+        if (auto e = checkPlanActions("bptt-dp on " + std::to_string(n) + " steps", double(revolveActions(n, n)),
+                                      "use a shorter chain"))
+            return *e;
+        const bool fits = variant == BpttVariant::HSM ? planPeak(chain, hw, revolvePlan(chain, n)) <= limit
+                                                      : storeAllPeakBytes(chain) <= limit;
+        if (fits) {
+            Plan all = variant == BpttVariant::HSM ? revolvePlan(chain, n) : storeAllPlan(chain);
             all.params["slots"] = std::to_string(variant == BpttVariant::HSM ? n : n * alpha + 1);
             all.params["alpha"] = std::to_string(alpha);
             return all;
@@ -209,6 +249,7 @@ SchedulerInfo bpttDpScheduler() {
         const std::int64_t room = std::max<std::int64_t>(2, (std::int64_t(64) << 20) / (std::int64_t(n) + 1) - 1);
         int most = int(std::clamp<std::int64_t>(std::min(limit / state, room), 1,
                                                 std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
+        if (auto e = checkTable(n, most)) return *e;
         BpttTable table(n, most, alpha, variant);
         int lo = 1;
         while (lo <= most && !table.forwardSteps(n, lo))

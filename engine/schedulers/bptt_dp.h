@@ -25,8 +25,7 @@ private:
     std::int32_t qChoice(int t, int m) const; // rebuilt from the table, as the programme chose it
     bool wKeeps(int t, int m) const;
     std::size_t at(int t, int m) const { return std::size_t(t) * std::size_t(m_slots + 1) + std::size_t(m); }
-    void emitQ(int s, int t, int m, Plan& p, double& time, const Chain& c) const;
-    void emitW(int s, int t, int m, Plan& p, double& time, const Chain& c) const;
+    void emit(int s, int t, int m, Plan& p, double& time, const Chain& c) const; // Q(t, m) from x_s
 };
 
 SchedulerInfo bpttDpScheduler();

@@ -64,8 +64,13 @@ SchedulerInfo doubleCheckpointingScheduler() {
         };
         int m = int(std::min<long long>(params.integer("onchip_slots"), segment));
         const std::int64_t limit = levelZeroLimit(hw, budget);
+        const std::string sized = name + " on " + std::to_string(n) + " steps with " +
+                                  std::to_string(offloadedStates(n, segment).size()) + " off-chip and ";
         if (m > 0 || limit == 0) {
             if (m == 0) m = std::max(1, int(std::ceil(std::sqrt(double(segment)))));
+            if (auto e = checkPlanActions(sized + std::to_string(m) + " on-chip slots",
+                                          segmentedOffloadActions(n, segment, m), "give it more on-chip slots"))
+                return *e;
             Plan p = make(m);
             if (limit > 0) {
                 const std::int64_t peak = planPeak(chain, hw, p);
@@ -76,8 +81,12 @@ SchedulerInfo doubleCheckpointingScheduler() {
             }
             return p;
         }
+        const int lo = fewestBuildable(1, segment, [&](int k) { return segmentedOffloadActions(n, segment, k); });
+        if (lo > segment)
+            return *checkPlanActions(sized + std::to_string(segment) + " on-chip slots",
+                                     segmentedOffloadActions(n, segment, segment), "use a shorter chain");
         return largestFitting(name + " with " + std::to_string(offloadedStates(n, segment).size()) + " off-chip slots",
-                              "onchip_slots", 1, segment, limit, chain, hw, make);
+                              "onchip_slots", lo, segment, limit, chain, hw, make);
     };
     return s;
 }

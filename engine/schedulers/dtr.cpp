@@ -305,29 +305,66 @@ private:
 
     // Makes every output in `need` resident at once and locks it; unlock() undoes the locks. The resident ones are
     // pinned while the others are rebuilt; if a rebuild had to evict a pinned one, another round brings it back (the
-    // cap on recomputations ends a round trip that never settles).
+    // cap on recomputations ends a round trip that never settles). A rebuild needs its own inputs first, and so on
+    // up the graph: the pending acquisitions wait on an explicit stack, since a recursion would go as deep as the
+    // chain of evicted outputs is long.
     bool acquire(const std::vector<int>& need) {
-        for (;;) {
-            for (int u : need)
-                if (held[std::size_t(u)]) ++pins[std::size_t(u)];
-            std::vector<char> pinned(need.size(), 0);
-            for (std::size_t k = 0; k < need.size(); ++k)
-                pinned[k] = held[std::size_t(need[k])];
-            for (std::size_t k = 0; k < need.size(); ++k) {
-                if (pinned[k]) continue;
+        struct Frame {
+            const std::vector<int>* need;
+            int rebuilding;           // the output whose rebuild needs these (-1: the caller's operation)
+            std::vector<char> pinned; // per entry of need, in this round
+            std::size_t next = 0;     // the entry to look at next
+            bool inRound = false;
+        };
+        std::vector<Frame> stack;
+        stack.push_back({&need, -1, {}, 0, false});
+        while (!stack.empty()) {
+            const std::size_t top = stack.size() - 1;
+            const std::vector<int>& want = *stack[top].need;
+            if (!stack[top].inRound) {
+                for (int u : want)
+                    if (held[std::size_t(u)]) ++pins[std::size_t(u)];
+                stack[top].pinned.assign(want.size(), 0);
+                for (std::size_t k = 0; k < want.size(); ++k)
+                    stack[top].pinned[k] = held[std::size_t(want[k])];
+                stack[top].next = 0;
+                stack[top].inRound = true;
+            }
+            int rebuild = -1;
+            for (; stack[top].next < want.size(); ++stack[top].next) {
+                const std::size_t k = stack[top].next;
+                if (stack[top].pinned[k]) continue;
                 // A sibling's rebuild may have brought it back already.
-                if (!held[std::size_t(need[k])] && !recompute(need[k])) return false;
-                ++pins[std::size_t(need[k])], pinned[k] = 1;
+                if (!held[std::size_t(want[k])]) {
+                    rebuild = want[k];
+                    break;
+                }
+                ++pins[std::size_t(want[k])], stack[top].pinned[k] = 1;
+            }
+            if (rebuild >= 0) {
+                if (!startRecompute()) return false;
+                stack.push_back({&g.inputs(rebuild), rebuild, {}, 0, false});
+                continue;
             }
             bool all = true;
-            for (std::size_t k = 0; k < need.size(); ++k) {
-                if (pinned[k]) --pins[std::size_t(need[k])];
-                all = all && held[std::size_t(need[k])];
+            for (std::size_t k = 0; k < want.size(); ++k) {
+                if (stack[top].pinned[k]) --pins[std::size_t(want[k])];
+                all = all && held[std::size_t(want[k])];
             }
-            if (all) break;
+            if (!all) {
+                stack[top].inRound = false; // another round
+                continue;
+            }
+            for (int u : want)
+                ++locks[std::size_t(u)];
+            const int v = stack[top].rebuilding;
+            stack.pop_back();
+            if (v < 0) continue;
+            if (!finishRecompute(v)) return false;
+            // Back in the acquisition that asked for v: it is resident now, pin it and go on.
+            Frame& f = stack.back();
+            ++pins[std::size_t(v)], f.pinned[f.next] = 1, ++f.next;
         }
-        for (int u : need)
-            ++locks[std::size_t(u)];
         return true;
     }
     void unlock(const std::vector<int>& need) {
@@ -335,18 +372,20 @@ private:
             --locks[std::size_t(u)], touch(u);
     }
 
-    // Rematerialises an evicted output: its evicted inputs first (recursively), then its forward.
-    bool recompute(int v) {
+    // Rematerialising an evicted output: its evicted inputs first (acquire), then its forward.
+    bool startRecompute() {
         if (++recomputes > maxRecomputes)
             return stop(infeasible("dtr (" + std::string(kHeuristicNames[int(h)]) + "): more than " +
                                    std::to_string(maxRecomputes) + " recomputations at a budget of " +
                                    formatBytes(double(limit)) + " (" + std::to_string(limit) +
                                    " B): the replay thrashes; a larger budget is needed"));
         if (cancelled()) return stopCancelled();
-        const std::vector<int>& in = g.inputs(v);
-        if (!acquire(in) || !makeRoom(out(v) + node(v).workspace_bytes, describe("recomputation", v))) return false;
+        return true;
+    }
+    bool finishRecompute(int v) {
+        if (!makeRoom(out(v) + node(v).workspace_bytes, describe("recomputation", v))) return false;
         runForward(v);
-        unlock(in);
+        unlock(g.inputs(v));
         return true;
     }
 

@@ -4,7 +4,26 @@
 #include "util/bounds.h"
 #include "util/units.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
 namespace ckpt {
+
+namespace {
+
+// A count as a whole number while it is one exactly, else in scientific notation.
+std::string formatCount(double v) {
+    char buf[64];
+    if (std::isfinite(v) && std::fabs(v) < 9e15)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+} // namespace
 
 std::int64_t levelZeroLimit(const Hardware& hw, std::int64_t budget) {
     std::int64_t cap = hw.isUnbounded(0) ? 0 : hw.level(0).capacity_bytes;
@@ -45,6 +64,29 @@ std::int64_t leanestPeak(const Chain& c) {
     return peak;
 }
 
+Error tooLarge(const std::string& what, double estimate, double limit, const std::string& unit,
+               const std::string& hint) {
+    return fail(what + " would take " + formatCount(estimate) + " " + unit + ", over the limit of " +
+                formatCount(limit) + (hint.empty() ? "" : "; " + hint));
+}
+
+std::optional<Error> checkPlanActions(const std::string& what, double actions, const std::string& hint) {
+    if (actions <= double(kMaxPlanActions)) return std::nullopt;
+    return tooLarge(what, actions, double(kMaxPlanActions), "actions", hint);
+}
+
+int fewestBuildable(int lo, int hi, const std::function<double(int)>& actions) {
+    if (lo > hi || actions(hi) > double(kMaxPlanActions)) return hi + 1;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (actions(mid) <= double(kMaxPlanActions))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t limit) {
     return infeasible(scheduler + " needs at least " + formatBytes(double(need)) + " (" + std::to_string(need) +
                       " B) in level 0; the budget is " + formatBytes(double(limit)) + " (" + std::to_string(limit) +
@@ -53,28 +95,56 @@ Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t 
 
 Result<Plan> largestFitting(const std::string& scheduler, const std::string& knob, int lo, int hi, std::int64_t limit,
                             const Chain& chain, const Hardware& hw, const std::function<Plan(int)>& make) {
-    Plan best = make(lo);
-    std::int64_t need = planPeak(chain, hw, best);
+    // The plan of `lo` is the longest (on a long chain, near kMaxPlanActions): it is built only when the answer is
+    // `lo` or nothing, since the peak grows with k and a larger k that fits settles the search. Each probe builds and
+    // simulates a plan (seconds on 1e6 steps), so the probes interpolate the measured peaks (which grow about
+    // linearly with k) rather than bisect, and bisect only when that stops halving the bracket.
+    std::optional<Plan> best;
+    struct Probe {
+        int k;
+        double peak;
+    };
+    std::optional<Probe> below, above; // the largest k measured to fit, the smallest measured not to
+    auto probe = [&](int k) {
+        Plan p = make(k);
+        const std::int64_t peak = planPeak(chain, hw, p);
+        const bool fits = peak >= 0 && peak <= limit;
+        if (fits) {
+            p.params[knob] = std::to_string(k);
+            best = std::move(p);
+            below = Probe{k, double(peak)};
+        } else {
+            above = Probe{k, peak < 0 ? double(limit) * 2 : double(peak)};
+        }
+        return fits;
+    };
+    int good = lo, bad = hi + 1;
+    // A generous budget (a machine's whole capacity) often takes the largest k: one plan.
+    if (hi > lo) (probe(hi) ? good : bad) = hi;
+    int slow = 0; // probes in a row that did not halve the bracket
+    while (bad - good > 1) {
+        const int width = bad - good;
+        int mid = good + width / 2;
+        const bool interpolate = above && slow < 2;
+        if (interpolate) {
+            const double guess =
+                below && above->peak > below->peak
+                    ? below->k + (double(limit) - below->peak) * (above->k - below->k) / (above->peak - below->peak)
+                    : above->k * double(limit) / std::max(1.0, above->peak);
+            mid = int(std::clamp(std::floor(guess), double(good + 1), double(bad - 1)));
+        }
+        (probe(mid) ? good : bad) = mid; // a plan that fits replaces `best`: it has the larger k
+        slow = interpolate && 2 * (bad - good) > width ? slow + 1 : 0;
+    }
+    if (best) return std::move(*best);
+    Plan least = make(lo);
+    const std::int64_t need = planPeak(chain, hw, least);
     if (need > limit)
         return infeasible(scheduler + " needs at least " + formatBytes(double(need)) + " (" + std::to_string(need) +
                           " B) in level 0 even with " + knob + " = " + std::to_string(lo) + "; the budget is " +
                           formatBytes(double(limit)) + " (" + std::to_string(limit) + " B)");
-    best.params[knob] = std::to_string(lo);
-    int good = lo;
-    int bad = hi + 1;
-    while (bad - good > 1) {
-        int mid = good + (bad - good) / 2;
-        Plan p = make(mid);
-        std::int64_t peak = planPeak(chain, hw, p);
-        if (peak >= 0 && peak <= limit) {
-            good = mid;
-            best = std::move(p);
-            best.params[knob] = std::to_string(mid);
-        } else {
-            bad = mid;
-        }
-    }
-    return best;
+    least.params[knob] = std::to_string(lo);
+    return least;
 }
 
 } // namespace ckpt

@@ -7,6 +7,7 @@
 #include "util/result.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace ckpt {
@@ -27,8 +28,24 @@ Result<Plan> largestFitting(const std::string& scheduler, const std::string& kno
 // simulator's model peaks lower, since every schedule keeps x_0 to the end.
 std::int64_t leanestPeak(const Chain& chain);
 
-// Plans longer than this are refused with a message rather than built (memory and time would run out first).
-constexpr long long kMaxPlanActions = 50'000'000;
+// Plans longer than this are refused with a message rather than built: a plan takes 8 B an action, and the simulator
+// that judges it about 200 B more (sim/simulator.h refuses what it could not hold).
+constexpr long long kMaxPlanActions = 10'000'000;
+// Dynamic programmes are refused, before any allocation, when their tables would hold more cells than this (each 4
+// or 8 bytes) or their inner loops would run more than this many times (a minute or more).
+constexpr double kMaxTableCells = 2.5e8;
+constexpr double kMaxTableOperations = 1e11;
+
+// The refusal of a plan or table estimated too large: "<what> would take <estimate> <unit>, over the limit of
+// <limit>; <hint>". An error of the request (exit 2 in the CLI), not an infeasible budget.
+Error tooLarge(const std::string& what, double estimate, double limit, const std::string& unit,
+               const std::string& hint);
+// The same for a plan of `actions` actions (nothing when within kMaxPlanActions).
+std::optional<Error> checkPlanActions(const std::string& what, double actions, const std::string& hint);
+
+// The smallest k in [lo, hi] whose plan is estimated within kMaxPlanActions, given estimates that fall as k grows;
+// hi + 1 when none is.
+int fewestBuildable(int lo, int hi, const std::function<double(int)>& actions);
 
 // An infeasible error naming the budget a plan needs.
 Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t limit);

@@ -153,11 +153,20 @@ double HierarchicalRevolve::costStored(int length, int memory) const {
     return m_t.back().D[at(full(k), std::min(length, m_L), std::clamp(memory, 0, m_S))];
 }
 
+// Replays the programme's choices. The sub-problems wait on an explicit stack, in the order the papers' recursion
+// visits them (a recursion here would go as deep as the chain is long).
 struct HierarchicalRevolve::Emit {
     const HierarchicalRevolve& h;
     const Chain& chain;
     Schedule& out;
     double ignored = 0;
+
+    enum class Kind { A, Ap, D, Read };
+    struct Task {
+        Kind kind;
+        int k, a, l, s, d; // Read: x_a from the level of table k
+    };
+    std::vector<Task> todo;
 
     void turn(int i) {
         out.push_back(Action::forward(i, Keep::Tape));
@@ -172,54 +181,73 @@ struct HierarchicalRevolve::Emit {
         if (k == 0)
             appendRevolve(chain, a, a + l, s, out, ignored);
         else
-            A(k - 1, a, l, s, h.full(k - 1));
+            todo.push_back({Kind::A, k - 1, a, l, s, h.full(k - 1)});
     }
+    void run(Kind kind, int k, int a, int l, int s, int d) {
+        todo.push_back({kind, k, a, l, s, d});
+        while (!todo.empty()) {
+            const Task t = todo.back();
+            todo.pop_back();
+            switch (t.kind) {
+            case Kind::A:
+                A(t.k, t.a, t.l, t.s, t.d);
+                break;
+            case Kind::Ap:
+                Ap(t.k, t.a, t.l, t.s, t.d);
+                break;
+            case Kind::D:
+                D(t.k, t.a, t.l, t.s, t.d);
+                break;
+            case Kind::Read:
+                out.push_back(Action::read(t.a, h.m_t[std::size_t(t.k)].io.level));
+                break;
+            }
+        }
+    }
+    // Each step below emits what comes first and pushes the rest: the last pushed runs next.
     void A(int k, int a, int l, int s, int d) {
         const Table& t = h.m_t[std::size_t(k)];
         if (l == 1) return turn(a + 1);
         if (t.AWrite[h.at(d, l, s)]) {
             out.push_back(Action::write(a, t.io.level));
-            return D(k, a, l, s, t.io.capacity < 0 ? 0 : d - 1);
+            return todo.push_back({Kind::D, k, a, l, s, t.io.capacity < 0 ? 0 : d - 1});
         }
         Ap(k, a, l, s, d);
     }
     void Ap(int k, int a, int l, int s, int d) {
         const Table& t = h.m_t[std::size_t(k)];
-        while (l > 1) {
-            const std::int32_t w = t.ApWhy[h.at(d, l, s)];
-            const int i = w & 0xffffff;
-            if ((w >> 24) == Leaf) return leaf(k, a, l, s);
-            advance(a, i, Keep::State); // Keep: the suffix from x_{a+i} with one slot less, then the prefix
-            A(k, a + i, l - i, s - 1, d);
-            l = i;
-            if (l > 1 && t.AWrite[h.at(d, l, s)]) return A(k, a, l, s, d);
-        }
-        turn(a + 1);
+        if (l == 1) return turn(a + 1);
+        const std::int32_t w = t.ApWhy[h.at(d, l, s)];
+        const int i = w & 0xffffff;
+        if ((w >> 24) == Leaf) return leaf(k, a, l, s);
+        // Keep: the suffix from x_{a+i} with one slot less, then the prefix (which may write x_a first: A).
+        advance(a, i, Keep::State);
+        todo.push_back({Kind::A, k, a, i, s, d});
+        todo.push_back({Kind::A, k, a + i, l - i, s - 1, d});
     }
     void D(int k, int a, int l, int s, int d) {
         const Table& t = h.m_t[std::size_t(k)];
-        while (l > 1) {
-            const std::int32_t w = t.DWhy[h.at(d, l, s)];
-            const int i = w & 0xffffff;
-            switch (Option(w >> 24)) {
-            case Leaf:
-                return leaf(k, a, l, s);
-            case Free:
-                out.push_back(Action::free(a, t.io.level));
-                return Ap(k, a, l, s, d + 1);
-            case KeepIt:
-                advance(a, i, Keep::State);
-                A(k, a + i, l - i, s - 1, d);
-                break;
-            case Consume:
-                advance(a, i, Keep::None);
-                A(k, a + i, l - i, s, d);
-                out.push_back(Action::read(a, t.io.level));
-                break;
-            }
-            l = i;
+        if (l == 1) return turn(a + 1);
+        const std::int32_t w = t.DWhy[h.at(d, l, s)];
+        const int i = w & 0xffffff;
+        switch (Option(w >> 24)) {
+        case Leaf:
+            return leaf(k, a, l, s);
+        case Free:
+            out.push_back(Action::free(a, t.io.level));
+            return todo.push_back({Kind::Ap, k, a, l, s, d + 1});
+        case KeepIt:
+            advance(a, i, Keep::State);
+            todo.push_back({Kind::D, k, a, i, s, d});
+            todo.push_back({Kind::A, k, a + i, l - i, s - 1, d});
+            return;
+        case Consume:
+            advance(a, i, Keep::None);
+            todo.push_back({Kind::D, k, a, i, s, d});
+            todo.push_back({Kind::Read, k, a, 0, 0, 0});
+            todo.push_back({Kind::A, k, a + i, l - i, s, d});
+            return;
         }
-        turn(a + 1);
     }
 };
 
@@ -228,14 +256,14 @@ void HierarchicalRevolve::append(const Chain& chain, int a, int length, int memo
     const int k = int(m_t.size()) - 1;
     Emit e{*this, chain, out};
     if (memory >= length - 1) return e.leaf(0, a, length, memory);
-    e.A(k, a, length, std::clamp(memory, 0, m_S), full(k));
+    e.run(Emit::Kind::A, k, a, length, std::clamp(memory, 0, m_S), full(k));
 }
 
 void HierarchicalRevolve::appendStored(const Chain& chain, int a, int length, int memory, Schedule& out) const {
     const int k = int(m_t.size()) - 1;
     Emit e{*this, chain, out};
     if (memory >= length - 1) return e.leaf(0, a, length, memory);
-    e.D(k, a, length, std::clamp(memory, 0, m_S), full(k));
+    e.run(Emit::Kind::D, k, a, length, std::clamp(memory, 0, m_S), full(k));
 }
 
 double diskRevolveOptimum(int n, int cm, int cd, double uf, double ub, double wd, double rd) {

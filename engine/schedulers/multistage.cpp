@@ -37,8 +37,9 @@ Result<std::unique_ptr<HierarchicalRevolve>> buildTable(const std::string& what,
                                                         const MultistageCosts& c) {
     auto e = HierarchicalRevolve::effort(length, memory, c.levels);
     if (e.operations > kMaxOperations || e.cells > kMaxCells) {
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "%.2g table cells and %.2g steps", e.cells, e.operations);
+        char buf[240];
+        std::snprintf(buf, sizeof buf, "%.2g table cells and %.2g steps (the limits are %.2g and %.2g)", e.cells,
+                      e.operations, kMaxCells, kMaxOperations);
         return fail(kName + " (" + what + "): the programme for " + std::to_string(length) + " steps and " +
                     std::to_string(memory) + " memory slots would take " + buf +
                     "; use variant periodic-disk-revolve, fewer memory slots, or async-multistage");
@@ -49,7 +50,9 @@ Result<std::unique_ptr<HierarchicalRevolve>> buildTable(const std::string& what,
 // The most Revolve slots within `limit`: memory-only plans with that many slots have the same level-0 footprint as
 // the multistage plans, so the fit for those searches no further (plus one, for the transfers in flight). 0: none.
 int revolveSlotsThatFit(const Chain& chain, const Hardware& hw, std::int64_t limit) {
-    auto r = largestFitting("revolve", "slots", 1, chain.length(), limit, chain, hw,
+    const int lo = revolveFewestSlots(chain.length());
+    if (lo > chain.length()) return 0;
+    auto r = largestFitting("revolve", "slots", lo, chain.length(), limit, chain, hw,
                             [&](int k) { return revolvePlan(chain, k); });
     return r ? std::stoi(r->params.at("slots")) : 0;
 }
@@ -173,6 +176,14 @@ SchedulerInfo multistageScheduler() {
         const std::int64_t limit = levelZeroLimit(hw, budget);
         int memory = int(std::min<long long>(params.integer("memory_slots"), n));
         if (memory == 0 && limit == 0) memory = std::max(1, int(std::ceil(std::sqrt(double(n)))));
+        if (variant == "disk-revolve" || variant == "h-revolve") {
+            // The programme spans the whole chain: refused at once when even one memory slot makes it too large,
+            // before the fit below builds any plan.
+            auto least =
+                HierarchicalRevolve::effort(n, std::min(std::max(memory, 1), std::max(1, n - 2)), costs.levels);
+            if (least.operations > kMaxOperations || least.cells > kMaxCells)
+                return buildTable(variant, n, std::min(std::max(memory, 1), std::max(1, n - 2)), costs).errorValue();
+        }
         const int fitting = memory > 0 ? 0 : revolveSlotsThatFit(chain, hw, limit);
         if (memory == 0 && fitting >= 1 && fitting >= n - 1) {
             // Room for every state: Revolve alone takes (2n - 1) forward steps, the least of any model-A plan, and no
@@ -185,9 +196,12 @@ SchedulerInfo multistageScheduler() {
         const int most = memory > 0 ? memory : std::min(n, fitting + 1); // >= 1
 
         std::function<Plan(int)> make;
+        std::function<double(int)> actions; // an upper bound of make(cm)'s size, before building it
         std::unique_ptr<HierarchicalRevolve> table;
         if (variant == "stumm-walther") {
             const long long fit = levelSlots(hw, *level, largestState(chain));
+            // Binomial over cm + cd slots (at least cm): forward steps n + t(n, cm), a transfer at most per forward.
+            actions = [n](int cm) { return double(n) + 3.0 * double(n + revolveAdvances(n, cm)); };
             make = [&, fit](int cm) {
                 int cd = diskSlots > 0 ? diskSlots : stummWaltherBestDisk(chain, hw, cm, *level, limit);
                 cd = int(std::min<long long>(cd, fit));
@@ -207,6 +221,10 @@ SchedulerInfo multistageScheduler() {
             if (!t) return t.errorValue();
             table = std::move(*t);
             const int capacity = costs.levels.back().capacity;
+            // The sweep, then each period reversed within the programme's bound (below).
+            actions = [n, maxPeriod](int cm) {
+                return 2.0 * n + 4.0 * (double(n) / maxPeriod + 1) * double(maxPeriod + revolveAdvances(maxPeriod, cm));
+            };
             make = [&, inner, fixed, maxPeriod, capacity](int cm) {
                 Periodic best = bestPeriod(n, fixed, maxPeriod, cm, capacity, inner, *table);
                 Plan p = periodicDiskRevolvePlan(chain, hw, *table, best.period, cm, *level);
@@ -222,6 +240,9 @@ SchedulerInfo multistageScheduler() {
             auto t = buildTable(variant, n, std::min(most, std::max(0, n - 2)), costs);
             if (!t) return t.errorValue();
             table = std::move(*t);
+            // The programme's plan costs at most Revolve's with cm slots, so it has at most n + t(n, cm) forward
+            // steps; each write and each read is followed by a forward step of its own.
+            actions = [n](int cm) { return double(n) + 4.0 * double(n + revolveAdvances(n, cm)); };
             make = [&](int cm) {
                 Plan p;
                 table->append(chain, 0, n, cm, p.actions);
@@ -233,7 +254,11 @@ SchedulerInfo multistageScheduler() {
             p.params["memory_slots"] = std::to_string(cm);
             return p;
         };
+        const std::string sized = who + " on " + std::to_string(n) + " steps with ";
         if (memory > 0) {
+            if (auto e = checkPlanActions(sized + std::to_string(memory) + " memory slots", actions(memory),
+                                          "give it more memory slots"))
+                return *e;
             Plan p = finish(make(memory), memory);
             if (limit > 0) {
                 const std::int64_t peak = planPeak(chain, hw, p);
@@ -242,7 +267,11 @@ SchedulerInfo multistageScheduler() {
             }
             return p;
         }
-        return largestFitting(who, "memory_slots", 1, most, limit, chain, hw,
+        const int lo = fewestBuildable(1, most, actions);
+        if (lo > most)
+            return *checkPlanActions(sized + std::to_string(most) + " memory slots", actions(most),
+                                     "give it a larger budget, or use async-multistage");
+        return largestFitting(who, "memory_slots", lo, most, limit, chain, hw,
                               [&](int cm) { return finish(make(cm), cm); });
     };
     return s;

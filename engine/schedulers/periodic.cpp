@@ -11,12 +11,18 @@
 
 namespace ckpt {
 
+double periodicActions(int n, int segments) {
+    const int S = std::clamp(segments, 1, n);
+    return 2.0 * n + double(S - 1) * double(n / S);
+}
+
 Plan periodicPlan(const Chain& chain, int segments) {
     const int n = chain.length();
     const int S = std::clamp(segments, 1, n);
     const int k = n / S;
     const int lastStart = (S - 1) * k + 1; // first step of the taped remainder
     Plan p;
+    p.actions.reserve(std::size_t(periodicActions(n, S)));
     double t = 0;
     auto fwd = [&](int i, Keep keep) {
         p.actions.push_back(Action::forward(i, keep));
@@ -64,6 +70,10 @@ SchedulerInfo periodicScheduler() {
         std::int64_t limit = levelZeroLimit(hw, budget);
         if (segments > 0 || limit == 0) {
             if (segments == 0) segments = std::max(1, int(std::floor(std::sqrt(double(n)))));
+            if (auto e = checkPlanActions("periodic with " + std::to_string(segments) + " segments on " +
+                                              std::to_string(n) + " steps",
+                                          periodicActions(n, segments), "use a shorter chain"))
+                return *e;
             Plan p = periodicPlan(chain, segments);
             if (limit > 0) {
                 std::int64_t peak = planPeak(chain, hw, p);
@@ -74,6 +84,9 @@ SchedulerInfo periodicScheduler() {
         }
         // Auto: the fastest segment count that fits. Time grows with S, but the peak is not monotone in S (it falls
         // to about sqrt(n) and rises again), so scan: every S for short chains, a geometric sample for long ones.
+        // Every candidate has at most 3n actions (one segment: 2n).
+        if (auto e = checkPlanActions("periodic on " + std::to_string(n) + " steps", 3.0 * n, "use a shorter chain"))
+            return *e;
         std::optional<Plan> best;
         std::int64_t smallest = -1;
         int stride = 1;

@@ -3,6 +3,7 @@
 #include "schedulers/async_multistage.h"
 #include "schedulers/bptt_dp.h"
 #include "schedulers/double_checkpointing.h"
+#include "schedulers/fit.h"
 #include "schedulers/multistage.h"
 #include "schedulers/periodic.h"
 #include "schedulers/revolve.h"
@@ -136,6 +137,10 @@ Result<Plan> solve(const std::string& name, const Chain& chain, const Hardware& 
     if (request.budget_bytes < 0) return fail("the budget cannot be negative");
     auto params = checkParams(name, s->params, request.params);
     if (!params) return params.errorValue();
+    // Every plan runs each step forward and backward at least once: a chain that long is refused before any work.
+    if (auto e = checkPlanActions(name + " on " + std::to_string(chain.length()) + " steps", 2.0 * chain.length(),
+                                  "every plan has a forward and a backward per step"))
+        return *e;
     auto plan = s->solve(chain, hw, *params, request.budget_bytes);
     if (!plan) return plan;
     plan->scheduler = name;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <vector>
 
 namespace ckpt {
 
@@ -67,24 +68,35 @@ struct Builder {
         actions.push_back(Action::backward(i));
         time += chain.step(i).backward;
     }
-    // Reverses steps a+1..b, given x_a in a slot and s slots in all (x_a's included).
+    // Reverses steps a+1..b, given x_a in a slot and s slots in all (x_a's included). The right part of each split is
+    // reversed before the left one; an explicit stack of the parts still to do (at most s deep) replaces the
+    // recursion, which overflowed the thread's stack on long chains with many slots.
     void reverse(int a, int b, int s) {
-        while (b - a >= 1) {
-            if (b - a == 1) {
-                turn(b);
-                return;
-            }
-            if (s == 1) {
-                for (int j = b; j > a; --j) {
-                    advance(a, j - 1);
-                    turn(j);
+        struct Part {
+            int a, b, s;
+        };
+        std::vector<Part> todo{{a, b, s}};
+        while (!todo.empty()) {
+            auto [from, to, slots] = todo.back();
+            todo.pop_back();
+            while (to - from >= 1) {
+                if (to - from == 1) {
+                    turn(to);
+                    break;
                 }
-                return;
+                if (slots == 1) {
+                    for (int j = to; j > from; --j) {
+                        advance(from, j - 1);
+                        turn(j);
+                    }
+                    break;
+                }
+                int m = from + int(split(to - from, slots));
+                advance(from, m);
+                todo.push_back({from, m, slots}); // the left part, with all the slots again, after the right part
+                from = m;
+                --slots;
             }
-            int m = a + int(split(b - a, s));
-            advance(a, m);
-            reverse(m, b, s - 1);
-            b = m; // then the left part, with all s slots again
         }
     }
 };
@@ -98,11 +110,19 @@ std::int64_t revolveAdvances(std::int64_t n, int s) {
     return std::int64_t(r) * n - revolveBeta(s + 1, r - 1);
 }
 
+std::int64_t revolveActions(std::int64_t n, int s) {
+    return 2 * n + revolveAdvances(n, std::max(1, s));
+}
+
+int revolveFewestSlots(int n) {
+    return fewestBuildable(1, std::max(1, n), [n](int k) { return double(revolveActions(n, k)); });
+}
+
 Plan revolvePlan(const Chain& chain, int slots) {
     const int n = chain.length();
     const int s = std::clamp(slots, 1, n);
     Plan plan;
-    plan.actions.reserve(static_cast<std::size_t>(n + revolveAdvances(n, s) + n));
+    plan.actions.reserve(static_cast<std::size_t>(revolveActions(n, s)));
     Builder b{chain, plan.actions, plan.predicted_makespan_s};
     b.reverse(0, n, s);
     plan.params["slots"] = std::to_string(s);
@@ -135,10 +155,11 @@ SchedulerInfo revolveScheduler() {
         std::int64_t limit = levelZeroLimit(hw, budget);
         if (slots > 0 || limit == 0) {
             if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
-            if (2LL * n + revolveAdvances(n, slots) > kMaxPlanActions)
-                return fail("revolve with " + std::to_string(slots) + " slots on " + std::to_string(n) +
-                            " steps would take " + std::to_string(2LL * n + revolveAdvances(n, slots)) +
-                            " actions; give it more slots");
+            if (auto e = checkPlanActions(
+                    "revolve with " + std::to_string(slots) + " slots on " + std::to_string(n) + " steps",
+                    double(revolveActions(n, slots)),
+                    "give it more slots (" + std::to_string(revolveFewestSlots(n)) + " at least)"))
+                return *e;
             Plan p = revolvePlan(chain, slots);
             if (limit > 0) {
                 std::int64_t peak = planPeak(chain, hw, p);
@@ -148,9 +169,10 @@ SchedulerInfo revolveScheduler() {
         }
         if (leanestPeak(chain) > limit) return needsBudget("revolve (even with one slot)", leanestPeak(chain), limit);
         // The fewest slots whose plan stays buildable; binary search above it (the peak grows with the slots).
-        int lo = 1;
-        while (lo < n && n + revolveAdvances(n, lo) > kMaxPlanActions / 2)
-            ++lo;
+        const int lo = revolveFewestSlots(n);
+        if (lo > n)
+            return *checkPlanActions("revolve on " + std::to_string(n) + " steps", double(revolveActions(n, n)),
+                                     "use a shorter chain");
         return largestFitting("revolve", "slots", lo, n, limit, chain, hw,
                               [&](int k) { return revolvePlan(chain, k); });
     };

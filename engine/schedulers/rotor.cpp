@@ -24,6 +24,7 @@ namespace ckpt {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr int kRotorMaxSteps = 20000;
 
 class Rotor {
 public:
@@ -66,50 +67,60 @@ public:
     float optimum() const { return at(0, n)[M]; }
 
     // Rebuilds the choices from the table: the options are evaluated in the order and with the same float
-    // operations as fill(), and the first that reaches the stored optimum is the one fill() kept.
-    void emit(int s, int t, int m, Plan& plan, double& time) const {
+    // operations as fill(), and the first that reaches the stored optimum is the one fill() kept. The sub-problems
+    // wait on an explicit stack (a taped chain of n steps would otherwise recurse n deep).
+    void emit(int s0, int t0, int m0, Plan& plan, double& time) const {
         auto fwd = [&](int i, Keep k) {
             plan.actions.push_back(Action::forward(i, k));
             time += F[size_t(i)];
         };
-        auto bwd = [&](int i) {
-            plan.actions.push_back(Action::backward(i));
-            time += B[size_t(i)];
+        struct Task {
+            int s, t, m; // reverse s+1..t within m; t < 0: the backward of step s
         };
-        if (t == s + 1) {
-            fwd(t, Keep::Tape);
-            bwd(t);
-            return;
-        }
-        const float target = at(s, t)[m];
-        const int xs = X[size_t(s)], g = G(t);
-        {
-            const int i = s + 1, ti = T[size_t(i)];
-            int peak = std::max(xs + X[size_t(i)] + ti + FT[size_t(i)] + g, ti + X[size_t(i)] + xs + BT[size_t(i)]);
-            if (m >= std::max(peak, ti) && float(F[size_t(i)] + B[size_t(i)]) + at(i, t)[m - ti] == target) {
-                fwd(s + 1, Keep::Tape);
-                emit(s + 1, t, m - ti, plan, time);
-                bwd(s + 1);
-                return;
+        std::vector<Task> todo{{s0, t0, m0}};
+        while (!todo.empty()) {
+            const auto [s, t, m] = todo.back();
+            todo.pop_back();
+            if (t < 0) {
+                plan.actions.push_back(Action::backward(s));
+                time += B[size_t(s)];
+                continue;
             }
-        }
-        int advPeak = 0, best = -1;
-        float bestValue = kInf;
-        for (int k = s + 1; k < t; ++k) {
-            advPeak = std::max(advPeak, xs + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
-            if (advPeak > M) break;
-            if (m < std::max(advPeak, xs)) continue;
-            float v = float(PF[size_t(k)] - PF[size_t(s)]) + at(k, t)[m - xs] + at(s, k)[m];
-            if (v == target) {
-                best = k;
-                break;
+            if (t == s + 1) {
+                fwd(t, Keep::Tape);
+                todo.push_back({t, -1, 0}); // its backward, next
+                continue;
             }
-            if (v < bestValue) bestValue = v, best = k;
+            const float target = at(s, t)[m];
+            const int xs = X[size_t(s)], g = G(t);
+            {
+                const int i = s + 1, ti = T[size_t(i)];
+                int peak = std::max(xs + X[size_t(i)] + ti + FT[size_t(i)] + g, ti + X[size_t(i)] + xs + BT[size_t(i)]);
+                if (m >= std::max(peak, ti) && float(F[size_t(i)] + B[size_t(i)]) + at(i, t)[m - ti] == target) {
+                    fwd(s + 1, Keep::Tape);
+                    todo.push_back({s + 1, -1, 0});     // then the backward of step s+1
+                    todo.push_back({s + 1, t, m - ti}); // first the rest
+                    continue;
+                }
+            }
+            int advPeak = 0, best = -1;
+            float bestValue = kInf;
+            for (int k = s + 1; k < t; ++k) {
+                advPeak = std::max(advPeak, xs + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
+                if (advPeak > M) break;
+                if (m < std::max(advPeak, xs)) continue;
+                float v = float(PF[size_t(k)] - PF[size_t(s)]) + at(k, t)[m - xs] + at(s, k)[m];
+                if (v == target) {
+                    best = k;
+                    break;
+                }
+                if (v < bestValue) bestValue = v, best = k;
+            }
+            for (int i = s + 1; i <= best; ++i)
+                fwd(i, i == s + 1 ? Keep::State : Keep::None);
+            todo.push_back({s, best, m});      // then the part before the checkpoint
+            todo.push_back({best, t, m - xs}); // first the part after it
         }
-        for (int i = s + 1; i <= best; ++i)
-            fwd(i, i == s + 1 ? Keep::State : Keep::None);
-        emit(best, t, m - xs, plan, time);
-        emit(s, best, m, plan, time);
     }
 
 private:
@@ -169,11 +180,25 @@ private:
 
 } // namespace
 
+std::optional<Error> rotorCheckSize(int n, int slots, bool uniform) {
+    const std::string what = "rotor's programme for " + std::to_string(n) + (uniform ? " uniform" : " heterogeneous") +
+                             " steps and " + std::to_string(slots) + " slots";
+    if (n > kRotorMaxSteps)
+        return fail(what + ": the chain has " + std::to_string(n) + " steps, over the limit of " +
+                    std::to_string(kRotorMaxSteps) + "; use revolve or bptt-dp for longer chains");
+    // Uniform chains fill O(n) rows of the table, each over O(n) splits; heterogeneous ones O(n^2) rows.
+    const double operations =
+        uniform ? 2.0 * double(n) * double(n) * slots / 2 : double(n) * double(n) * double(n) * slots / 6;
+    if (operations > kMaxTableOperations)
+        return tooLarge(what, operations, kMaxTableOperations, "steps of its inner loop",
+                        "lower the slots parameter, or use revolve or bptt-dp");
+    return std::nullopt;
+}
+
 Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots) {
     const int n = chain.length();
     if (budget <= 0) return fail("rotor needs a budget > 0");
-    if (n > 20000)
-        return fail("rotor: the chain has " + std::to_string(n) + " steps; the programme handles at most 20000");
+    if (auto e = rotorCheckSize(n, slots, chain.isUniform())) return *e;
     // Sizes round up to whole slots, which costs optimality; when every size is a multiple of a common unit that
     // divides the budget into at most 4x the asked slots (and the table stays under 512 MiB), use that unit and lose
     // nothing.
@@ -228,9 +253,13 @@ SchedulerInfo rotorScheduler() {
                  {}}};
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         std::int64_t limit = levelZeroLimit(hw, budget);
+        const int n = chain.length();
         Plan all = storeAllPlan(chain);
-        if (limit == 0 || planPeak(chain, hw, all) <= limit) return all; // nothing to recompute: store-all is optimal
-        auto r = rotorSolve(chain, limit, int(params.integer("slots")));
+        // Nothing to recompute: store-all is optimal.
+        if (limit == 0 || storeAllPeakBytes(chain) <= limit) return all;
+        const int slots = int(params.integer("slots"));
+        if (auto e = rotorCheckSize(n, slots, chain.isUniform())) return *e; // at once, before any table
+        auto r = rotorSolve(chain, limit, slots);
         if (!r) return r.errorValue();
         r->plan.params["unit_bytes"] = std::to_string(r->unit);
         return std::move(r->plan);

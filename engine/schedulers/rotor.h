@@ -1,6 +1,8 @@
 #pragma once
 #include "schedulers/registry.h"
 
+#include <optional>
+
 namespace ckpt {
 
 struct RotorResult {
@@ -12,6 +14,9 @@ struct RotorResult {
 // The optimal persistent schedule of a heterogeneous chain within `budget` bytes of level 0, sizes rounded up to
 // multiples of budget / slots. Infeasible: the message names the smallest budget that works.
 Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots);
+// The refusal of a programme too large to run (steps, or inner-loop steps over kMaxTableOperations); nothing if
+// it may run. The table's bytes are checked in rotorSolve, where the slot unit is known.
+std::optional<Error> rotorCheckSize(int n, int slots, bool uniform);
 SchedulerInfo rotorScheduler();
 
 } // namespace ckpt

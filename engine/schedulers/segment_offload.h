@@ -19,6 +19,9 @@ namespace ckpt {
 // overlap rule (TransferClock), so it equals the simulated makespan.
 Plan segmentedOffloadPlan(const Chain& chain, const Hardware& hw, int segment, int innerSlots, int level);
 
+// The number of actions of that plan, in closed form (to refuse one too large before building it).
+double segmentedOffloadActions(int n, int segment, int innerSlots);
+
 // The states that plan writes to the slower level, in order.
 std::vector<int> offloadedStates(int n, int segment);
 

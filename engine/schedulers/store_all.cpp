@@ -4,6 +4,8 @@
 
 #include "schedulers/fit.h"
 
+#include <algorithm>
+
 namespace ckpt {
 
 Plan storeAllPlan(const Chain& chain) {
@@ -18,6 +20,26 @@ Plan storeAllPlan(const Chain& chain) {
     return p;
 }
 
+std::int64_t storeAllPeakBytes(const Chain& c) {
+    const int n = c.length();
+    auto x = [&](int j) { return c.stateBytes(j); };
+    std::int64_t peak = x(0), tapes = 0; // tapes: those of the steps before the current one
+    for (int i = 1; i <= n; ++i) {
+        const Step& s = c.step(i);
+        // Forward i (taped) while it runs: its input, the tapes so far, its temporaries, its output and its tape.
+        peak = std::max(peak, x(i - 1) + tapes + s.forward_tmp_bytes + x(i) + s.tape_bytes);
+        tapes += s.tape_bytes;
+    }
+    for (int i = n; i >= 1; --i) {
+        const Step& s = c.step(i);
+        // Backward i: the tapes up to i, the gradient of x_i (the loss's for i = n), the one of x_{i-1} it makes, and
+        // its temporaries.
+        peak = std::max(peak, tapes + x(i) + x(i - 1) + s.backward_tmp_bytes);
+        tapes -= s.tape_bytes;
+    }
+    return peak;
+}
+
 SchedulerInfo storeAllScheduler() {
     SchedulerInfo s;
     s.name = "store-all";
@@ -29,7 +51,7 @@ SchedulerInfo storeAllScheduler() {
         Plan p = storeAllPlan(chain);
         std::int64_t limit = levelZeroLimit(hw, budget);
         if (limit > 0) {
-            std::int64_t peak = planPeak(chain, hw, p);
+            std::int64_t peak = storeAllPeakBytes(chain);
             if (peak > limit) return needsBudget("store-all", peak, limit);
         }
         return p;

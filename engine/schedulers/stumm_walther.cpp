@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <vector>
 
 namespace ckpt {
 namespace {
@@ -63,28 +64,37 @@ struct SplitRevolve {
         for (int i = a + 1; i <= m; ++i)
             fwd(i, i > a + 1 ? Keep::None : (disk[std::size_t(depth)] ? Keep::None : Keep::State));
     }
+    // As revolve.cpp: the right part of each split first, the left parts waiting on an explicit stack (no recursion,
+    // so long chains with many slots do not overflow the thread's stack).
     void reverse(int a, int b, int s) {
-        const int depth = S - s;
-        while (b - a >= 1) {
-            if (b - a == 1) {
-                take(a, depth);
-                return turn(b);
+        struct Part {
+            int a, b, s;
+        };
+        std::vector<Part> todo{{a, b, s}};
+        while (!todo.empty()) {
+            auto [from, to, slots] = todo.back();
+            todo.pop_back();
+            const int depth = S - slots;
+            if (to - from == 1) {
+                take(from, depth);
+                turn(to);
+                continue;
             }
-            if (s == 1) {
-                for (int j = b; j > a; --j) {
-                    if (j - 1 > a)
-                        advance(a, j - 1, depth);
+            if (slots == 1) {
+                for (int j = to; j > from; --j) {
+                    if (j - 1 > from)
+                        advance(from, j - 1, depth);
                     else
-                        take(a, depth);
+                        take(from, depth);
                     turn(j);
                 }
-                return;
+                continue;
             }
-            const int m = a + binomialSplit(b - a, s);
-            advance(a, m, depth);
+            const int m = from + binomialSplit(to - from, slots);
+            advance(from, m, depth);
             make(m, depth + 1);
-            reverse(m, b, s - 1);
-            b = m;
+            todo.push_back({from, m, slots});   // the left part, after the right one
+            todo.push_back({m, to, slots - 1}); // the right part
         }
     }
     void run() {

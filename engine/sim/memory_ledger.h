@@ -13,6 +13,10 @@ namespace ckpt {
 
 class MemoryLedger {
 public:
+    // A chain action makes at most four events (a backward: gradients in and out, its tape, its input state), plus
+    // temporaries when a step has them; the simulators reserve this many per action.
+    static constexpr std::size_t kEventsPerAction = 4;
+    static constexpr std::size_t kEventBytes = 32;
     void reserve(std::size_t n) { m_events.reserve(n); }
     void add(double time, int level, std::int32_t action, MemoryCategory cat, std::int64_t delta) {
         if (delta != 0) m_events.push_back(Event{time, m_seq++, action, std::int16_t(level), cat, delta});
@@ -35,6 +39,7 @@ private:
         MemoryCategory cat;
         std::int64_t delta;
     };
+    static_assert(sizeof(Event) == kEventBytes);
     std::vector<Event> m_events;
     std::uint32_t m_seq = 0;
 };

@@ -62,7 +62,7 @@ public:
         for (int l = 1; l < levels; ++l)
             tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
         tl.intervals.reserve(schedule.size());
-        ledger.reserve(schedule.size() * 4 + 8);
+        ledger.reserve(schedule.size() * MemoryLedger::kEventsPerAction + 8);
         // x_0 is the input of the chain: it is in level 0 before anything runs.
         copies[0][0].held = true;
         event(0, 0, 0, MemoryCategory::State, chain.stateBytes(0));
@@ -306,9 +306,17 @@ private:
 
 } // namespace
 
+double simulationBytes(std::size_t actions, bool curves) {
+    return double(actions) * double(sizeof(Interval) + MemoryLedger::kEventsPerAction * MemoryLedger::kEventBytes +
+                                    (curves ? 2 * sizeof(MemorySample) : 0));
+}
+
 Result<Timeline> simulate(const Chain& chain, const Hardware& hw, const Schedule& schedule, const SimOptions& opt) {
     if (schedule.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
         return fail("the plan has too many actions");
+    if (const double need = simulationBytes(schedule.size(), opt.memory_curve); need > kMaxSimulationBytes)
+        return fail("simulating the plan's " + std::to_string(schedule.size()) + " actions would take about " +
+                    formatBytes(need) + ", over the limit of " + formatBytes(kMaxSimulationBytes));
     Replay r(chain, hw, schedule, opt);
     return r.run();
 }

@@ -14,6 +14,11 @@ struct SimOptions {
     bool memory_curve = true;      // false: totals and peaks only (faster, for sweeps)
 };
 
+// What the simulator holds per action, estimated before it allocates: an interval, up to four memory events and,
+// with the curves, two samples. Schedules whose estimate passes kMaxSimulationBytes are refused with a message.
+double simulationBytes(std::size_t actions, bool curves);
+constexpr double kMaxSimulationBytes = 4.0 * (1 << 30);
+
 Result<Timeline> simulate(const Chain& chain, const Hardware& hw, const Schedule& schedule, const SimOptions& opt = {});
 
 } // namespace ckpt

@@ -4,6 +4,7 @@
 #include "models/document.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "schedulers/revolve.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
 #include "widgets/trainerpanel.h"
@@ -43,6 +44,33 @@ class TestExplorer : public QObject {
     }
 
 private slots:
+    // Issue 10: the Steps box at 100 000 with revolve (on the A100, with no budget: the fit on the machine's
+    // capacity) ran the plan builder out of stack and killed the explorer. Now the plan validates with n + t(n, s)
+    // forward steps.
+    void hundredThousandStepsWithRevolve() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY2(w.openFile(kLstm), qPrintable(w.lastError()));
+        const QString a100 = QString(CKPT_SOURCE_DIR) + "/resources/hardware/gpu-a100.ckpt-hardware.json";
+        QVERIFY2(w.openFile(a100), qPrintable(w.lastError()));
+        QVERIFY(!w.document()->hardware().isUnbounded(0));
+        w.schedulerPanel()->setCurrentScheduler("revolve");
+        w.schedulerPanel()->setBudgetBytes(0);
+        QSpinBox* length = nullptr;
+        for (QSpinBox* box : w.findChildren<QSpinBox*>())
+            if (box->toolTip().startsWith("Length of the chain")) length = box;
+        QVERIFY(length);
+        length->setValue(100000);
+        emit length->editingFinished();
+        QCOMPARE(w.document()->chain().length(), 100000);
+        auto run = w.runCurrentNow();
+        QVERIFY2(run && run->feasible, run ? run->message.c_str() : "no run");
+        const int s = std::stoi(run->params.at("slots"));
+        QVERIFY2(s > 1000, run->params.at("slots").c_str()); // the fit, not the default sqrt(n)
+        QCOMPARE(run->timeline->totals.forward_steps, (long long)(100000 + revolveAdvances(100000, s)));
+        QCOMPARE(w.timelineView()->intervalCount(), int(run->plan->actions.size()));
+    }
+
     void revolveRunMatchesTheCommandLine() {
         MainWindow w;
         openLstmWithRevolve10(w);

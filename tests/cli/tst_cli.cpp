@@ -375,6 +375,28 @@ private slots:
         Output folder = ckptRun({"compare", m_dir.path()});
         QCOMPARE(folder.code, 2);
         QVERIFY2(folder.err.contains("it is a folder"), folder.err.constData());
+    // 1e5 steps (issue 10): half as many slots as steps ran out of stack (exit 139); now the plan validates and its
+    // forward steps are n + t(n, s) = 100000 + (2n - C(50002, 50001)).
+    void longChainManySlots() {
+        writeFile(path("long.json"), R"({"format":"ckpt-chain","version":1,"uniform":{"length":100000,
+            "forward":0.001,"backward":0.002,"state_bytes":1048576,"tape_bytes":3145728}})");
+        Output o = ckptRun({"solve", path("long.json"), "--scheduler", "revolve", "--slots", "50000", "--json"});
+        QCOMPARE(o.code, 0);
+        QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        QCOMPARE(j["forward_steps"].toInt(), 100000 + 2 * 100000 - 50002);
+    }
+
+    // What would not fit in memory is refused at once with exit 2, the estimate and the limit.
+    void longChainRefusedBySize() {
+        writeFile(path("long.json"), R"({"format":"ckpt-chain","version":1,"uniform":{"length":100000,
+            "forward":0.001,"backward":0.002,"state_bytes":1048576,"tape_bytes":3145728}})");
+        Output two = ckptRun({"solve", path("long.json"), "--scheduler", "revolve", "--slots", "2"});
+        QCOMPARE(two.code, 2);
+        // 2n + t(n, 2): r = 446 repetitions, t = 446 n - C(448, 3).
+        QVERIFY2(two.err.contains("29914304 actions") && two.err.contains("limit of 10000000"), two.err.constData());
+        Output rotor = ckptRun({"solve", path("long.json"), "--scheduler", "rotor", "--budget", "1%"});
+        QCOMPARE(rotor.code, 2);
+        QVERIFY2(rotor.err.contains("100000 steps") && rotor.err.contains("limit of 20000"), rotor.err.constData());
     }
 };
 
