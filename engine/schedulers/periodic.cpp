@@ -4,10 +4,11 @@
 #include "schedulers/periodic.h"
 
 #include "schedulers/fit.h"
+#include "schedulers/periodic_costs.h"
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
+#include <vector>
 
 namespace ckpt {
 
@@ -74,31 +75,43 @@ SchedulerInfo periodicScheduler() {
                                               std::to_string(n) + " steps",
                                           periodicActions(n, segments), "use a shorter chain"))
                 return *e;
-            Plan p = periodicPlan(chain, segments);
             if (limit > 0) {
-                std::int64_t peak = planPeak(chain, hw, p);
+                std::int64_t peak = PeriodicCosts(chain).peakBytes(segments);
                 if (peak > limit)
                     return needsBudget("periodic with " + std::to_string(segments) + " segments", peak, limit);
             }
-            return p;
+            return periodicPlan(chain, segments);
         }
-        // Auto: the fastest segment count that fits. Time grows with S, but the peak is not monotone in S (it falls
-        // to about sqrt(n) and rises again), so scan: every S for short chains, a geometric sample for long ones.
-        // Every candidate has at most 3n actions (one segment: 2n).
-        if (auto e = checkPlanActions("periodic on " + std::to_string(n) + " steps", 3.0 * n, "use a shorter chain"))
+        // Auto: the fastest segment count that fits, judged by the formulas (no plan built but the one returned).
+        // Every plan has at least 2n actions: refuse before allocating the costs of a chain none could be built for.
+        if (auto e = checkPlanActions("periodic on " + std::to_string(n) + " steps", periodicActions(n, 1),
+                                      "use a shorter chain"))
             return *e;
-        std::optional<Plan> best;
+        const PeriodicCosts costs(chain);
+        // Time grows with the re-run steps (S-1)floor(n/S), but the peak is not monotone in S (it falls to about
+        // sqrt(n) and rises again), so scan: every S up to kEverySegmentCount steps; on longer chains a sample, every
+        // S up to 128 and then geometric steps of 1/64 (about 700 candidates on 1e6 steps, each peak O(n)), which may
+        // miss a faster S that fits between two samples.
+        constexpr int kEverySegmentCount = 10'000;
+        std::vector<int> candidates;
+        for (int S = 1; S <= n; S += n <= kEverySegmentCount ? 1 : std::max(1, S / 64))
+            candidates.push_back(S);
+        // The fastest first (the fewer segments on a tie); the first that fits is the answer.
+        std::stable_sort(candidates.begin(), candidates.end(),
+                         [&](int a, int b) { return costs.makespan(a) < costs.makespan(b); });
         std::int64_t smallest = -1;
-        int stride = 1;
-        for (int S = 1; S <= n; S += stride) {
-            Plan p = periodicPlan(chain, S);
-            std::int64_t peak = planPeak(chain, hw, p);
+        for (int S : candidates) {
+            const std::int64_t peak = costs.peakBytes(S);
+            if (peak <= limit) {
+                if (auto e = checkPlanActions("periodic with " + std::to_string(S) + " segments on " +
+                                                  std::to_string(n) + " steps",
+                                              periodicActions(n, S), "use a shorter chain"))
+                    return *e;
+                return periodicPlan(chain, S);
+            }
             if (smallest < 0 || peak < smallest) smallest = peak;
-            if (peak <= limit && (!best || p.predicted_makespan_s < best->predicted_makespan_s)) best = std::move(p);
-            if (n > 2000) stride = std::max(1, S / 64);
         }
-        if (!best) return needsBudget("periodic (at its best segment count)", smallest, limit);
-        return std::move(*best);
+        return needsBudget("periodic (at its best segment count)", smallest, limit);
     };
     return s;
 }

@@ -2,6 +2,8 @@
 // would not fit in memory is refused up front with the estimate and the limit in the message.
 #include "schedulers/bptt_dp.h"
 #include "schedulers/fit.h"
+#include "schedulers/periodic.h"
+#include "schedulers/periodic_costs.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -144,6 +146,32 @@ private slots:
         }
         Chain u = uniformChain(100'000);
         QCOMPARE(storeAllPeakBytes(u), judge(u, storeAllPlan(u).actions).totals.peak_bytes[0]);
+    }
+
+    // Periodic's auto fit on 1e5 steps under 1% of store-all (it used to build and simulate ~550 candidate plans):
+    // the plan fits, its peak is the formula's, and every S faster than it (fewer re-run steps, (S-1)floor(n/S)),
+    // checked against the closed form (S+1)x + L tape of a uniform chain, L = n - (S-1)k, does not fit.
+    void periodicAutoFitHundredThousandSteps() {
+        const int n = 100'000;
+        Chain c = uniformChain(n, 1.0, 2.0, 100, 300);
+        const std::int64_t budget = storeAllPeakBytes(c) / 100;
+        auto fit = solve("periodic", c, Hardware::unbounded(), {{}, budget});
+        QVERIFY2(fit.ok(), fit.ok() ? "" : fit.error().c_str());
+        const long long S = std::stoll(fit->params.at("segments"));
+        const std::int64_t peak = judge(c, fit->actions).totals.peak_bytes[0];
+        QVERIFY(peak <= budget);
+        QCOMPARE(PeriodicCosts(c).peakBytes(int(S)), peak);
+        auto rerun = [&](long long s) { return (s - 1) * (n / s); };
+        for (long long s = 1; s <= n; ++s) {
+            const long long k = n / s, L = n - (s - 1) * k;
+            if (rerun(s) < rerun(S) || (rerun(s) == rerun(S) && s < S)) QVERIFY((s + 1) * 100 + L * 300 > budget);
+        }
+        // A heterogeneous long chain: the chosen plan peaks where the formula says.
+        Chain h = randomChain(n, 7);
+        auto het = solve("periodic", h, Hardware::unbounded(), {{}, storeAllPeakBytes(h) / 50});
+        QVERIFY2(het.ok(), het.ok() ? "" : het.error().c_str());
+        QCOMPARE(PeriodicCosts(h).peakBytes(std::stoi(het->params.at("segments"))),
+                 judge(h, het->actions).totals.peak_bytes[0]);
     }
 
     // The other builders that used to recurse per step, on chains long enough to have overflowed: their plans

@@ -1,6 +1,8 @@
 // The first schedulers against their closed forms, recursions computed here, and the simulator's verdict.
+#include "io/json_io.h"
 #include "schedulers/fit.h"
 #include "schedulers/periodic.h"
+#include "schedulers/periodic_costs.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
 #include "schedulers/store_all.h"
@@ -150,6 +152,66 @@ private slots:
                 long long k = n / S, L = n - (S - 1) * k;
                 QCOMPARE(tl.totals.forward_steps, n + (S - 1) * k);
                 QCOMPARE(tl.totals.peak_bytes[0], std::int64_t((S + 1) * 100 + L * 300));
+            }
+        }
+    }
+
+    // The periodic formulas against the simulator, for every S: random heterogeneous chains with temporaries (and one
+    // without), and the bundled examples (the 1000-step LSTM on a sample of S).
+    void periodicCostsEqualSimulation() {
+        std::vector<Chain> chains;
+        for (unsigned seed = 1; seed <= 60; ++seed)
+            chains.push_back(randomChain(1 + int(seed * 13 % 47), seed, seed % 7 != 0));
+        for (const char* name : {"small-hetero-12", "resnet18-b32-224", "vgg16-b32-224", "lstm-h512-b32-fp32-1000"}) {
+            auto c = loadChain(std::string(CKPT_SOURCE_DIR) + "/examples/" + name + ".ckpt-chain.json");
+            QVERIFY2(c.ok(), c.ok() ? "" : c.error().c_str());
+            chains.push_back(*c);
+        }
+        for (const Chain& c : chains) {
+            const int n = c.length();
+            const PeriodicCosts costs(c);
+            for (int S = 1; S <= n; S += n <= 100 || S < 40 ? 1 : 37) {
+                Timeline tl = mustSimulate(c, periodicPlan(c, S).actions);
+                QCOMPARE(costs.peakBytes(S), tl.totals.peak_bytes[0]);
+                QCOMPARE(costs.makespan(S), tl.totals.makespan_s);
+            }
+        }
+    }
+
+    // The auto fit against a brute-force scan that builds and simulates every S: the fastest S that fits (the fewest
+    // segments on a tie; costs are integers here, so ties are exact), or, when none fits, the smallest peak named.
+    void periodicAutoFitEqualsBruteForce() {
+        for (unsigned seed = 200; seed < 230; ++seed) {
+            Chain c = randomChain(2 + int(seed * 11 % 41), seed, seed % 5 != 0);
+            const int n = c.length();
+            std::vector<std::int64_t> peak(size_t(n) + 1);
+            std::vector<double> time(size_t(n) + 1);
+            for (int S = 1; S <= n; ++S) {
+                Timeline tl = mustSimulate(c, periodicPlan(c, S).actions);
+                peak[size_t(S)] = tl.totals.peak_bytes[0];
+                time[size_t(S)] = tl.totals.makespan_s;
+            }
+            const std::int64_t lo = *std::min_element(peak.begin() + 1, peak.end());
+            const std::int64_t hi = *std::max_element(peak.begin() + 1, peak.end());
+            for (std::int64_t budget : {lo - 1, lo, (lo + hi) / 2, lo + (hi - lo) / 5, hi}) {
+                int best = 0;
+                for (int S = 1; S <= n; ++S)
+                    if (peak[size_t(S)] <= budget && (best == 0 || time[size_t(S)] < time[size_t(best)])) best = S;
+                auto plan = solve("periodic", c, Hardware::unbounded(), {{}, budget});
+                if (best == 0) {
+                    QVERIFY(!plan.ok());
+                    QVERIFY(plan.errorValue().infeasible);
+                    QVERIFY2(plan.error().find("(" + std::to_string(lo) + " B)") != std::string::npos,
+                             plan.error().c_str());
+                    continue;
+                }
+                QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().c_str());
+                QCOMPARE(plan->params.at("segments"), std::to_string(best));
+                SimOptions opt;
+                opt.budget_bytes = budget;
+                auto tl = simulate(c, Hardware::unbounded(), plan->actions, opt);
+                QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+                QCOMPARE(tl->totals.makespan_s, time[size_t(best)]);
             }
         }
     }
