@@ -17,10 +17,20 @@ using namespace ckpt::fuzz;
 
 namespace {
 
-std::string scratchFile(const char* suffix) {
-    return (std::filesystem::temp_directory_path() / ("ckpt-fuzz-project-" + std::to_string(::getpid()) + suffix))
-        .string();
-}
+// The input's file and the saved copy, per process (libFuzzer's jobs run side by side), removed at exit.
+struct Scratch {
+    std::string input, saved;
+    Scratch() {
+        const auto dir = std::filesystem::temp_directory_path();
+        const std::string stem = "ckpt-fuzz-project-" + std::to_string(::getpid());
+        input = (dir / (stem + ".json")).string();
+        saved = (dir / (stem + "-saved.json")).string();
+    }
+    ~Scratch() {
+        std::remove(input.c_str());
+        std::remove(saved.c_str());
+    }
+};
 
 void writeBytes(const std::string& path, const std::string& bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -39,7 +49,9 @@ bool sameProject(const Project& a, const Project& b) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    static const std::string path = scratchFile(".json"), saved = scratchFile("-saved.json");
+    static const Scratch scratch;
+    const std::string& path = scratch.input;
+    const std::string& saved = scratch.saved;
     // Keep the documented-limit chains out (see tooLargeByDesign) without parsing for the loader.
     if (auto doc = parseJson(text(data, size), path);
         doc && doc->is_object() && doc->contains("chain") && tooLargeByDesign((*doc)["chain"]))
