@@ -1,0 +1,41 @@
+// Chain files (chainFromJson). A chain that loads must save and read back equal, and a small one goes through
+// store-all and the simulator, whose totals must be finite and hold every tape at once.
+#include "fuzz_target.h"
+#include "schedulers/store_all.h"
+#include "sim/simulator.h"
+
+using namespace ckpt;
+using namespace ckpt::fuzz;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    auto doc = parseJson(text(data, size), kSource);
+    if (!doc) {
+        checkError(doc.error());
+        return 0;
+    }
+    if (tooLargeByDesign(*doc)) return 0;
+    auto chain = chainFromJson(*doc, kSource);
+    if (!chain) {
+        checkError(chain.error());
+        return 0;
+    }
+
+    auto back = parseJson(jsonToText(chainToJson(*chain)), "saved");
+    check(back.ok(), "a saved chain does not parse: " + (back ? std::string() : back.error()));
+    auto again = chainFromJson(*back, "saved");
+    check(again.ok(), "a saved chain does not load: " + (again ? std::string() : again.error()));
+    check(*again == *chain, "a chain does not read back equal");
+
+    if (chain->length() > 256) return 0;
+    auto tl = simulate(*chain, Hardware::unbounded(), storeAllPlan(*chain).actions);
+    // Refusing a chain whose sums cannot be represented is right.
+    if (!tl) return 0;
+    checkTimeline(*tl, chain->totalForward() + chain->totalBackward(), "store-all");
+    // After the last forward every tape is held: a peak below their sum means a sum overflowed.
+    long double tapes = 0;
+    for (const Step& s : chain->steps())
+        tapes += static_cast<long double>(s.tape_bytes);
+    check(static_cast<long double>(tl->totals.peak_bytes.at(0)) >= tapes,
+          "store-all's peak " + std::to_string(tl->totals.peak_bytes.at(0)) + " is below the sum of the tapes");
+    return 0;
+}

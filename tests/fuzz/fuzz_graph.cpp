@@ -1,0 +1,61 @@
+// Graph files (graphFromJson). A graph that loads must save and read back equal, and a small one goes through the
+// graph store-all schedule and the simulator (and through the chain it converts to, when it is a chain), whose
+// totals must be finite.
+#include "fuzz_target.h"
+#include "io/graph_io.h"
+#include "run/runner.h"
+#include "schedulers/store_all.h"
+#include "sim/graph_simulator.h"
+
+using namespace ckpt;
+using namespace ckpt::fuzz;
+
+namespace {
+
+bool sameGraph(const Graph& a, const Graph& b) {
+    return a.name() == b.name() && a.nodes() == b.nodes() && a.edges() == b.edges();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    auto doc = parseJson(text(data, size), kSource);
+    if (!doc) {
+        checkError(doc.error());
+        return 0;
+    }
+    auto graph = graphFromJson(*doc, kSource);
+    if (!graph) {
+        checkError(graph.error());
+        return 0;
+    }
+
+    auto back = parseJson(jsonToText(graphToJson(*graph)), "saved");
+    check(back.ok(), "a saved graph does not parse: " + (back ? std::string() : back.error()));
+    auto again = graphFromJson(*back, "saved");
+    check(again.ok(), "a saved graph does not load: " + (again ? std::string() : again.error()));
+    check(sameGraph(*again, *graph), "a graph does not read back equal");
+
+    if (graph->size() > 256) return 0;
+    (void)graphStoreAllPeak(*graph);
+    auto tl = simulateGraph(*graph, graphStoreAll(*graph));
+    // Refusing a graph whose sums cannot be represented is right.
+    if (tl) {
+        checkTimeline(*tl, graph->totalForward() + graph->totalBackward(), "graph store-all");
+        // A node's forward holds its inputs, its output and its workspace at once: a lower peak means a sum overflowed.
+        for (int v = 0; v < graph->size(); ++v) {
+            long double need = static_cast<long double>(graph->node(v).output_bytes) + graph->node(v).workspace_bytes;
+            for (int u : graph->inputs(v))
+                need += static_cast<long double>(graph->node(u).output_bytes);
+            check(static_cast<long double>(tl->totals.peak_bytes.at(0)) >= need,
+                  "graph store-all's peak " + std::to_string(tl->totals.peak_bytes.at(0)) + " is below what node '" +
+                      graph->node(v).id + "' holds while it runs");
+        }
+    }
+    if (graph->isChain()) {
+        const Chain chain = graph->toChain();
+        Run run = runScheduler("store-all", chain, Hardware::unbounded(), SolveRequest{});
+        if (run.feasible && run.timeline) checkTimeline(*run.timeline, 0, "store-all on the graph's chain");
+    }
+    return 0;
+}

@@ -1,0 +1,43 @@
+// Graph plan files (graphPlanFromJson), read against a small fixed graph (node ids "a".."f"). A plan that loads must
+// save and read back equal, and goes through the graph simulator on one level and on a three-level machine.
+#include "fuzz_target.h"
+#include "io/graph_plan_io.h"
+#include "run/runner.h"
+
+using namespace ckpt;
+using namespace ckpt::fuzz;
+
+namespace {
+
+bool samePlan(const GraphPlan& a, const GraphPlan& b) {
+    return a.scheduler == b.scheduler && a.params == b.params && a.actions == b.actions &&
+           a.predicted_makespan_s == b.predicted_makespan_s && a.budget_bytes == b.budget_bytes;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    static const Graph graph = fixedGraph();
+    auto doc = parseJson(text(data, size), kSource);
+    if (!doc) {
+        checkError(doc.error());
+        return 0;
+    }
+    auto plan = graphPlanFromJson(*doc, graph, kSource);
+    if (!plan) {
+        checkError(plan.error());
+        return 0;
+    }
+
+    auto back = parseJson(jsonToText(graphPlanToJson(*plan, graph)), "saved");
+    check(back.ok(), "a saved graph plan does not parse: " + (back ? std::string() : back.error()));
+    auto again = graphPlanFromJson(*back, graph, "saved");
+    check(again.ok(), "a saved graph plan does not load: " + (again ? std::string() : again.error()));
+    check(samePlan(*again, *plan), "a graph plan does not read back equal");
+
+    for (const Hardware& hw : {Hardware::unbounded(), fixedHardware()}) {
+        Run run = runGraphPlan(*plan, graph, hw);
+        if (run.feasible && run.timeline) checkTimeline(*run.timeline, 0, "the graph plan");
+    }
+    return 0;
+}
