@@ -3,8 +3,7 @@
 #include "commands.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
-#include "schedulers/graph_registry.h"
-#include "schedulers/registry.h"
+#include "run/scheduler_lookup.h"
 #include "util/units.h"
 
 #include <cstdio>
@@ -39,6 +38,15 @@ std::optional<Graph> loadGraphProblem(const std::string& path) {
     return std::move(*g);
 }
 
+std::optional<Problem> loadChainOrGraph(const std::string& path) {
+    if (isGraphFile(path)) {
+        auto g = loadGraphProblem(path);
+        return g ? std::optional<Problem>(std::move(*g)) : std::nullopt;
+    }
+    auto c = loadProblem(path);
+    return c ? std::optional<Problem>(std::move(*c)) : std::nullopt;
+}
+
 std::optional<Hardware> loadMachine(const std::string& path) {
     if (path.empty()) return Hardware::unbounded();
     auto h = loadHardware(path);
@@ -63,10 +71,7 @@ std::string describeRun(const Run& run, const Hardware& hw) {
                   "makespan       %s (%.3fx store-all)\ncompute        %s\nactions        %zu\n",
                   t.steps, t.forward_steps, t.recomputed_steps, t.backward_steps, formatSeconds(t.makespan_s).c_str(),
                   run.baseline_makespan_s > 0 ? t.makespan_s / run.baseline_makespan_s : 1.0,
-                  formatSeconds(t.compute_s).c_str(),
-                  run.plan         ? run.plan->actions.size()
-                  : run.graph_plan ? run.graph_plan->actions.size()
-                                   : 0);
+                  formatSeconds(t.compute_s).c_str(), run.plan ? run.plan->actionCount() : 0);
     out += buf;
     for (int l = 0; l < hw.levelCount(); ++l)
         out += "peak level " + std::to_string(l) + "   " + formatBytes(double(t.peak_bytes[size_t(l)])) + "  (" +
@@ -115,30 +120,15 @@ bool readRequest(const Args& args, const std::string& name, const std::vector<Pa
 
 } // namespace
 
-bool readSolveRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw,
+bool readSolveRequest(const Args& args, const std::string& name, const Problem& problem, const Hardware& hw,
                       SolveRequest& req) {
-    const SchedulerInfo* info = findScheduler(name);
-    if (!info) {
-        complain(solve(name, chain, hw, {}).error());
+    auto choice = findSchedulerFor(name, problem);
+    if (!choice) {
+        complain(choice.error());
         return false;
     }
     return readRequest(
-        args, name, info->params, [&] { return storeAllPeak(chain, hw); }, req);
-}
-
-bool readSolveRequest(const Args& args, const std::string& name, const Graph& graph, const Hardware& hw,
-                      SolveRequest& req) {
-    if (const GraphSchedulerInfo* info = findGraphScheduler(name))
-        return readRequest(
-            args, name, info->params, [&] { return graphStoreAllPeak(graph); }, req);
-    if (findScheduler(name)) {
-        if (graph.isChain()) return readSolveRequest(args, name, graph.toChain(), hw, req);
-        complain(name + " is a chain scheduler and " + graph.name() +
-                 " is not a chain; graph schedulers: ckpt list shows them");
-        return false;
-    }
-    complain(solveGraph(name, graph, hw, {}).error());
-    return false;
+        args, name, choice->params(), [&] { return storeAllPeak(problem, hw); }, req);
 }
 
 int exitCodeOf(const Run& run) {

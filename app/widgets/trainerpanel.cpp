@@ -156,7 +156,7 @@ void TrainerPanel::start() {
         post([predicted, chain, hw](TrainerPanel* p) { p->m_predicted->setRun(predicted, hw); });
         double first = 0;
         for (int k = 0; k < iterations && !m_cancel; ++k) {
-            auto it = tr->iterate(*predicted->plan, hw, false);
+            auto it = tr->iterate(*predicted->chainPlan(), hw, false);
             if (!it) return finish(QString::fromStdString(it.error()));
             if (k == 0) first = it->loss;
             const bool show = k == iterations - 1 || k % 10 == 0;
