@@ -392,6 +392,8 @@ private slots:
         Output folder = ckptRun({"compare", m_dir.path()});
         QCOMPARE(folder.code, 2);
         QVERIFY2(folder.err.contains("it is a folder"), folder.err.constData());
+    }
+
     // 1e5 steps (issue 10): half as many slots as steps ran out of stack (exit 139); now the plan validates and its
     // forward steps are n + t(n, s) = 100000 + (2n - C(50002, 50001)).
     void longChainManySlots() {
