@@ -6,6 +6,7 @@
 #include "common.h"
 #include "io/graph_io.h"
 #include "run/runner.h"
+#include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
 #include "table.h"
 #include "util/units.h"
@@ -33,13 +34,13 @@ std::string fmt(const char* f, double v) {
 
 // The smallest budget (to within 1/256 of store-all's peak) at which `name` stays within `target` seconds, and the
 // peak its plan reaches there; -1 when even store-all's peak does not.
-std::int64_t leanestWithin(const std::string& name, const Graph& g, const Hardware& hw,
+std::int64_t leanestWithin(const std::string& name, const Problem& problem, const Hardware& hw,
                            const std::map<std::string, std::string>& params, double target, std::int64_t full) {
     auto atTarget = [&](std::int64_t budget, std::int64_t& peak) {
         SolveRequest req;
         req.budget_bytes = budget;
         req.params = params;
-        Run r = runGraphScheduler(name, g, hw, req);
+        Run r = runScheduler(name, problem, hw, req);
         if (!r.feasible || r.timeline->totals.makespan_s > target * (1 + 1e-9)) return false;
         peak = r.timeline->totals.peak_bytes[0];
         return true;
@@ -104,7 +105,8 @@ int benchGraphs(const Args& args) {
     }
     const int maxNodes = std::atoi(args.value("reduction-max-nodes", "80").c_str());
     for (const auto& [file, g] : graphs) {
-        const std::int64_t full = graphStoreAllPeak(g);
+        const Problem problem(g);
+        const std::int64_t full = storeAllPeak(problem, hw);
         const double base = g.totalForward() + g.totalBackward();
         auto budgets = parseBudgets(args.value("budgets", "30%,50%,70%"), [&] { return full; });
         if (!budgets) {
@@ -118,7 +120,7 @@ int benchGraphs(const Args& args) {
         std::printf("%s: %s, %d nodes, %zu edges, store-all peak %s, time %s\n\n", file.c_str(), g.name().c_str(),
                     g.size(), g.edges().size(), formatBytes(double(full)).c_str(), formatSeconds(base).c_str());
         Table t({"scheduler", "budget", "solve", "overhead", "peak L0", "note"});
-        for (const Run& r : compareGraph(g, hw, req)) {
+        for (const Run& r : compare(problem, hw, req)) {
             std::string budget = formatBytes(double(r.budget_bytes)) + " (" +
                                  fmt("%.0f%%", 100.0 * double(r.budget_bytes) / double(full)) + ")";
             if (!r.feasible) {
@@ -134,7 +136,7 @@ int benchGraphs(const Args& args) {
         std::puts("");
         std::fflush(stdout);
         for (const auto& name : reduction) {
-            if (!findGraphScheduler(name)) continue;
+            if (!findSchedulerFor(name, problem)) continue;
             if (name == "checkmate" && g.size() > maxNodes) {
                 std::printf("  %-14s skipped: %d nodes (a MILP per probe; raise --reduction-max-nodes)\n", name.c_str(),
                             g.size());
@@ -143,7 +145,7 @@ int benchGraphs(const Args& args) {
             auto pit = params.find(name);
             const auto given = pit == params.end() ? std::map<std::string, std::string>{} : pit->second;
             for (double over : overheads) {
-                std::int64_t peak = leanestWithin(name, g, hw, given, base * over, full);
+                std::int64_t peak = leanestWithin(name, problem, hw, given, base * over, full);
                 if (peak < 0)
                     std::printf("  %-14s within %.2fx store-all's time: not reached\n", name.c_str(), over);
                 else

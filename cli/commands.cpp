@@ -1,10 +1,9 @@
 #include "commands.h"
 
 #include "common.h"
-#include "io/export.h"
 #include "io/files.h"
-#include "io/graph_plan_io.h"
-#include "io/json_io.h"
+#include "run/plan_files.h"
+#include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
 #include "table.h"
 #include "util/units.h"
@@ -38,32 +37,23 @@ std::string fmt(const char* f, double v) {
     return buf;
 }
 
-// Writes the plan (json), or its simulated timeline (csv, trace) to `path`.
-bool writePlan(const std::string& path, std::string format, const Run& run, const Chain& chain) {
-    if (format.empty()) {
-        if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0)
-            format = "csv";
-        else if (path.find(".trace") != std::string::npos)
-            format = "trace";
-        else
-            format = "json";
-    }
-    Result<bool> ok = true;
-    if (format == "json")
-        ok = savePlan(path, *run.plan, chain);
-    else if (format == "csv")
-        ok = writeTextFileAtomic(path, timelineToCsv(*run.plan, *run.timeline));
-    else if (format == "trace")
-        ok = writeTextFileAtomic(path, timelineToChromeTrace(*run.plan, *run.timeline));
-    else {
-        complain("--format: expected json, csv or trace, got '" + format + "'");
+// Writes the plan (json), or its simulated timeline (csv, trace) to `path`; false after a message.
+bool writePlan(const std::string& path, const std::string& format, const Run& run, const Problem& problem) {
+    auto f = planFormatOf(format, path);
+    if (!f) {
+        complain("--format: " + f.error());
         return false;
     }
-    if (!ok) {
-        complain(ok.error());
-        return false;
-    }
-    return true;
+    auto ok = writePlanFile(path, run, problem, *f);
+    if (!ok) complain(ok.error());
+    return ok.ok();
+}
+
+// "12 steps", or "53 nodes, 60 edges".
+std::string problemSize(const Problem& problem) {
+    if (const Graph* g = problem.graph())
+        return std::to_string(g->size()) + " nodes, " + std::to_string(g->edges().size()) + " edges";
+    return std::to_string(problem.size()) + " steps";
 }
 
 // Prints a run as `ckpt solve` and `ckpt simulate` do (JSON or the human summary); a failure goes to stderr behind
@@ -160,29 +150,13 @@ int cmdSolve(int argc, char** argv) {
     const std::string name = args.value("scheduler");
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
-    auto problem = loadAnyProblem(args.positional()[0]);
+    auto problem = loadChainOrGraph(args.positional()[0]);
     if (!problem) return BadInput;
-    if (auto& graph = problem->graph) {
-        SolveRequest req;
-        if (!readSolveRequest(args, name, *graph, *hw, req)) return BadInput;
-        Run run = runGraphScheduler(name, *graph, *hw, req);
-        if (int code = printRun(args, run, *hw, ""); code != Done || !args.has("out")) return code;
-        if (run.plan)
-            return writePlan(args.value("out"), args.value("format"), run, graph->toChain()) ? Done : BadInput;
-        if (!args.value("format").empty() && args.value("format") != "json") {
-            complain("--format: a graph plan is written as json (ckpt-graph-plan)");
-            return BadInput;
-        }
-        auto ok = saveGraphPlan(args.value("out"), *run.graph_plan, *graph);
-        if (!ok) complain(ok.error());
-        return ok ? Done : BadInput;
-    }
-    const auto& chain = problem->chain;
     SolveRequest req;
-    if (!readSolveRequest(args, name, *chain, *hw, req)) return BadInput;
-    Run run = runScheduler(name, *chain, *hw, req);
+    if (!readSolveRequest(args, name, *problem, *hw, req)) return BadInput;
+    Run run = runScheduler(name, *problem, *hw, req);
     if (int code = printRun(args, run, *hw, ""); code != Done || !args.has("out")) return code;
-    return writePlan(args.value("out"), args.value("format"), run, *chain) ? Done : BadInput;
+    return writePlan(args.value("out"), args.value("format"), run, *problem) ? Done : BadInput;
 }
 
 int cmdSimulate(int argc, char** argv) {
@@ -195,19 +169,14 @@ int cmdSimulate(int argc, char** argv) {
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     const std::string where = args.positional()[1] + ": ";
-    auto problem = loadAnyProblem(args.positional()[0]);
+    auto problem = loadChainOrGraph(args.positional()[0]);
     if (!problem) return BadInput;
-    if (const auto& graph = problem->graph) {
-        auto plan = loadGraphPlan(args.positional()[1], *graph);
-        if (!plan) complain(plan.error());
-        if (!plan || !readPlanBudget(args, plan->budget_bytes)) return BadInput;
-        return printRun(args, runGraphPlan(*plan, *graph, *hw), *hw, where);
-    }
-    const auto& chain = problem->chain;
-    auto plan = loadPlan(args.positional()[1]);
+    auto plan = loadPlanFor(args.positional()[1], *problem);
     if (!plan) complain(plan.error());
-    if (!plan || !readPlanBudget(args, plan->budget_bytes)) return BadInput;
-    return printRun(args, runPlan(*plan, *chain, *hw), *hw, where);
+    std::int64_t budget = plan ? plan->budgetBytes() : 0;
+    if (!plan || !readPlanBudget(args, budget)) return BadInput;
+    plan->setBudgetBytes(budget);
+    return printRun(args, runPlan(*plan, *problem, *hw), *hw, where);
 }
 
 int cmdCompare(int argc, char** argv) {
@@ -217,27 +186,19 @@ int cmdCompare(int argc, char** argv) {
         complain("compare: expected one PROBLEM file (see ckpt --help)");
         return BadInput;
     }
-    auto problem = loadAnyProblem(args.positional()[0]);
+    auto problem = loadChainOrGraph(args.positional()[0]);
     if (!problem) return BadInput;
-    const std::optional<Chain>& chain = problem->chain;
-    const std::optional<Graph>& graph = problem->graph;
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     CompareRequest req;
     req.schedulers = split(args.value("schedulers"), ',');
-    for (const auto& s : req.schedulers) {
-        if (graph && !findGraphScheduler(s) && !(findScheduler(s) && graph->isChain())) {
-            complain(solveGraph(s, *graph, *hw, {}).error());
+    for (const auto& s : req.schedulers)
+        if (auto choice = findSchedulerFor(s, *problem); !choice) {
+            complain(choice.error());
             return BadInput;
         }
-        if (chain && !findScheduler(s)) {
-            complain(solve(s, *chain, *hw, {}).error());
-            return BadInput;
-        }
-    }
     if (args.has("budgets")) {
-        auto b = graph ? parseBudgets(args.value("budgets"), [&] { return graphStoreAllPeak(*graph); })
-                       : parseBudgetList(args.value("budgets"), *chain, *hw);
+        auto b = parseBudgetList(args.value("budgets"), *problem, *hw);
         if (!b) {
             complain("--budgets: " + b.error());
             return BadInput;
@@ -257,7 +218,7 @@ int cmdCompare(int argc, char** argv) {
         }
         req.params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
     }
-    std::vector<Run> runs = graph ? compareGraph(*graph, *hw, req) : compare(*chain, *hw, req);
+    std::vector<Run> runs = compare(*problem, *hw, req);
     for (const Run& r : runs)
         if (r.bad_input) {
             complain(r.scheduler + ": " + r.message);
@@ -297,11 +258,7 @@ int cmdCompare(int argc, char** argv) {
             }
             t.add(row);
         }
-        if (graph)
-            std::printf("%s (%d nodes, %zu edges) on %s\n\n", graph->name().c_str(), graph->size(),
-                        graph->edges().size(), hw->name().c_str());
-        else
-            std::printf("%s (%d steps) on %s\n\n", chain->name().c_str(), chain->length(), hw->name().c_str());
+        std::printf("%s (%s) on %s\n\n", problem->name().c_str(), problemSize(*problem).c_str(), hw->name().c_str());
         std::fputs(t.render().c_str(), stdout);
         if (!notes.empty()) std::puts("");
         for (const auto& note : notes)

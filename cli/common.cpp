@@ -4,8 +4,7 @@
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
-#include "schedulers/graph_registry.h"
-#include "schedulers/registry.h"
+#include "run/scheduler_lookup.h"
 #include "util/units.h"
 #include "util/utf8.h"
 
@@ -27,29 +26,27 @@ std::optional<Chain> loadProblem(const std::string& path) {
     return std::move(*c);
 }
 
-std::optional<Problem> loadAnyProblem(const std::string& path) {
+std::optional<Problem> loadChainOrGraph(const std::string& path) {
+    // Read and parsed once: a long chain's file is large, and a second read could see a different file.
     auto doc = loadJson(path);
     if (!doc) {
         complain(doc.error());
         return std::nullopt;
     }
-    Problem p;
     if (documentKindOf(*doc) == DocumentKind::Graph) {
         auto g = graphFromJson(*doc, path);
         if (!g) {
             complain(g.error());
             return std::nullopt;
         }
-        p.graph = std::move(*g);
-        return p;
+        return Problem(std::move(*g));
     }
     auto c = chainFromJson(*doc, path);
     if (!c) {
         complain(c.error());
         return std::nullopt;
     }
-    p.chain = std::move(*c);
-    return p;
+    return Problem(std::move(*c));
 }
 
 std::string jsonText(const nlohmann::json& doc) {
@@ -92,10 +89,7 @@ std::string describeRun(const Run& run, const Hardware& hw) {
                   "steps          %lld\nforward steps  %lld (%lld recomputed)\nbackward steps %lld\n"
                   "makespan       %s (%.3fx store-all)\ncompute        %s\nactions        %zu\n",
                   t.steps, t.forward_steps, t.recomputed_steps, t.backward_steps, formatSeconds(t.makespan_s).c_str(),
-                  overheadOf(run), formatSeconds(t.compute_s).c_str(),
-                  run.plan         ? run.plan->actions.size()
-                  : run.graph_plan ? run.graph_plan->actions.size()
-                                   : 0);
+                  overheadOf(run), formatSeconds(t.compute_s).c_str(), run.plan ? run.plan->actionCount() : 0);
     out += buf;
     for (int l = 0; l < hw.levelCount(); ++l)
         out += "peak level " + std::to_string(l) + "   " + formatBytes(double(t.peak_bytes[size_t(l)])) + "  (" +
@@ -152,30 +146,15 @@ bool readRequest(const Args& args, const std::string& name, const std::vector<Pa
 
 } // namespace
 
-bool readSolveRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw,
+bool readSolveRequest(const Args& args, const std::string& name, const Problem& problem, const Hardware& hw,
                       SolveRequest& req) {
-    const SchedulerInfo* info = findScheduler(name);
-    if (!info) {
-        complain(solve(name, chain, hw, {}).error());
+    auto choice = findSchedulerFor(name, problem);
+    if (!choice) {
+        complain(choice.error());
         return false;
     }
     return readRequest(
-        args, name, info->params, [&] { return storeAllPeak(chain, hw); }, req);
-}
-
-bool readSolveRequest(const Args& args, const std::string& name, const Graph& graph, const Hardware& hw,
-                      SolveRequest& req) {
-    if (const GraphSchedulerInfo* info = findGraphScheduler(name))
-        return readRequest(
-            args, name, info->params, [&] { return graphStoreAllPeak(graph); }, req);
-    if (findScheduler(name)) {
-        if (graph.isChain()) return readSolveRequest(args, name, graph.toChain(), hw, req);
-        complain(name + " is a chain scheduler and " + graph.name() +
-                 " is not a chain; graph schedulers: ckpt list shows them");
-        return false;
-    }
-    complain(solveGraph(name, graph, hw, {}).error());
-    return false;
+        args, name, choice->params(), [&] { return storeAllPeak(problem, hw); }, req);
 }
 
 int exitCodeOf(const Run& run) {

@@ -17,13 +17,9 @@ void complain(const std::string& message);
 
 std::optional<Chain> loadProblem(const std::string& path);
 std::optional<Graph> loadGraphProblem(const std::string& path);
-// A problem file read and parsed once: a graph when its "format" is ckpt-graph, else a chain (whose reader words what
-// is wrong with anything else). Nullopt after a message.
-struct Problem {
-    std::optional<Chain> chain;
-    std::optional<Graph> graph;
-};
-std::optional<Problem> loadAnyProblem(const std::string& path);
+// A chain or a graph file, read and parsed once: a graph when its "format" is ckpt-graph, else a chain (whose reader
+// words what is wrong with anything else). Nullopt after a message.
+std::optional<Problem> loadChainOrGraph(const std::string& path);
 // An empty path means one unbounded level.
 std::optional<Hardware> loadMachine(const std::string& path);
 
@@ -37,12 +33,9 @@ double overheadOf(const Run& run);
 // The human summary of one run, several lines.
 std::string describeRun(const Run& run, const Hardware& hw);
 // The scheduler's parameters (--param k=v, --slots N for its slots or segments) and budget (--budget: a size, or a
-// percentage of store-all's peak) as `ckpt solve` reads them; false after a message (an unknown scheduler too).
-bool readSolveRequest(const Args& args, const std::string& name, const Chain& chain, const Hardware& hw,
-                      SolveRequest& req);
-
-// The same for a graph: a graph scheduler's parameters, or a chain scheduler's when the graph is a chain.
-bool readSolveRequest(const Args& args, const std::string& name, const Graph& graph, const Hardware& hw,
+// percentage of store-all's peak) as `ckpt solve` reads them; false after a message (an unknown scheduler too, or a
+// chain scheduler on a graph that is not a chain).
+bool readSolveRequest(const Args& args, const std::string& name, const Problem& problem, const Hardware& hw,
                       SolveRequest& req);
 
 // Exit code for a run: Done, Infeasible or BadInput.

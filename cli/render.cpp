@@ -42,20 +42,14 @@ int cmdRender(int argc, char** argv) {
             return BadInput;
         }
     }
-    // A graph renders like a chain, through the graph schedulers (the sweep diagram needs a chain's steps).
-    auto problem = loadAnyProblem(args.positional()[0]);
+    // A graph renders like a chain (the sweep diagram needs a chain's steps: a graph that is a chain has them).
+    auto problem = loadChainOrGraph(args.positional()[0]);
     if (!problem) return BadInput;
-    std::optional<Chain>& chain = problem->chain;
-    std::optional<Graph>& graph = problem->graph;
-    if (graph) {
-        if (chart == "sweep") {
-            if (!graph->isChain()) {
-                complain("render: the sweep diagram draws a chain's steps; " + graph->name() + " is not a chain");
-                return BadInput;
-            }
-            chain = graph->toChain(), graph.reset();
-        }
+    if (chart == "sweep" && !problem->chain()) {
+        complain("render: the sweep diagram draws a chain's steps; " + problem->name() + " is not a chain");
+        return BadInput;
     }
+    if (chart == "sweep") problem = Problem(*problem->chain());
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -71,15 +65,14 @@ int cmdRender(int argc, char** argv) {
         for (std::string item; std::getline(ss, item, ',');)
             if (!item.empty()) req.schedulers.push_back(item);
         const std::string list = args.value("budgets", "5%,10%,20%,35%,50%,75%,100%");
-        auto budgets =
-            graph ? parseBudgets(list, [&] { return graphStoreAllPeak(*graph); }) : parseBudgetList(list, *chain, *hw);
+        auto budgets = parseBudgetList(list, *problem, *hw);
         if (!budgets) {
             complain("render: --budgets: " + budgets.error());
             return BadInput;
         }
         req.budgets = *budgets;
         std::vector<std::shared_ptr<const Run>> runs;
-        for (Run& r : graph ? compareGraph(*graph, *hw, req) : compare(*chain, *hw, req)) {
+        for (Run& r : compare(*problem, *hw, req)) {
             if (r.bad_input) {
                 complain(r.scheduler + ": " + r.message);
                 return BadInput;
@@ -96,21 +89,19 @@ int cmdRender(int argc, char** argv) {
         }
         std::string name = args.value("scheduler");
         SolveRequest req;
-        if (graph ? !readSolveRequest(args, name, *graph, *hw, req) : !readSolveRequest(args, name, *chain, *hw, req))
-            return BadInput;
-        auto run = std::make_shared<const Run>(graph ? runGraphScheduler(name, *graph, *hw, req)
-                                                     : runScheduler(name, *chain, *hw, req));
+        if (!readSolveRequest(args, name, *problem, *hw, req)) return BadInput;
+        auto run = std::make_shared<const Run>(runScheduler(name, *problem, *hw, req));
         if (!run->feasible) {
             complain(run->message);
             return exitCodeOf(*run);
         }
         if (chart == "sweep") {
             auto* s = new SweepView;
-            s->setRun(run, *chain, *hw);
+            s->setRun(run, *problem->chain(), *hw);
             view = s, plot = s->plot();
         } else {
             auto* t = new TimelineView;
-            if (graph) {
+            if (const Graph* graph = problem->graph()) {
                 QStringList ids;
                 for (const GraphNode& n : graph->nodes())
                     ids << QString::fromStdString(n.id);

@@ -161,9 +161,9 @@ bool readConfig(const Args& args, TrainerConfig& c) {
 bool writeTimelines(const std::string& path, const Run& run, const Chain& chain, const Timeline& measured) {
     Result<bool> ok = true;
     if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0) {
-        ok = writeTextFileAtomic(path, timelineToCsv(*run.plan, measured));
+        ok = writeTextFileAtomic(path, timelineToCsv(*run.chainPlan(), measured));
     } else if (path.find(".trace") != std::string::npos) {
-        ok = writeTextFileAtomic(path, timelineToChromeTrace(*run.plan, measured));
+        ok = writeTextFileAtomic(path, timelineToChromeTrace(*run.chainPlan(), measured));
     } else {
         nlohmann::json doc = {{"format", "ckpt-timelines"},
                               {"version", 1},
@@ -279,7 +279,7 @@ int cmdTrain(int argc, char** argv) {
     double gradDiff = args.has("check-gradients") ? 0.0 : -1.0;
     Timeline last;
     for (int k = 1; k <= iterations; ++k) {
-        auto it = t.iterate(*run.plan, hw, args.has("check-gradients"));
+        auto it = t.iterate(*run.chainPlan(), hw, args.has("check-gradients"));
         if (g_stop) return interrupted();
         if (!it) {
             complain("iteration " + std::to_string(k) + ": " + it.error());

@@ -70,6 +70,11 @@ Graph Document::graph() const {
     return *Graph::make(m_graphName.toStdString(), m_nodes, m_edges);
 }
 
+Problem Document::problem() const {
+    if (m_isGraph) return graph();
+    return chain();
+}
+
 int Document::nodeIndex(const QString& id) const {
     const std::string s = id.toStdString();
     for (std::size_t i = 0; i < m_nodes.size(); ++i)

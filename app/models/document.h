@@ -6,6 +6,7 @@
 #include "model/chain.h"
 #include "model/graph.h"
 #include "model/hardware.h"
+#include "model/problem.h"
 
 #include <QObject>
 #include <QString>
@@ -32,7 +33,8 @@ public:
     bool isGraph() const { return m_isGraph; }
     const std::vector<ckpt::GraphNode>& nodes() const { return m_nodes; }
     const std::vector<ckpt::GraphEdge>& edges() const { return m_edges; }
-    ckpt::Graph graph() const; // valid in graph mode (edits are checked by Graph::make before they land)
+    ckpt::Graph graph() const;     // valid in graph mode (edits are checked by Graph::make before they land)
+    ckpt::Problem problem() const; // the graph in graph mode, else the chain
     int nodeIndex(const QString& id) const;
     QStringList nodeInputs(int index) const;         // ids of the nodes whose outputs node `index` consumes
     QString uniqueNodeId(const QString& base) const; // base, base2, base3, ... the first id not taken

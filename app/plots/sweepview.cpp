@@ -96,7 +96,8 @@ void SweepView::rebuild() {
     for (QCPGraph* g : {m_forward, m_recompute, m_backward, m_marks})
         g->data()->clear();
     m_label->setText(QString());
-    if (!m_run || !m_run->timeline || !m_run->plan) return;
+    const Plan* plan = m_run ? m_run->chainPlan() : nullptr;
+    if (!plan || !m_run->timeline) return;
     const double gap = std::nan("");
     QVector<QCPGraphData> fwd, rec, bwd, marks;
     double lastEnd[3] = {-1, -1, -1};
@@ -104,7 +105,7 @@ void SweepView::rebuild() {
     for (const Interval& iv : m_run->timeline->intervals) {
         if (iv.lane != 0) continue;
         if (shown++ >= m_revealed) break;
-        const Action& a = m_run->plan->actions[std::size_t(iv.action)];
+        const Action& a = plan->actions[std::size_t(iv.action)];
         int which = iv.kind == IntervalKind::Backward ? 2 : iv.kind == IntervalKind::Recompute ? 1 : 0;
         QVector<QCPGraphData>& out = which == 0 ? fwd : which == 1 ? rec : bwd;
         double y0 = which == 2 ? iv.index : iv.index - 1, y1 = which == 2 ? iv.index - 1 : iv.index;

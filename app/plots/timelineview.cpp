@@ -195,14 +195,14 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
             return;
         }
         int k = d->ganttRect->rect().contains(e->pos()) ? d->gantt->intervalAt(e->pos()) : -1;
-        if (k < 0 || !d->run || (!d->run->plan && !d->run->graph_plan)) {
+        if (k < 0 || !d->run || !d->run->plan) {
             QToolTip::hideText();
             return;
         }
         const Interval& iv = d->timeline->intervals[std::size_t(k)];
         QString what;
-        if (d->run->plan) {
-            what = QString::fromStdString(toString(d->run->plan->actions[std::size_t(iv.action)]));
+        if (const Plan* plan = d->run->chainPlan()) {
+            what = QString::fromStdString(toString(plan->actions[std::size_t(iv.action)]));
         } else { // a graph run: the interval's node by id
             const QString node =
                 iv.index >= 0 && iv.index < d->nodeNames.size() ? d->nodeNames[iv.index] : QString::number(iv.index);

@@ -269,51 +269,6 @@ QString GraphView::fateName(Fate fate) {
     return tr("no plan shown");
 }
 
-std::vector<GraphView::Fate> GraphView::fatesOf(const Graph& graph, const Run& run) {
-    const int n = graph.size();
-    std::vector<Fate> out(std::size_t(n), Fate::Neutral);
-    if (!run.timeline) return out;
-    // A graph run's intervals name nodes; a chain plan's name steps 1..n, the nodes in topological order.
-    const bool chainRun = !run.graph_plan;
-    auto nodeOf = [&](int index) {
-        if (!chainRun) return index >= 0 && index < n ? index : -1;
-        return index >= 1 && index <= n ? graph.topologicalOrder()[std::size_t(index - 1)] : -1;
-    };
-    std::vector<int> computes(std::size_t(n), 0);
-    std::vector<bool> recomputed(std::size_t(n), false), freedEarly(std::size_t(n), false),
-        offloaded(std::size_t(n), false);
-    for (const Interval& iv : run.timeline->intervals) {
-        if (iv.kind == IntervalKind::Write) {
-            // A chain's transfers move state x_j, the output of step j.
-            const int v = chainRun ? (iv.index >= 1 ? nodeOf(iv.index) : -1) : nodeOf(iv.index);
-            if (v >= 0) offloaded[std::size_t(v)] = true;
-            continue;
-        }
-        if (iv.lane != 0 || iv.kind == IntervalKind::Backward) continue;
-        const int v = nodeOf(iv.index);
-        if (v < 0) continue;
-        ++computes[std::size_t(v)];
-        if (iv.kind == IntervalKind::Recompute) recomputed[std::size_t(v)] = true;
-    }
-    if (run.graph_plan) {
-        std::vector<bool> done(std::size_t(n), false);
-        for (const GraphAction& a : run.graph_plan->actions) {
-            if (a.node < 0 || a.node >= n) continue;
-            if (a.kind == GraphActionKind::Backward) done[std::size_t(a.node)] = true;
-            if (a.kind == GraphActionKind::Free && a.level == 0 && !done[std::size_t(a.node)])
-                freedEarly[std::size_t(a.node)] = true;
-        }
-    }
-    for (std::size_t v = 0; v < std::size_t(n); ++v) {
-        if (computes[v] == 0) continue;
-        out[v] = recomputed[v] || computes[v] > 1 ? Fate::Recomputed
-                 : offloaded[v]                   ? Fate::Offloaded
-                 : freedEarly[v]                  ? Fate::Freed
-                                                  : Fate::Kept;
-    }
-    return out;
-}
-
 void GraphView::clear() {
     d->graph.reset();
     d->scene->clear();
@@ -402,7 +357,7 @@ void GraphView::updateActions() {
 }
 
 void GraphView::recolor() {
-    d->fates = d->graph && d->run ? fatesOf(*d->graph, *d->run)
+    d->fates = d->graph && d->run ? nodeFates(*d->graph, *d->run)
                                   : std::vector<Fate>(std::size_t(d->graph ? d->graph->size() : 0), Fate::Neutral);
     int counts[5] = {0, 0, 0, 0, 0};
     for (std::size_t v = 0; v < d->nodes.size() && v < d->fates.size(); ++v) {

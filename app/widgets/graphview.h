@@ -4,6 +4,7 @@
 // plan shown, each node is coloured by what the plan does with its output (read from the run's timeline): kept until
 // its backward, recomputed, or freed early; without one, neutral.
 #include "model/graph.h"
+#include "run/node_fates.h"
 #include "run/runner.h"
 
 #include <QColor>
@@ -18,7 +19,7 @@ class QLabel;
 class GraphView : public QWidget {
     Q_OBJECT
 public:
-    enum class Fate { Neutral, Kept, Recomputed, Freed, Offloaded };
+    using Fate = ckpt::NodeFate; // computed in the engine (run/node_fates.h), coloured here
     explicit GraphView(QWidget* parent = nullptr);
     ~GraphView() override;
 
@@ -28,8 +29,6 @@ public:
     // Colours the nodes by the run (a graph run's Interval.index is the node; a chain run on a graph that is a chain
     // maps step i to the i-th node in topological order). A null run or one without a timeline: neutral.
     void setRun(std::shared_ptr<const ckpt::Run> run);
-    // What a run does with each node, from its timeline (and its graph plan's frees when it has one).
-    static std::vector<Fate> fatesOf(const ckpt::Graph& graph, const ckpt::Run& run);
     static QColor fateColor(Fate fate);
     static QString fateName(Fate fate);
 

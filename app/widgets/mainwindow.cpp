@@ -2,7 +2,6 @@
 
 #include "graphview.h"
 #include "io/graph_io.h"
-#include "io/graph_plan_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
 #include "models/chaintablemodel.h"
@@ -13,6 +12,8 @@
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "run/node_fates.h"
+#include "run/plan_files.h"
 
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
@@ -207,13 +208,7 @@ void MainWindow::buildUi() {
     // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
     connect(m_timeline, &TimelineView::actionClicked, this, [this](int, int step) {
         if (m_doc->isGraph()) {
-            // A graph run's intervals name nodes; a chain run on a chain graph names steps (nodes in topological
-            // order, from 1).
-            const Graph g = m_doc->graph();
-            int node = step;
-            if (m_shown && m_shown->plan)
-                node = step >= 1 && step <= g.size() ? g.topologicalOrder()[std::size_t(step - 1)] : -1;
-            return selectNode(node, m_timeline);
+            return selectNode(m_shown ? nodeOfIndex(m_doc->graph(), *m_shown, step) : -1, m_timeline);
         }
         if (step >= 1 && step <= m_chainModel->rowCount()) {
             m_chainTable->blockSignals(true);
@@ -499,9 +494,10 @@ bool MainWindow::openFile(const QString& path) {
     case DocumentKind::GraphPlan: {
         if (!m_doc->isGraph())
             return report(tr("%1: a graph plan names the nodes of a graph: open the graph first").arg(path)), false;
-        auto plan = graphPlanFromJson(*doc, m_doc->graph(), p);
+        const Problem problem = m_doc->problem();
+        auto plan = planFromJsonFor(*doc, problem, p);
         if (!plan) return report(QString::fromStdString(plan.error())), false;
-        auto run = std::make_shared<const Run>(runGraphPlan(*plan, m_doc->graph(), m_doc->hardware()));
+        auto run = std::make_shared<const Run>(runPlan(*plan, problem, m_doc->hardware()));
         if (!run->feasible) return report(QString::fromStdString(run->message)), false;
         showRun(run);
         m_comparison->setRuns({run});

@@ -7,7 +7,8 @@
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
-#include "schedulers/graph_registry.h"
+#include "run/node_fates.h"
+#include "run/scheduler_lookup.h"
 #include "trainerpanel.h"
 
 #include <QHBoxLayout>
@@ -98,12 +99,7 @@ void MainWindow::selectNode(int node, QObject* from) {
     }
     if (from != m_graphView) m_graphView->selectNode(valid ? node : -1);
     // The Gantt marks the node's actions: its index for a graph run, its place in topological order for a chain run.
-    int mark = valid ? node : -1;
-    if (valid && m_shown && m_shown->plan) {
-        const auto& order = m_doc->graph().topologicalOrder();
-        mark = int(std::find(order.begin(), order.end(), node) - order.begin()) + 1;
-    }
-    m_timeline->highlightStep(mark);
+    m_timeline->highlightStep(!valid ? -1 : m_shown ? indexOfNode(m_doc->graph(), *m_shown, node) : node);
     m_syncing = false;
 }
 
@@ -146,14 +142,15 @@ ProjectSettings MainWindow::graphSettings(const Graph& graph) const {
     // a few fractions of store-all's peak that it meets, so that the first plan shown has to recompute;
     // store-all (always there) without a budget otherwise.
     s.scheduler = "store-all";
+    const Problem problem(graph);
     for (const char* name : {"lower-set-dp", "chen-greedy", "dtr"}) {
-        if (!findGraphScheduler(name)) continue;
+        if (!findSchedulerFor(name, problem)) continue;
         s.scheduler = name;
-        const std::int64_t peak = graphStoreAllPeak(graph);
+        const std::int64_t peak = storeAllPeak(problem, m_doc->hardware());
         for (double f : {0.5, 0.65, 0.8}) {
             SolveRequest r;
             r.budget_bytes = std::int64_t(double(peak) * f);
-            if (solveGraph(name, graph, m_doc->hardware(), r)) {
+            if (runScheduler(name, problem, m_doc->hardware(), r).feasible) {
                 s.budget_bytes = r.budget_bytes;
                 break;
             }

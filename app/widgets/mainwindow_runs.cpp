@@ -1,9 +1,5 @@
 // The window's runs (in the background, with progress and cancel) and its exports.
 #include "graphview.h"
-#include "io/export.h"
-#include "io/files.h"
-#include "io/graph_plan_io.h"
-#include "io/json_io.h"
 #include "mainwindow.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
@@ -11,6 +7,7 @@
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "run/plan_files.h"
 #include "schedulerpanel.h"
 #include "schedulers/fit.h"
 #include "schedulers/revolve.h"
@@ -64,27 +61,11 @@ template <typename F> Run guardedRun(const std::string& what, F&& work) {
 } // namespace
 
 void MainWindow::refreshBudgetRange() {
-    std::int64_t low = 0, high = 0;
-    if (m_doc->isGraph()) {
-        // No schedule of a graph goes below the largest forward: its inputs, its output and its workspace at once.
-        const Graph g = m_doc->graph();
-        for (int v = 0; v < g.size(); ++v) {
-            std::int64_t need = g.node(v).output_bytes + g.node(v).workspace_bytes;
-            for (int u : g.inputs(v))
-                need += g.node(u).output_bytes;
-            low = std::max(low, need);
-        }
-        high = graphStoreAllPeak(g);
-    } else {
-        // From the leanest schedule's peak to store-all's.
-        Chain chain = m_doc->chain();
-        low = leanestPeak(chain);
-        high = storeAllPeak(chain, m_doc->hardware());
-    }
+    const BudgetRange range = budgetRange(m_doc->problem(), m_doc->hardware());
     m_panel->blockSignals(true);
     // The document's budget, not the slider's: after a new project the slider still holds the old one.
     std::int64_t keep = m_doc->settings().budget_bytes;
-    m_panel->setBudgetRange(low, high);
+    m_panel->setBudgetRange(range.floor, range.ceiling);
     m_panel->setBudgetBytes(keep);
     m_panel->blockSignals(false);
 }
@@ -99,9 +80,7 @@ void MainWindow::runCurrent() {
     // The latest request wins: an older result that arrives later is dropped.
     const int generation = ++*m_generation;
     auto counter = m_generation;
-    std::optional<Graph> graph;
-    if (m_doc->isGraph()) graph = m_doc->graph();
-    Chain chain = m_doc->chain();
+    const Problem problem = m_doc->problem();
     Hardware hw = m_doc->hardware();
     std::string name = m_panel->currentScheduler();
     SolveRequest req = requestOf(m_panel);
@@ -129,18 +108,14 @@ void MainWindow::runCurrent() {
         if (counter->load() != generation) return Run{"__stale__"};
         // The runner turns what it meets into the run's message; a copy that runs out of memory must not end the
         // program either (QFuture would rethrow it in the GUI thread).
-        Run r = guardedRun(name, [&] {
-            return graph ? runGraphScheduler(name, *graph, hw, req) : runScheduler(name, chain, hw, req);
-        });
+        Run r = guardedRun(name, [&] { return runScheduler(name, problem, hw, req); });
         if (counter->load() != generation) return Run{"__stale__"};
         return r;
     }));
 }
 
 std::shared_ptr<const Run> MainWindow::runCurrentNow() {
-    Run r = m_doc->isGraph()
-                ? runGraphScheduler(m_panel->currentScheduler(), m_doc->graph(), m_doc->hardware(), requestOf(m_panel))
-                : runScheduler(m_panel->currentScheduler(), m_doc->chain(), m_doc->hardware(), requestOf(m_panel));
+    Run r = runScheduler(m_panel->currentScheduler(), m_doc->problem(), m_doc->hardware(), requestOf(m_panel));
     auto run = std::make_shared<const Run>(std::move(r));
     if (run->feasible)
         showRun(run);
@@ -154,12 +129,9 @@ std::shared_ptr<const Run> MainWindow::runCurrentNow() {
 void MainWindow::runAll() {
     if (m_compareWatcher && m_compareWatcher->isRunning())
         return statusBar()->showMessage(tr("Runs already in progress"), 3000);
-    Chain chain = m_doc->chain();
+    const Problem problem = m_doc->problem();
     Hardware hw = m_doc->hardware();
-    std::optional<Graph> graph;
-    if (m_doc->isGraph()) graph = m_doc->graph();
-    auto budgets = graph ? parseBudgets(m_doc->settings().budgets, [&] { return graphStoreAllPeak(*graph); })
-                         : parseBudgetList(m_doc->settings().budgets, chain, hw);
+    auto budgets = parseBudgetList(m_doc->settings().budgets, problem, hw);
     if (!budgets) return report(tr("Budgets to compare: %1").arg(QString::fromStdString(budgets.error())));
     CompareRequest req;
     req.schedulers = m_doc->settings().schedulers;
@@ -198,8 +170,7 @@ void MainWindow::runAll() {
                 Qt::QueuedConnection);
         };
         try {
-            return graph ? compareGraph(*graph, hw, req, progress, &m_cancelFlag)
-                         : compare(chain, hw, req, progress, &m_cancelFlag);
+            return compare(problem, hw, req, progress, &m_cancelFlag);
         } catch (const std::exception& e) {
             return std::vector<Run>{failedRun(tr("the comparison").toStdString(), e)};
         }
@@ -207,18 +178,15 @@ void MainWindow::runAll() {
 }
 
 void MainWindow::runAllNow() {
-    Chain chain = m_doc->chain();
+    const Problem problem = m_doc->problem();
     Hardware hw = m_doc->hardware();
-    std::optional<Graph> graph;
-    if (m_doc->isGraph()) graph = m_doc->graph();
-    auto budgets = graph ? parseBudgets(m_doc->settings().budgets, [&] { return graphStoreAllPeak(*graph); })
-                         : parseBudgetList(m_doc->settings().budgets, chain, hw);
+    auto budgets = parseBudgetList(m_doc->settings().budgets, problem, hw);
     CompareRequest req;
     req.schedulers = m_doc->settings().schedulers;
     if (req.schedulers.empty()) req.schedulers = m_panel->listedSchedulers();
     if (budgets) req.budgets = *budgets;
     req.params = m_doc->settings().params;
-    showRuns(graph ? compareGraph(*graph, hw, req) : compare(chain, hw, req));
+    showRuns(compare(problem, hw, req));
 }
 
 void MainWindow::cancelRuns() {
@@ -295,17 +263,16 @@ void MainWindow::updateSideBySide() {
 
 void MainWindow::showRun(std::shared_ptr<const Run> run) {
     m_shown = run;
-    Chain chain = m_doc->chain();
     Hardware hw = m_doc->hardware();
     QStringList ids;
-    if (m_doc->isGraph())
-        for (const GraphNode& n : m_doc->nodes())
-            ids << QString::fromStdString(n.id);
+    for (const GraphNode& n : m_doc->nodes()) // none for a chain
+        ids << QString::fromStdString(n.id);
     m_timeline->setNodeNames(ids);
     m_timeline->setRun(run, hw);
-    // The sweep diagram is drawn from a chain plan's steps; the graph view colours a graph's nodes.
-    m_sweep->setRun(m_doc->isGraph() ? nullptr : run, chain, hw);
-    m_graphView->setRun(m_doc->isGraph() ? run : nullptr);
+    // The sweep diagram is drawn from a chain plan's steps (it ignores other runs); the graph view colours a graph's
+    // nodes (it has no graph for a chain).
+    m_sweep->setRun(run, m_doc->chain(), hw);
+    m_graphView->setRun(run);
     if (m_pinned) updateSideBySide();
     if (!run || !run->timeline) return;
     const Totals& t = run->timeline->totals;
@@ -323,9 +290,7 @@ void MainWindow::showRun(std::shared_ptr<const Run> run) {
             .arg(t.forward_steps)
             .arg(t.recomputed_steps)
             .arg(peaks)
-            .arg(run->plan         ? run->plan->actions.size()
-                 : run->graph_plan ? run->graph_plan->actions.size()
-                                   : 0));
+            .arg(run->plan ? run->plan->actionCount() : 0));
 }
 
 QCustomPlot* MainWindow::chartByName(const QString& which) const {
@@ -342,31 +307,10 @@ QString MainWindow::exportChart(const QString& which, const QString& path, int w
 }
 
 QString MainWindow::exportPlan(const QString& path, const QString& format) {
-    if (!m_shown || (!m_shown->plan && !m_shown->graph_plan))
-        return tr("There is no plan to export yet: run a scheduler first");
-    Result<bool> ok = true;
-    if (m_shown->graph_plan) {
-        // The plan by node id; CSV and trace from the timeline alone (their action column names no chain action).
-        Plan named;
-        named.scheduler = m_shown->graph_plan->scheduler;
-        if (format == "json")
-            ok = saveGraphPlan(path.toStdString(), *m_shown->graph_plan, m_doc->graph());
-        else if (format == "csv")
-            ok = writeTextFileAtomic(path.toStdString(), timelineToCsv(named, *m_shown->timeline));
-        else if (format == "trace")
-            ok = writeTextFileAtomic(path.toStdString(), timelineToChromeTrace(named, *m_shown->timeline));
-        else
-            return tr("unknown plan format '%1'").arg(format);
-        return ok ? QString() : QString::fromStdString(ok.error());
-    }
-    if (format == "json")
-        ok = savePlan(path.toStdString(), *m_shown->plan, m_doc->chain());
-    else if (format == "csv")
-        ok = writeTextFileAtomic(path.toStdString(), timelineToCsv(*m_shown->plan, *m_shown->timeline));
-    else if (format == "trace")
-        ok = writeTextFileAtomic(path.toStdString(), timelineToChromeTrace(*m_shown->plan, *m_shown->timeline));
-    else
-        return tr("unknown plan format '%1'").arg(format);
+    if (!m_shown || !m_shown->plan) return tr("There is no plan to export yet: run a scheduler first");
+    auto f = planFormatOf(format.toStdString());
+    if (!f) return tr("unknown plan format '%1'").arg(format);
+    auto ok = writePlanFile(path.toStdString(), *m_shown, m_doc->problem(), *f);
     return ok ? QString() : QString::fromStdString(ok.error());
 }
 
@@ -424,9 +368,8 @@ void MainWindow::exportAllDialog() {
 }
 
 void MainWindow::exportPlanDialog(const QString& format) {
-    QString suffix = format == "json"  ? (m_shown && m_shown->graph_plan ? ".ckpt-graph-plan.json" : ".ckpt-plan.json")
-                     : format == "csv" ? ".csv"
-                                       : ".trace.json";
+    auto f = planFormatOf(format.toStdString());
+    QString suffix = f && m_shown ? QString::fromStdString(planFileSuffix(*m_shown, *f)) : QString(".json");
     QString path = QFileDialog::getSaveFileName(this, tr("Export the plan"), "plan" + suffix);
     if (path.isEmpty()) return;
     QString err = exportPlan(path, format);

@@ -1,8 +1,7 @@
 #include "schedulerpanel.h"
 
 #include "models/document.h"
-#include "schedulers/graph_registry.h"
-#include "schedulers/registry.h"
+#include "run/scheduler_lookup.h"
 #include "util/units.h"
 
 #include <QComboBox>
@@ -77,26 +76,25 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
 }
 
 void SchedulerPanel::fillList() {
-    const int want = !m_doc->isGraph() ? 0 : m_doc->graph().isChain() ? 2 : 1;
-    if (want == m_listedFor) return;
-    m_listedFor = want;
+    const Problem problem = m_doc->problem();
+    std::vector<std::string> names = schedulerNames(problem);
+    if (names == m_listed) return;
+    m_listed = std::move(names);
     m_list->blockSignals(true);
     m_list->clear();
-    auto add = [this](const std::string& name, const std::string& tip) {
+    for (const std::string& name : m_listed) {
+        const SchedulerChoice s = *findSchedulerFor(name, problem);
+        std::string tip = s.description() + "\n" + s.paper() + "\n";
+        if (s.graph)
+            tip += "graph scheduler, " + std::string(optimalityName(s.optimality()));
+        else
+            tip += "model " + std::string(1, s.chain->model) + ", " + optimalityName(s.optimality()) +
+                   (problem.isGraph() ? "\nchain scheduler, run on the chain this graph is" : "");
         auto* item = new QListWidgetItem(QString::fromStdString(name), m_list);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Checked);
         item->setToolTip(QString::fromStdString(tip));
-    };
-    if (want != 0)
-        for (const GraphSchedulerInfo& s : graphSchedulers())
-            add(s.name, s.description + "\n" + s.paper + "\ngraph scheduler, " + optimalityName(s.optimality));
-    if (want != 1)
-        for (const SchedulerInfo& s : schedulers())
-            if (want == 0 || !findGraphScheduler(s.name))
-                add(s.name, s.description + "\n" + s.paper + "\nmodel " + std::string(1, s.model) + ", " +
-                                optimalityName(s.optimality) +
-                                (want == 2 ? "\nchain scheduler, run on the chain this graph is" : ""));
+    }
     m_list->blockSignals(false);
 }
 
@@ -152,12 +150,10 @@ std::map<std::string, std::string> SchedulerPanel::currentParams() const {
 void SchedulerPanel::buildForm() {
     while (m_form->rowCount() > 0)
         m_form->removeRow(0);
-    // In graph mode a name is looked up among the graph schedulers first (store-all exists in both lists).
     const std::string name = currentScheduler();
-    const GraphSchedulerInfo* graphInfo = m_doc->isGraph() ? findGraphScheduler(name) : nullptr;
-    const SchedulerInfo* chainInfo = graphInfo ? nullptr : findScheduler(name);
-    if (!graphInfo && !chainInfo) return;
-    const std::vector<ParamSpec>& specs = graphInfo ? graphInfo->params : chainInfo->params;
+    const auto choice = findSchedulerFor(name, m_doc->problem());
+    if (!choice) return;
+    const std::vector<ParamSpec>& specs = choice->params();
     m_box->setTitle(tr("Parameters of %1").arg(QString::fromStdString(name)));
     auto& values = m_doc->settings().params[name];
     auto store = [this, name](const std::string& key, const std::string& value, const std::string& def) {

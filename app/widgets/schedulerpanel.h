@@ -48,5 +48,5 @@ private:
     QLabel* m_budgetLabel;
     QLineEdit* m_budgets;
     std::int64_t m_low = 0, m_high = 0;
-    int m_listedFor = -1; // 0: chain schedulers, 1: graph schedulers, 2: both (the list is rebuilt when this changes)
+    std::vector<std::string> m_listed; // the names listed (the list is rebuilt when the problem's names change)
 };

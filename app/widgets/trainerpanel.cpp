@@ -174,7 +174,7 @@ QString TrainerPanel::train(const Job& job) {
     post(self, [predicted, hw](TrainerPanel* p) { p->m_predicted->setRun(predicted, hw); });
     double first = 0;
     for (int k = 0; k < job.iterations; ++k) {
-        auto it = tr->iterate(*predicted->plan, hw, false);
+        auto it = tr->iterate(*predicted->chainPlan(), hw, false);
         if (m_cancel) return stoppedText(k);
         if (!it) return QString::fromStdString(it.error());
         if (k == 0) first = it->loss;

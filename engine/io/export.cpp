@@ -63,9 +63,8 @@ void appendCsvField(std::string& out, const std::string& s) {
     out += '"';
 }
 
-const Action* actionOf(const Plan& plan, const Interval& iv) {
-    if (iv.action < 0 || static_cast<std::size_t>(iv.action) >= plan.actions.size()) return nullptr;
-    return &plan.actions[static_cast<std::size_t>(iv.action)];
+bool isTransfer(IntervalKind k) {
+    return k == IntervalKind::Write || k == IntervalKind::Read;
 }
 
 std::string laneName(const Timeline& tl, int lane) {
@@ -73,53 +72,119 @@ std::string laneName(const Timeline& tl, int lane) {
     return lane == 0 ? "compute" : "level " + std::to_string(lane);
 }
 
-// "F12/tape", "B7", "W40@1", "R40@1", "D40@0".
-void appendActionCode(std::string& out, const Action& a) {
-    static const char codes[] = {'F', 'B', 'W', 'R', 'D'};
-    out += codes[static_cast<int>(a.kind)];
-    appendInt(out, a.index);
-    if (a.kind == ActionKind::Forward) {
-        out += '/';
-        out += keepName(a.keep);
-    } else if (a.kind != ActionKind::Backward) {
-        out += '@';
-        appendInt(out, a.level);
-    }
-}
-
-// Trace event names: "F12", "R12" (a recomputation), "B12", "W40→L1", "R40←L1".
-void appendEventName(std::string& out, const Interval& iv) {
-    switch (iv.kind) {
+// The letter of an interval in trace event names: F, R (a recomputation, or a read), B, W.
+char eventLetter(IntervalKind k) {
+    switch (k) {
     case IntervalKind::Forward:
-        out += 'F';
-        break;
+        return 'F';
     case IntervalKind::Recompute:
-        out += 'R';
-        break;
-    case IntervalKind::Backward:
-        out += 'B';
-        break;
-    case IntervalKind::Write:
-        out += 'W';
-        break;
     case IntervalKind::Read:
-        out += 'R';
-        break;
+        return 'R';
+    case IntervalKind::Backward:
+        return 'B';
+    case IntervalKind::Write:
+        return 'W';
     }
-    appendInt(out, iv.index);
-    if (iv.kind == IntervalKind::Write || iv.kind == IntervalKind::Read) {
-        out += iv.kind == IntervalKind::Write ? "\u2192L" : "\u2190L";
-        appendInt(out, iv.lane);
-    }
+    return '?';
 }
 
-bool isTransfer(IntervalKind k) {
-    return k == IntervalKind::Write || k == IntervalKind::Read;
+void appendTransferArrow(std::string& out, const Interval& iv) {
+    if (!isTransfer(iv.kind)) return;
+    out += iv.kind == IntervalKind::Write ? "\u2192L" : "\u2190L";
+    appendInt(out, iv.lane);
 }
 
-} // namespace
+// What the exports say about a chain plan's actions: steps and states by number.
+struct ChainText {
+    const Plan& plan;
+    const Action* actionOf(const Interval& iv) const {
+        if (iv.action < 0 || static_cast<std::size_t>(iv.action) >= plan.actions.size()) return nullptr;
+        return &plan.actions[static_cast<std::size_t>(iv.action)];
+    }
+    const std::string& scheduler() const { return plan.scheduler; }
+    // "F12/tape", "B7", "W40@1", "R40@1", "D40@0".
+    void code(std::string& out, const Interval& iv) const {
+        const Action* a = actionOf(iv);
+        if (!a) return;
+        static const char codes[] = {'F', 'B', 'W', 'R', 'D'};
+        out += codes[static_cast<int>(a->kind)];
+        appendInt(out, a->index);
+        if (a->kind == ActionKind::Forward) {
+            out += '/';
+            out += keepName(a->keep);
+        } else if (a->kind != ActionKind::Backward) {
+            out += '@';
+            appendInt(out, a->level);
+        }
+    }
+    void keep(std::string& out, const Interval& iv) const {
+        const Action* a = actionOf(iv);
+        if (a && a->kind == ActionKind::Forward) out += keepName(a->keep);
+    }
+    void level(std::string& out, const Interval& iv) const {
+        const Action* a = actionOf(iv);
+        if (a && a->kind != ActionKind::Forward && a->kind != ActionKind::Backward)
+            appendInt(out, a->level);
+        else if (!a && isTransfer(iv.kind))
+            appendInt(out, iv.lane);
+    }
+    // "F12", "R12" (a recomputation), "B12", "W40→L1", "R40←L1".
+    void eventName(std::string& out, const Interval& iv) const {
+        out += eventLetter(iv.kind);
+        appendInt(out, iv.index);
+        appendTransferArrow(out, iv);
+    }
+    void eventArgs(std::string& out, const Interval& iv) const {
+        out += isTransfer(iv.kind) ? ",\"state\":" : ",\"step\":";
+        appendInt(out, iv.index);
+    }
+};
 
-std::string timelineToCsv(const Plan& plan, const Timeline& tl) {
+// The same for a graph plan: nodes by id.
+struct GraphText {
+    const GraphPlan& plan;
+    const Graph& graph;
+    const std::string& scheduler() const { return plan.scheduler; }
+    const std::string* idOf(int node) const {
+        return node >= 0 && node < graph.size() ? &graph.node(node).id : nullptr;
+    }
+    // "F:conv1", "B:fc", "I:block2" (invert), "W:conv1@1", "R:conv1@1", "D:conv1@0" (free).
+    void code(std::string& out, const Interval& iv) const {
+        if (iv.action < 0 || static_cast<std::size_t>(iv.action) >= plan.actions.size()) return;
+        const GraphAction& a = plan.actions[static_cast<std::size_t>(iv.action)];
+        static const char codes[] = {'F', 'B', 'D', 'I', 'W', 'R'};
+        out += codes[static_cast<int>(a.kind)];
+        out += ':';
+        if (const std::string* id = idOf(a.node)) out += *id;
+        if (a.kind == GraphActionKind::Free || a.kind == GraphActionKind::Write || a.kind == GraphActionKind::Read) {
+            out += '@';
+            appendInt(out, a.level);
+        }
+    }
+    void keep(std::string&, const Interval&) const {}
+    void level(std::string& out, const Interval& iv) const {
+        if (isTransfer(iv.kind)) appendInt(out, iv.lane);
+    }
+    // "F conv1", "R conv1" (a recomputation), "B fc", "W conv1→L1", "R conv1←L1".
+    void eventName(std::string& out, const Interval& iv) const {
+        std::string name(1, eventLetter(iv.kind));
+        name += ' ';
+        if (const std::string* id = idOf(iv.index)) name += *id;
+        appendTransferArrow(name, iv);
+        std::string quoted;
+        appendJsonString(quoted, name);
+        out.append(quoted, 1, quoted.size() - 2); // inside the quotes the caller writes
+    }
+    void eventArgs(std::string& out, const Interval& iv) const {
+        out += ",\"node\":";
+        appendInt(out, iv.index);
+        out += ",\"id\":";
+        const std::string* id = idOf(iv.index);
+        appendJsonString(out, id ? *id : std::string());
+    }
+};
+
+template <typename Text> std::string csvOf(const Text& text, const Timeline& tl) {
     std::string out;
     out.reserve(96 + tl.intervals.size() * 80);
     out += "index,action,kind,step_or_state,keep,level,lane,start_s,end_s,bytes\n";
@@ -130,21 +195,19 @@ std::string timelineToCsv(const Plan& plan, const Timeline& tl) {
         lanes.push_back(std::move(field));
     }
     for (const Interval& iv : tl.intervals) {
-        const Action* a = actionOf(plan, iv);
         appendInt(out, iv.action);
         out += ',';
-        if (a) appendActionCode(out, *a);
+        std::string code;
+        text.code(code, iv);
+        appendCsvField(out, code);
         out += ',';
         out += intervalKindName(iv.kind);
         out += ',';
         appendInt(out, iv.index);
         out += ',';
-        if (a && a->kind == ActionKind::Forward) out += keepName(a->keep);
+        text.keep(out, iv);
         out += ',';
-        if (a && a->kind != ActionKind::Forward && a->kind != ActionKind::Backward)
-            appendInt(out, a->level);
-        else if (!a && isTransfer(iv.kind))
-            appendInt(out, iv.lane);
+        text.level(out, iv);
         out += ',';
         if (iv.lane >= 0 && static_cast<std::size_t>(iv.lane) < lanes.size())
             out += lanes[static_cast<std::size_t>(iv.lane)];
@@ -161,7 +224,7 @@ std::string timelineToCsv(const Plan& plan, const Timeline& tl) {
     return out;
 }
 
-std::string timelineToChromeTrace(const Plan& plan, const Timeline& tl) {
+template <typename Text> std::string traceOf(const Text& text, const Timeline& tl) {
     std::size_t samples = 0;
     for (const auto& curve : tl.memory)
         samples += curve.size();
@@ -170,7 +233,7 @@ std::string timelineToChromeTrace(const Plan& plan, const Timeline& tl) {
 
     out += "{\"traceEvents\":[\n";
     out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":";
-    appendJsonString(out, plan.scheduler.empty() ? std::string("plan") : plan.scheduler);
+    appendJsonString(out, text.scheduler().empty() ? std::string("plan") : text.scheduler());
     out += "}}";
     std::size_t laneCount = std::max<std::size_t>(tl.lanes.size(), 1);
     for (std::size_t l = 0; l < laneCount; ++l) {
@@ -189,7 +252,7 @@ std::string timelineToChromeTrace(const Plan& plan, const Timeline& tl) {
 
     for (const Interval& iv : tl.intervals) {
         out += ",\n{\"name\":\"";
-        appendEventName(out, iv);
+        text.eventName(out, iv);
         out += "\",\"cat\":\"";
         out += intervalKindName(iv.kind);
         out += "\",\"ph\":\"X\",\"pid\":1,\"tid\":";
@@ -200,8 +263,7 @@ std::string timelineToChromeTrace(const Plan& plan, const Timeline& tl) {
         appendMicros(out, iv.end - iv.start);
         out += ",\"args\":{\"action\":";
         appendInt(out, iv.action);
-        out += isTransfer(iv.kind) ? ",\"state\":" : ",\"step\":";
-        appendInt(out, iv.index);
+        text.eventArgs(out, iv);
         out += ",\"bytes\":";
         appendInt(out, iv.bytes);
         out += "}}";
@@ -230,6 +292,24 @@ std::string timelineToChromeTrace(const Plan& plan, const Timeline& tl) {
     }
     out += "\n],\"displayTimeUnit\":\"ms\"}\n";
     return out;
+}
+
+} // namespace
+
+std::string timelineToCsv(const Plan& plan, const Timeline& tl) {
+    return csvOf(ChainText{plan}, tl);
+}
+
+std::string timelineToCsv(const GraphPlan& plan, const Graph& graph, const Timeline& tl) {
+    return csvOf(GraphText{plan, graph}, tl);
+}
+
+std::string timelineToChromeTrace(const Plan& plan, const Timeline& tl) {
+    return traceOf(ChainText{plan}, tl);
+}
+
+std::string timelineToChromeTrace(const GraphPlan& plan, const Graph& graph, const Timeline& tl) {
+    return traceOf(GraphText{plan, graph}, tl);
 }
 
 } // namespace ckpt

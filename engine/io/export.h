@@ -1,6 +1,8 @@
 #pragma once
 // Plans and timelines in the formats other tools read.
 #include "model/chain.h"
+#include "model/graph.h"
+#include "plan/graph_action.h"
 #include "plan/plan.h"
 #include "sim/timeline.h"
 
@@ -19,11 +21,17 @@ namespace ckpt {
 //   start_s,end_s  seconds, written with as many digits as the double needs to read back exactly
 //   bytes          bytes moved (transfers) or produced (compute), as in Interval
 std::string timelineToCsv(const Plan& plan, const Timeline& tl);
+// The same columns for a graph plan: action "F:conv1", "B:fc", "I:block2" (invert), "W:conv1@1", "R:conv1@1",
+// "D:conv1@0" (free; no interval, so no row); step_or_state is the node's index; keep is empty.
+std::string timelineToCsv(const GraphPlan& plan, const Graph& graph, const Timeline& tl);
 // Chrome trace JSON: {"traceEvents": [...], "displayTimeUnit": "ms"}. Thread 0 is the compute lane, thread L the
 // channel of level L (named by "thread_name" metadata); one complete event ("ph": "X", ts/dur in microseconds) per
 // interval, named "F12", "R12" (recompute), "B12", "W40→L1", "R40←L1", with cat = intervalKindName and args
 // {action, step or state, bytes}; memory per level as counter events ("ph": "C", one series per category).
 // Opens in Perfetto and chrome://tracing.
 std::string timelineToChromeTrace(const Plan& plan, const Timeline& tl);
+// The same for a graph plan: events named by node id ("F conv1", "R conv1", "B fc", "W conv1→L1"), args {action,
+// node (its index), id, bytes}.
+std::string timelineToChromeTrace(const GraphPlan& plan, const Graph& graph, const Timeline& tl);
 
 } // namespace ckpt

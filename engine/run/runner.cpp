@@ -1,16 +1,13 @@
 #include "run/runner.h"
 
-#include "schedulers/fit.h"
+#include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
-#include "schedulers/store_all.h"
 #include "sim/graph_simulator.h"
 #include "sim/simulator.h"
-#include "util/units.h"
 
 #include <chrono>
 #include <exception>
 #include <new>
-#include <sstream>
 
 namespace ckpt {
 namespace {
@@ -32,24 +29,25 @@ void takeTimeline(Run& run, Result<Timeline> tl, std::chrono::steady_clock::time
     run.feasible = true;
 }
 
-void simulateInto(Run& run, const Chain& chain, const Hardware& hw) {
+// The run's plan through the simulator of its kind: a chain plan on the problem's chain, a graph plan on its graph.
+void simulateInto(Run& run, const Problem& problem, const Hardware& hw) {
     auto t0 = std::chrono::steady_clock::now();
     SimOptions opt;
     opt.budget_bytes = run.budget_bytes;
-    takeTimeline(run, simulate(chain, hw, run.plan->actions, opt), t0);
-}
-
-void simulateGraphInto(Run& run, const Graph& graph, const Hardware& hw) {
-    auto t0 = std::chrono::steady_clock::now();
-    SimOptions opt;
-    opt.budget_bytes = run.budget_bytes;
-    takeTimeline(run, simulateGraph(graph, hw, run.graph_plan->actions, opt), t0);
+    if (const Plan* p = run.chainPlan()) {
+        if (!problem.chain())
+            return takeTimeline(
+                run, fail("a chain plan needs a chain, and " + problem.name() + " is a graph that is not one"), t0);
+        return takeTimeline(run, simulate(*problem.chain(), hw, p->actions, opt), t0);
+    }
+    if (!problem.graph())
+        return takeTimeline(run, fail("a graph plan needs a graph, and " + problem.name() + " is a chain"), t0);
+    takeTimeline(run, simulateGraph(*problem.graph(), hw, run.graphPlan()->actions, opt), t0);
 }
 
 // The solver's verdict into the run: its plan (and the parameters it settled on), or why there is none. True when
 // there is a plan to simulate.
-template <typename P>
-bool takePlan(Run& run, Result<P> plan, std::optional<P>& into, std::chrono::steady_clock::time_point t0) {
+template <typename P> bool takePlan(Run& run, Result<P> plan, std::chrono::steady_clock::time_point t0) {
     run.solve_ms = msSince(t0);
     if (!plan) {
         run.message = plan.error();
@@ -57,7 +55,7 @@ bool takePlan(Run& run, Result<P> plan, std::optional<P>& into, std::chrono::ste
         return false;
     }
     run.params = plan->params;
-    into = std::move(*plan);
+    run.plan = AnyPlan(std::move(*plan));
     return true;
 }
 
@@ -67,11 +65,11 @@ template <typename F> Run guarded(Run run, F&& work) {
     try {
         work(run);
     } catch (const std::bad_alloc&) {
-        run.feasible = false, run.bad_input = true, run.timeline.reset(), run.plan.reset(), run.graph_plan.reset();
+        run.feasible = false, run.bad_input = true, run.timeline.reset(), run.plan.reset();
         run.message = run.scheduler + ": out of memory while solving or simulating; the problem or the plan is too "
                                       "large for this machine (try fewer steps, more slots or a larger budget)";
     } catch (const std::exception& e) {
-        run.feasible = false, run.bad_input = true, run.timeline.reset(), run.plan.reset(), run.graph_plan.reset();
+        run.feasible = false, run.bad_input = true, run.timeline.reset(), run.plan.reset();
         run.message = run.scheduler + ": internal error: " + e.what();
     }
     return run;
@@ -90,46 +88,29 @@ Run startRun(const std::string& scheduler, std::int64_t budget, const std::map<s
 
 } // namespace
 
-Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardware& hw, const SolveRequest& request) {
-    Run run = startRun(scheduler, request.budget_bytes, request.params, chain.totalForward() + chain.totalBackward());
+Run runScheduler(const std::string& scheduler, const Problem& problem, const Hardware& hw,
+                 const SolveRequest& request) {
+    Run run = startRun(scheduler, request.budget_bytes, request.params, problem.baselineMakespan());
+    auto choice = findSchedulerFor(scheduler, problem);
+    if (!choice) {
+        run.message = choice.error();
+        run.bad_input = true;
+        return run;
+    }
     return guarded(std::move(run), [&](Run& r) {
         auto t0 = std::chrono::steady_clock::now();
-        if (takePlan(r, solve(scheduler, chain, hw, request), r.plan, t0)) simulateInto(r, chain, hw);
+        const bool planned = choice->graph ? takePlan(r, solveGraph(scheduler, *problem.graph(), hw, request), t0)
+                                           : takePlan(r, solve(scheduler, *problem.chain(), hw, request), t0);
+        if (planned) simulateInto(r, problem, hw);
     });
 }
 
-Run runPlan(const Plan& plan, const Chain& chain, const Hardware& hw) {
-    Run run = startRun(plan.scheduler, plan.budget_bytes, plan.params, chain.totalForward() + chain.totalBackward());
+Run runPlan(const AnyPlan& plan, const Problem& problem, const Hardware& hw) {
+    Run run = startRun(plan.scheduler(), plan.budgetBytes(), plan.params(), problem.baselineMakespan());
     return guarded(std::move(run), [&](Run& r) {
         r.plan = plan;
-        simulateInto(r, chain, hw);
+        simulateInto(r, problem, hw);
     });
-}
-
-Run runGraphScheduler(const std::string& scheduler, const Graph& graph, const Hardware& hw,
-                      const SolveRequest& request) {
-    if (!findGraphScheduler(scheduler) && findScheduler(scheduler) && graph.isChain())
-        return runScheduler(scheduler, graph.toChain(), hw, request);
-    Run run = startRun(scheduler, request.budget_bytes, request.params, graph.totalForward() + graph.totalBackward());
-    return guarded(std::move(run), [&](Run& r) {
-        auto t0 = std::chrono::steady_clock::now();
-        if (takePlan(r, solveGraph(scheduler, graph, hw, request), r.graph_plan, t0)) simulateGraphInto(r, graph, hw);
-    });
-}
-
-Run runGraphPlan(const GraphPlan& plan, const Graph& graph, const Hardware& hw) {
-    Run run = startRun(plan.scheduler, plan.budget_bytes, plan.params, graph.totalForward() + graph.totalBackward());
-    return guarded(std::move(run), [&](Run& r) {
-        r.graph_plan = plan;
-        simulateGraphInto(r, graph, hw);
-    });
-}
-
-std::int64_t graphStoreAllPeak(const Graph& graph) {
-    SimOptions opt;
-    opt.memory_curve = false;
-    auto tl = simulateGraph(graph, graphStoreAll(graph), opt);
-    return tl ? tl->totals.peak_bytes[0] : 0;
 }
 
 nlohmann::json summaryJson(const Run& run) {
@@ -151,61 +132,18 @@ nlohmann::json summaryJson(const Run& run) {
     j["recomputed_steps"] = t.recomputed_steps;
     j["makespan_s"] = t.makespan_s;
     j["compute_s"] = t.compute_s;
-    j["predicted_makespan_s"] = run.plan ? run.plan->predicted_makespan_s : run.graph_plan->predicted_makespan_s;
+    j["predicted_makespan_s"] = run.plan->predictedMakespan();
     j["overhead"] = run.baseline_makespan_s > 0 ? t.makespan_s / run.baseline_makespan_s : 1.0;
     j["peak_bytes"] = t.peak_bytes;
     j["bytes_written"] = t.bytes_written;
     j["bytes_read"] = t.bytes_read;
-    j["actions"] = run.plan ? run.plan->actions.size() : run.graph_plan->actions.size();
+    j["actions"] = run.plan->actionCount();
     return j;
 }
 
-std::int64_t storeAllPeak(const Chain& chain, const Hardware&) {
-    return storeAllPeakBytes(chain);
-}
-
-Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const Chain& chain, const Hardware& hw) {
-    return parseBudgets(text, [&] { return storeAllPeak(chain, hw); });
-}
-
-Result<std::vector<std::int64_t>> parseBudgets(const std::string& text, const std::function<std::int64_t()>& baseOf) {
-    std::vector<std::int64_t> out;
-    std::stringstream ss(text);
-    std::string item;
-    std::int64_t base = -1;
-    while (std::getline(ss, item, ',')) {
-        while (!item.empty() && item.front() == ' ')
-            item.erase(item.begin());
-        while (!item.empty() && item.back() == ' ')
-            item.pop_back();
-        if (item.empty()) continue;
-        if (item == "none" || item == "0") {
-            out.push_back(0);
-        } else if (item.back() == '%') {
-            auto pct = parseSeconds(item.substr(0, item.size() - 1)); // a plain non-negative number
-            if (!pct || *pct <= 0)
-                return fail("budget '" + item + "': expected a percentage > 0 of store-all's peak, e.g. 5%");
-            if (base < 0) base = baseOf();
-            // A huge percentage would overflow the conversion to bytes (9e18 is parseBytes' largest size too).
-            const double bytes = std::min(double(base) * *pct / 100.0, 9.0e18);
-            out.push_back(std::max<std::int64_t>(1, std::int64_t(bytes)));
-        } else {
-            auto b = parseBytes(item);
-            if (!b) return fail("budget '" + item + "': " + b.error());
-            if (*b <= 0) return fail("budget '" + item + "': expected a size > 0");
-            out.push_back(*b);
-        }
-    }
-    if (out.empty()) return fail("the budget list is empty");
-    return out;
-}
-
-namespace {
-
-// Every named scheduler at every budget through `run`, with progress and cancel.
-std::vector<Run> compareWith(std::vector<std::string> names, const CompareRequest& request,
-                             const std::function<Run(const std::string&, const SolveRequest&)>& run,
-                             const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
+std::vector<Run> compare(const Problem& problem, const Hardware& hw, const CompareRequest& request,
+                         const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
+    const std::vector<std::string> names = request.schedulers.empty() ? schedulerNames(problem) : request.schedulers;
     std::vector<Run> runs;
     int total = int(names.size() * request.budgets.size());
     for (std::int64_t budget : request.budgets)
@@ -215,36 +153,10 @@ std::vector<Run> compareWith(std::vector<std::string> names, const CompareReques
             r.budget_bytes = budget;
             r.cancel = cancel;
             if (auto it = request.params.find(name); it != request.params.end()) r.params = it->second;
-            runs.push_back(run(name, r));
+            runs.push_back(runScheduler(name, problem, hw, r));
             if (progress) progress(int(runs.size()), total);
         }
     return runs;
-}
-
-} // namespace
-
-std::vector<Run> compare(const Chain& chain, const Hardware& hw, const CompareRequest& request,
-                         const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
-    std::vector<std::string> names = request.schedulers;
-    if (names.empty())
-        for (const auto& s : schedulers())
-            names.push_back(s.name);
-    return compareWith(
-        names, request,
-        [&](const std::string& name, const SolveRequest& r) { return runScheduler(name, chain, hw, r); }, progress,
-        cancel);
-}
-
-std::vector<Run> compareGraph(const Graph& graph, const Hardware& hw, const CompareRequest& request,
-                              const std::function<void(int, int)>& progress, const std::atomic<bool>* cancel) {
-    std::vector<std::string> names = request.schedulers;
-    if (names.empty())
-        for (const auto& s : graphSchedulers())
-            names.push_back(s.name);
-    return compareWith(
-        names, request,
-        [&](const std::string& name, const SolveRequest& r) { return runGraphScheduler(name, graph, hw, r); }, progress,
-        cancel);
 }
 
 } // namespace ckpt

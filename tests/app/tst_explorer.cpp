@@ -68,7 +68,7 @@ private slots:
         const int s = std::stoi(run->params.at("slots"));
         QVERIFY2(s > 1000, run->params.at("slots").c_str()); // the fit, not the default sqrt(n)
         QCOMPARE(run->timeline->totals.forward_steps, (long long)(100000 + revolveAdvances(100000, s)));
-        QCOMPARE(w.timelineView()->intervalCount(), int(run->plan->actions.size()));
+        QCOMPARE(w.timelineView()->intervalCount(), int(run->plan->actionCount()));
     }
 
     void revolveRunMatchesTheCommandLine() {
@@ -89,7 +89,7 @@ private slots:
         QCOMPARE(w.comparisonModel()->index(0, ComparisonModel::ForwardSteps).data().toLongLong(), 4636LL);
         // The Gantt holds one interval per timed action, the memory curve peaks at the plan's peak.
         QCOMPARE(w.timelineView()->intervalCount(), int(run->timeline->intervals.size()));
-        QCOMPARE(w.timelineView()->intervalCount(), int(run->plan->actions.size()));
+        QCOMPARE(w.timelineView()->intervalCount(), int(run->plan->actionCount()));
         QCOMPARE(w.timelineView()->memoryMaximum(), double(run->timeline->totals.peak_bytes[0]));
     }
 
@@ -176,7 +176,7 @@ private slots:
         QCOMPARE(w.exportPlan(plan, "json"), QString());
         auto loaded = loadPlan(plan.toStdString());
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().c_str());
-        QCOMPARE(loaded->actions.size(), w.shownRun()->plan->actions.size());
+        QCOMPARE(loaded->actions.size(), w.shownRun()->plan->actionCount());
         QCOMPARE(w.exportPlan(csv, "csv"), QString());
         QCOMPARE(readAll(csv).count('\n'), qsizetype(w.shownRun()->timeline->intervals.size() + 1));
         QCOMPARE(w.exportPlan(trace, "trace"), QString());

@@ -178,11 +178,11 @@ private slots:
             QVERIFY2(run && run->feasible,
                      qPrintable(QString::fromStdString(s.name + ": " + (run ? run->message : ""))));
             QCOMPARE(run->scheduler, s.name);
-            QVERIFY(run->graph_plan && !run->plan);
-            QCOMPARE(int(run->timeline->intervals.size()), computeActions(*run->graph_plan));
+            QVERIFY(run->graphPlan() && !run->chainPlan());
+            QCOMPARE(int(run->timeline->intervals.size()), computeActions(*run->graphPlan()));
             QCOMPARE(w.timelineView()->intervalCount(), int(run->timeline->intervals.size()));
             // The simulator is the judge: the same plan simulated afresh has the same makespan.
-            auto again = simulateGraph(w.document()->graph(), run->graph_plan->actions);
+            auto again = simulateGraph(w.document()->graph(), run->graphPlan()->actions);
             QVERIFY(again);
             QCOMPARE(again->totals.makespan_s, run->timeline->totals.makespan_s);
         }
@@ -212,8 +212,8 @@ private slots:
         QVERIFY(saveGraphPlan(planPath.toStdString(), plan, g));
         QVERIFY2(w.openFile(planPath), qPrintable(w.lastError())); // shows the plan
         auto run = w.shownRun();
-        QVERIFY(run && run->feasible && run->graph_plan);
-        QVERIFY(run->graph_plan->actions == plan.actions); // the file read back to the same plan
+        QVERIFY(run && run->feasible && run->graphPlan());
+        QVERIFY(run->graphPlan()->actions == plan.actions); // the file read back to the same plan
         int recomputeIntervals = 0;
         for (const Interval& iv : run->timeline->intervals)
             if (iv.kind == IntervalKind::Recompute) {
@@ -244,8 +244,9 @@ private slots:
         // A node freed before its backward and never rebuilt is "freed": store-all with node 1's output dropped
         // early is invalid (node 2's backward needs it), so check the rule on the plan's frees directly.
         Run synthetic = *run;
-        synthetic.graph_plan->actions.insert(synthetic.graph_plan->actions.begin() + 4, GraphAction::free(3));
-        auto fates = GraphView::fatesOf(g, synthetic);
+        auto& synthActions = synthetic.plan->graph()->actions;
+        synthActions.insert(synthActions.begin() + 4, GraphAction::free(3));
+        auto fates = nodeFates(g, synthetic);
         QCOMPARE(fates[3], GraphView::Fate::Freed);
         // Offloaded: node 0's output goes to a slower level and comes back for node 1's backward.
         Hardware two = *Hardware::make("two", {MemoryLevel{"fast"}, MemoryLevel{"slow", 1LL << 40, 1e9, 1e9, 0}});
@@ -253,9 +254,9 @@ private slots:
         GraphPlan off;
         off.actions = {A::forward(0),  A::write(0, 1), A::forward(1), A::free(0),     A::forward(2), A::forward(3),
                        A::backward(3), A::backward(2), A::read(0, 1), A::backward(1), A::backward(0)};
-        Run moved = runGraphPlan(off, g, two);
+        Run moved = runPlan(off, g, two);
         QVERIFY2(moved.feasible, moved.message.c_str());
-        auto movedFates = GraphView::fatesOf(g, moved);
+        auto movedFates = nodeFates(g, moved);
         QCOMPARE(movedFates[0], GraphView::Fate::Offloaded);
         for (int v : {1, 2, 3})
             QCOMPARE(movedFates[std::size_t(v)], GraphView::Fate::Kept);
@@ -326,7 +327,7 @@ private slots:
         QVERIFY(doc && (*doc)["format"] == "ckpt-graph-plan");
         QCOMPARE((*doc)["actions"][0][0].get<std::string>(), std::string("forward"));
         auto back = loadGraphPlan(json.toStdString(), w.document()->graph());
-        QVERIFY(back && back->actions == run->graph_plan->actions);
+        QVERIFY(back && back->actions == run->graphPlan()->actions);
         const QString csv = m_dir.filePath("plan.csv");
         QCOMPARE(w.exportPlan(csv, "csv"), QString());
         QFile f(csv);

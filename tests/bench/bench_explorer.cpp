@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
         auto run = std::make_shared<Run>();
         run->scheduler = "periodic";
         run->plan = periodicPlan(chain, 2);
-        auto tl = simulate(chain, Hardware::unbounded(), run->plan->actions);
+        auto tl = simulate(chain, Hardware::unbounded(), run->chainPlan()->actions);
         if (!tl) return std::fprintf(stderr, "%s\n", tl.error().c_str()), 1;
         run->timeline = std::move(*tl);
         run->feasible = true;

@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
         for (std::size_t q = 0; q < rows.size(); ++q) {
             Row& r = rows[q];
             if (!r.run.feasible) continue;
-            auto it = t.iterate(*r.run.plan, hw, false);
+            auto it = t.iterate(*r.run.chainPlan(), hw, false);
             if (!it) {
                 std::fprintf(stderr, "bench_trainer: %s: %s\n", r.c.label.c_str(), it.error().c_str());
                 return 2;

@@ -187,6 +187,23 @@ private slots:
         QJsonObject b = QJsonDocument::fromJson(replay.out).object();
         QCOMPARE(b["makespan_s"].toDouble(), a["makespan_s"].toDouble());
         QCOMPARE(b["peak_bytes"].toArray()[0].toDouble(), a["peak_bytes"].toArray()[0].toDouble());
+        // CSV and Chrome trace as for chains: one row, one event per timed action.
+        const int timed = a["forward_steps"].toInt() + a["backward_steps"].toInt();
+        Output csv = ckptRun(
+            {"solve", path("g.ckpt-graph.json"), "--scheduler", "dtr", "--budget", "60%", "--out", path("g.csv")});
+        QVERIFY2(csv.code == 0, csv.err.constData());
+        QFile csvFile(path("g.csv"));
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        QCOMPARE(csvFile.readAll().count('\n'), timed + 1);
+        Output trace = ckptRun({"solve", path("g.ckpt-graph.json"), "--scheduler", "dtr", "--budget", "60%", "--out",
+                                path("g.json"), "--format", "trace"});
+        QVERIFY2(trace.code == 0, trace.err.constData());
+        QFile traceFile(path("g.json"));
+        QVERIFY(traceFile.open(QIODevice::ReadOnly));
+        int events = 0;
+        for (const auto& e : QJsonDocument::fromJson(traceFile.readAll()).object()["traceEvents"].toArray())
+            events += e.toObject()["ph"].toString() == "X";
+        QCOMPARE(events, timed);
         // Too small a budget: exit 1, and the message names a budget that works.
         Output tight = ckptRun({"solve", path("g.ckpt-graph.json"), "--scheduler", "store-all", "--budget", "1KiB"});
         QCOMPARE(tight.code, 1);

@@ -1,0 +1,74 @@
+#include "run/node_fates.h"
+
+#include <algorithm>
+
+namespace ckpt {
+
+const char* nodeFateName(NodeFate fate) {
+    switch (fate) {
+    case NodeFate::Kept:
+        return "kept";
+    case NodeFate::Recomputed:
+        return "recomputed";
+    case NodeFate::Freed:
+        return "freed";
+    case NodeFate::Offloaded:
+        return "offloaded";
+    case NodeFate::Neutral:
+        break;
+    }
+    return "neutral";
+}
+
+int nodeOfIndex(const Graph& graph, const Run& run, int index) {
+    const int n = graph.size();
+    if (!run.chainPlan()) return index >= 0 && index < n ? index : -1;
+    return index >= 1 && index <= n ? graph.topologicalOrder()[std::size_t(index - 1)] : -1;
+}
+
+int indexOfNode(const Graph& graph, const Run& run, int node) {
+    if (node < 0 || node >= graph.size()) return -1;
+    if (!run.chainPlan()) return node;
+    const auto& order = graph.topologicalOrder();
+    return int(std::find(order.begin(), order.end(), node) - order.begin()) + 1;
+}
+
+std::vector<NodeFate> nodeFates(const Graph& graph, const Run& run) {
+    const auto n = std::size_t(graph.size());
+    std::vector<NodeFate> out(n, NodeFate::Neutral);
+    if (!run.timeline) return out;
+    std::vector<int> computes(n, 0);
+    std::vector<bool> recomputed(n, false), freedEarly(n, false), offloaded(n, false);
+    for (const Interval& iv : run.timeline->intervals) {
+        if (iv.kind == IntervalKind::Write) {
+            // A chain's state x_0 is the input, no node's output.
+            const int v = nodeOfIndex(graph, run, iv.index);
+            if (v >= 0) offloaded[std::size_t(v)] = true;
+            continue;
+        }
+        if (iv.lane != 0 || iv.kind == IntervalKind::Backward) continue;
+        const int v = nodeOfIndex(graph, run, iv.index);
+        if (v < 0) continue;
+        ++computes[std::size_t(v)];
+        if (iv.kind == IntervalKind::Recompute) recomputed[std::size_t(v)] = true;
+    }
+    if (const GraphPlan* plan = run.graphPlan()) {
+        std::vector<bool> done(n, false);
+        for (const GraphAction& a : plan->actions) {
+            if (a.node < 0 || std::size_t(a.node) >= n) continue;
+            if (a.kind == GraphActionKind::Backward) done[std::size_t(a.node)] = true;
+            if (a.kind == GraphActionKind::Free && a.level == 0 && !done[std::size_t(a.node)])
+                freedEarly[std::size_t(a.node)] = true;
+        }
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+        if (computes[v] == 0) continue;
+        out[v] = recomputed[v] || computes[v] > 1 ? NodeFate::Recomputed
+                 : offloaded[v]                   ? NodeFate::Offloaded
+                 : freedEarly[v]                  ? NodeFate::Freed
+                                                  : NodeFate::Kept;
+    }
+    return out;
+}
+
+} // namespace ckpt
