@@ -32,6 +32,9 @@ bool readSolveRequest(const Args& args, const std::string& name, const Chain& ch
 bool readSolveRequest(const Args& args, const std::string& name, const Graph& graph, const Hardware& hw,
                       SolveRequest& req);
 
+// One stderr line per scheduler the machine cannot run ("ckpt: NAME: n/a: reason"); such runs are not failures.
+void reportUnavailable(const std::vector<Run>& runs);
+
 // Exit code for a run: Done, Infeasible or BadInput.
 int exitCodeOf(const Run& run);
 

@@ -5,6 +5,7 @@
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "schedulers/graph_registry.h"
 #include "util/units.h"
 
 #include <QApplication>
@@ -81,8 +82,16 @@ int cmdRender(int argc, char** argv) {
             return BadInput;
         }
         req.budgets = *budgets;
+        // Refuse an unknown name before solving anything (a sweep can take a while).
+        for (const auto& s : req.schedulers)
+            if (graph ? !findGraphScheduler(s) && !(findScheduler(s) && graph->isChain()) : !findScheduler(s)) {
+                complain("render: --schedulers: unknown scheduler '" + s + "' (ckpt list shows them)");
+                return BadInput;
+            }
+        std::vector<Run> all = graph ? compareGraph(*graph, *hw, req) : compare(*chain, *hw, req);
+        reportUnavailable(all);
         std::vector<std::shared_ptr<const Run>> runs;
-        for (Run& r : graph ? compareGraph(*graph, *hw, req) : compare(*chain, *hw, req)) {
+        for (Run& r : all) {
             if (r.bad_input) {
                 complain(r.scheduler + ": " + r.message);
                 return BadInput;

@@ -62,7 +62,10 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
 }
 
 int TradeoffView::seriesCount() const {
-    return m_plot->graphCount();
+    int n = 0;
+    for (int g = 0; g < m_plot->graphCount(); ++g)
+        n += m_plot->graph(g)->dataCount() > 0;
+    return n;
 }
 
 void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
@@ -106,6 +109,16 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         }
         g->data()->set(data, false); // already sorted by key; keep the run order for clicks
         m_pointRun.push_back(ids);
+    }
+    // A scheduler this machine cannot run gets a legend line with the reason and nothing drawn.
+    std::map<std::string, std::string> unavailable;
+    for (const auto& r : m_runs)
+        if (!r->available) unavailable.emplace(r->scheduler, r->message);
+    for (const auto& [name, why] : unavailable) {
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(QString::fromStdString(name + ": n/a, " + why.substr(0, why.find(" ("))));
+        g->setPen(Qt::NoPen);
+        m_pointRun.emplace_back();
     }
     m_plot->xAxis->setRange(0, std::max(1.0, xmax * 1.08));
     m_plot->yAxis->setRange(0.95, ymax * 1.05 + 0.02);

@@ -74,6 +74,11 @@ Run startRun(const std::string& scheduler, std::int64_t budget, const std::map<s
 
 Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardware& hw, const SolveRequest& request) {
     Run run = startRun(scheduler, request.budget_bytes, request.params, chain.totalForward() + chain.totalBackward());
+    if (const SchedulerInfo* s = findScheduler(scheduler)) {
+        run.message = machineLacks(*s, hw);
+        run.available = run.message.empty();
+        if (!run.available) return run;
+    }
     auto t0 = std::chrono::steady_clock::now();
     if (takePlan(run, solve(scheduler, chain, hw, request), run.plan, t0)) simulateInto(run, chain, hw);
     return run;
@@ -118,6 +123,8 @@ nlohmann::json summaryJson(const Run& run) {
     j["budget_bytes"] = run.budget_bytes;
     j["solve_ms"] = run.solve_ms;
     j["simulate_ms"] = run.simulate_ms;
+    j["available"] = run.available;
+    if (!run.available) j["reason"] = run.message;
     if (!run.feasible) {
         j["message"] = run.message;
         return j;

@@ -24,6 +24,7 @@ struct Run {
     std::int64_t budget_bytes = 0;
     bool feasible = false;
     bool bad_input = false;   // an error of the request (unknown parameter, value out of range, invalid plan)
+    bool available = true;    // false: the machine lacks what the scheduler needs (`message` says what); not solved
     std::string message;      // why not feasible
     std::optional<Plan> plan; // a chain's plan, or
     std::optional<GraphPlan> graph_plan; // a graph's
@@ -38,7 +39,8 @@ Run runScheduler(const std::string& scheduler, const Chain& chain, const Hardwar
 Run runPlan(const Plan& plan, const Chain& chain, const Hardware& hw);
 
 // The fields of `ckpt solve --json`: scheduler, feasible, steps, forward_steps, backward_steps, recomputed_steps,
-// makespan_s, compute_s, overhead, peak_bytes (per level), budget_bytes, actions, solve_ms, ...
+// makespan_s, compute_s, overhead, peak_bytes (per level), budget_bytes, actions, solve_ms, available (false: the
+// machine cannot run the scheduler, and "reason" says why), ...
 nlohmann::json summaryJson(const Run& run);
 
 // A budget list: "64MiB,1GiB", or percentages of store-all's peak in level 0 ("5%,10%,50%"), or "none".
