@@ -1,5 +1,6 @@
 #include "tradeoffview.h"
 
+#include "schedulerstyle.h"
 #include "tickers.h"
 #include "util/units.h"
 
@@ -80,13 +81,6 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         if (!byScheduler.count(r.scheduler)) order.push_back(r.scheduler);
         byScheduler[r.scheduler].push_back(i);
     }
-    static const QColor palette[] = {
-        QColor(0, 0, 0),     QColor(230, 159, 0), QColor(86, 180, 233),  QColor(0, 158, 115),   QColor(240, 228, 66),
-        QColor(0, 114, 178), QColor(213, 94, 0),  QColor(204, 121, 167), QColor(128, 128, 128), QColor(120, 60, 160)};
-    static const QCPScatterStyle::ScatterShape shapes[] = {
-        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare,          QCPScatterStyle::ssTriangle,
-        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,           QCPScatterStyle::ssPlus,
-        QCPScatterStyle::ssStar,    QCPScatterStyle::ssTriangleInverted};
     double xmax = 0, ymax = 1;
     for (std::size_t s = 0; s < order.size(); ++s) {
         auto ids = byScheduler[order[s]];
@@ -96,9 +90,9 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         });
         QCPGraph* g = m_plot->addGraph();
         g->setName(QString::fromStdString(order[s]));
-        QColor c = palette[s % std::size(palette)];
-        g->setPen(QPen(c, 1.5));
-        g->setScatterStyle(QCPScatterStyle(shapes[s % std::size(shapes)], c, 7));
+        const SchedulerStyle style = schedulerStyle(order[s]);
+        g->setPen(schedulerPen(style));
+        g->setScatterStyle(schedulerScatter(style));
         QVector<QCPGraphData> data;
         for (int id : ids) {
             const Run& r = *m_runs[std::size_t(id)];
