@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "common.h"
 #include "plots/chartexport.h"
+#include "plots/printsize.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -17,9 +18,9 @@ namespace ckpt::cli {
 
 int cmdRender(int argc, char** argv) {
     Args args;
-    if (!args.parse(
-            argc, argv, 2, {},
-            {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets", "schedulers"})) {
+    if (!args.parse(argc, argv, 2, {},
+                    {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets",
+                     "schedulers", "font-size", "preset", "dpi"})) {
         complain("render: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }
@@ -32,16 +33,41 @@ int cmdRender(int argc, char** argv) {
         complain("render: --chart: expected gantt, memory, sweep or tradeoff, got '" + chart + "'");
         return BadInput;
     }
-    int width = 1600, height = 900;
-    if (args.has("size")) {
-        std::string s = args.value("size");
-        auto x = s.find('x');
-        width = x == std::string::npos ? 0 : std::atoi(s.substr(0, x).c_str());
-        height = x == std::string::npos ? 0 : std::atoi(s.substr(x + 1).c_str());
-        if (width < 16 || height < 16) {
-            complain("render: --size: expected WIDTHxHEIGHT such as 1600x900, got '" + s + "'");
+    // PDF and SVG default to one column at 8 pt; a PNG without a size keeps the screen's 1600 × 900 pixels.
+    const std::string out = args.value("out");
+    const bool png = out.size() >= 4 && out.compare(out.size() - 4, 4, ".png") == 0;
+    PrintSize size;
+    const bool screen = png && !args.has("size") && !args.has("preset");
+    if (screen) size = {1600, 900, 9, true};
+    if (args.has("preset") && !printPreset(args.value("preset"), size)) {
+        complain("render: --preset: expected column, two-column or slide, got '" + args.value("preset") + "'");
+        return BadInput;
+    }
+    if (args.has("size"))
+        if (std::string err = parsePrintSize(args.value("size"), size, png); !err.empty()) {
+            complain("render: --size: " + err);
             return BadInput;
         }
+    if (size.pixels && !png) {
+        complain("render: --size: px is for PNG; give a PDF or SVG size in in, cm, mm or pt (e.g. 3.5inx2.4in)");
+        return BadInput;
+    }
+    if (args.has("font-size")) {
+        auto f = parseSeconds(args.value("font-size")); // a plain positive number
+        if (!f || *f < 4 || *f > 72) {
+            complain("render: --font-size: expected points between 4 and 72, got '" + args.value("font-size") + "'");
+            return BadInput;
+        }
+        size.font_pt = *f;
+    }
+    double dpi = 300;
+    if (args.has("dpi")) {
+        auto v = parseSeconds(args.value("dpi"));
+        if (!v || *v < 36 || *v > 2400) {
+            complain("render: --dpi: expected 36 to 2400, got '" + args.value("dpi") + "'");
+            return BadInput;
+        }
+        dpi = *v;
     }
     // A graph renders like a chain, through the graph schedulers (the sweep diagram needs a chain's steps).
     std::optional<Chain> chain;
@@ -133,8 +159,8 @@ int cmdRender(int argc, char** argv) {
             view = t, plot = t->plot();
         }
     }
-    view->resize(width, height);
-    QString err = exportChart(plot, QString::fromStdString(args.value("out")), width, height);
+    view->resize(int(size.width_pt), int(size.height_pt));
+    QString err = exportChart(plot, QString::fromStdString(out), size, dpi);
     delete view;
     if (!err.isEmpty()) {
         complain(err.toStdString());

@@ -19,7 +19,7 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_plot);
     m_plot->xAxis->setLabel(tr("peak memory in level 0"));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
-    m_plot->yAxis->setLabel(tr("time overhead (makespan ÷ store-all's)"));
+    m_plot->yAxis->setLabel(tr("time ÷ store-all's"));
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
