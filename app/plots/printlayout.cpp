@@ -102,6 +102,7 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
                 const double room = across ? r->width() : r->height();
                 const double per =
                     across ? fm.horizontalAdvance("888.88 MiB") + 2 * fm.averageCharWidth() : 2.5 * fontPt;
+                a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit
                 a->ticker()->setTickCount(std::clamp(int(room / per), 1, 8));
             }
     }
