@@ -9,6 +9,7 @@
 #include "util/units.h"
 #include "util/utf8.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -224,6 +225,7 @@ int cmdCompare(int argc, char** argv) {
             complain(r.scheduler + ": " + r.message);
             return BadInput;
         }
+    reportUnavailable(runs);
     if (args.has("json")) {
         nlohmann::json all = nlohmann::json::array();
         for (const Run& r : runs)
@@ -244,8 +246,12 @@ int cmdCompare(int argc, char** argv) {
             std::vector<std::string> row = {r.scheduler, r.budget_bytes ? formatBytes(double(r.budget_bytes)) : "none",
                                             params.empty() ? "-" : params};
             if (!r.feasible) {
-                notes.push_back("[" + std::to_string(notes.size() + 1) + "] " + r.scheduler + ": " + r.message);
-                row.push_back("infeasible [" + std::to_string(notes.size()) + "]");
+                // The same reason at every budget (a machine that lacks a level) is one note.
+                const std::string note = r.scheduler + ": " + r.message;
+                auto it = std::find(notes.begin(), notes.end(), note);
+                if (it == notes.end()) it = notes.insert(notes.end(), note);
+                const std::string ref = "[" + std::to_string(it - notes.begin() + 1) + "]";
+                row.push_back((r.available ? "infeasible " : "n/a ") + ref);
             } else {
                 const Totals& tt = r.timeline->totals;
                 row.push_back(std::to_string(tt.forward_steps));
@@ -261,8 +267,8 @@ int cmdCompare(int argc, char** argv) {
         std::printf("%s (%s) on %s\n\n", problem->name().c_str(), problemSize(*problem).c_str(), hw->name().c_str());
         std::fputs(t.render().c_str(), stdout);
         if (!notes.empty()) std::puts("");
-        for (const auto& note : notes)
-            std::puts(note.c_str());
+        for (std::size_t k = 0; k < notes.size(); ++k)
+            std::printf("[%zu] %s\n", k + 1, notes[k].c_str());
     }
     if (args.has("csv")) {
         std::string csv = "scheduler,budget_bytes,params,feasible,forward_steps,recomputed_steps,makespan_s,overhead";
@@ -285,7 +291,7 @@ int cmdCompare(int argc, char** argv) {
                 csv += ",,,,";
                 for (int l = 0; l < hw->levelCount(); ++l)
                     csv += ",";
-                std::string msg = r.message;
+                std::string msg = (r.available ? "" : "n/a: ") + r.message;
                 for (char& c : msg)
                     if (c == '"') c = '\'';
                 csv += "," + fmt("%.3f", r.solve_ms) + ",\"" + msg + "\"\n";

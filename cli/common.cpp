@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <set>
 
 namespace ckpt::cli {
 
@@ -157,8 +158,15 @@ bool readSolveRequest(const Args& args, const std::string& name, const Problem& 
         args, name, choice->params(), [&] { return storeAllPeak(problem, hw); }, req);
 }
 
+void reportUnavailable(const std::vector<Run>& runs) {
+    std::set<std::string> said;
+    for (const Run& r : runs)
+        if (!r.available && said.insert(r.scheduler).second) complain(r.scheduler + ": n/a: " + r.message);
+}
+
 int exitCodeOf(const Run& run) {
     if (run.feasible) return Done;
+    if (!run.available) return BadInput; // asked for by name, so the request was wrong for this machine
     return run.bad_input ? BadInput : Infeasible;
 }
 

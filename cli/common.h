@@ -38,6 +38,9 @@ std::string describeRun(const Run& run, const Hardware& hw);
 bool readSolveRequest(const Args& args, const std::string& name, const Problem& problem, const Hardware& hw,
                       SolveRequest& req);
 
+// One stderr line per scheduler the machine cannot run ("ckpt: NAME: n/a: reason"); such runs are not failures.
+void reportUnavailable(const std::vector<Run>& runs);
+
 // Exit code for a run: Done, Infeasible or BadInput.
 int exitCodeOf(const Run& run);
 

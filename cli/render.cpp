@@ -2,9 +2,11 @@
 #include "commands.h"
 #include "common.h"
 #include "plots/chartexport.h"
+#include "plots/printsize.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "schedulers/graph_registry.h"
 #include "util/units.h"
 
 #include <QApplication>
@@ -16,9 +18,9 @@ namespace ckpt::cli {
 
 int cmdRender(int argc, char** argv) {
     Args args;
-    if (!args.parse(
-            argc, argv, 2, {},
-            {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets", "schedulers"})) {
+    if (!args.parse(argc, argv, 2, {},
+                    {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets",
+                     "schedulers", "font-size", "preset", "dpi"})) {
         complain("render: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }
@@ -31,16 +33,41 @@ int cmdRender(int argc, char** argv) {
         complain("render: --chart: expected gantt, memory, sweep or tradeoff, got '" + chart + "'");
         return BadInput;
     }
-    int width = 1600, height = 900;
-    if (args.has("size")) {
-        std::string s = args.value("size");
-        auto x = s.find('x');
-        width = x == std::string::npos ? 0 : std::atoi(s.substr(0, x).c_str());
-        height = x == std::string::npos ? 0 : std::atoi(s.substr(x + 1).c_str());
-        if (width < 16 || height < 16) {
-            complain("render: --size: expected WIDTHxHEIGHT such as 1600x900, got '" + s + "'");
+    // PDF and SVG default to one column at 8 pt; a PNG without a size keeps the screen's 1600 × 900 pixels.
+    const std::string out = args.value("out");
+    const bool png = out.size() >= 4 && out.compare(out.size() - 4, 4, ".png") == 0;
+    PrintSize size;
+    const bool screen = png && !args.has("size") && !args.has("preset");
+    if (screen) size = {1600, 900, 9, true};
+    if (args.has("preset") && !printPreset(args.value("preset"), size)) {
+        complain("render: --preset: expected column, two-column or slide, got '" + args.value("preset") + "'");
+        return BadInput;
+    }
+    if (args.has("size"))
+        if (std::string err = parsePrintSize(args.value("size"), size, png); !err.empty()) {
+            complain("render: --size: " + err);
             return BadInput;
         }
+    if (size.pixels && !png) {
+        complain("render: --size: px is for PNG; give a PDF or SVG size in in, cm, mm or pt (e.g. 3.5inx2.4in)");
+        return BadInput;
+    }
+    if (args.has("font-size")) {
+        auto f = parseSeconds(args.value("font-size")); // a plain positive number
+        if (!f || *f < 4 || *f > 72) {
+            complain("render: --font-size: expected points between 4 and 72, got '" + args.value("font-size") + "'");
+            return BadInput;
+        }
+        size.font_pt = *f;
+    }
+    double dpi = 300;
+    if (args.has("dpi")) {
+        auto v = parseSeconds(args.value("dpi"));
+        if (!v || *v < 36 || *v > 2400) {
+            complain("render: --dpi: expected 36 to 2400, got '" + args.value("dpi") + "'");
+            return BadInput;
+        }
+        dpi = *v;
     }
     // A graph renders like a chain (the sweep diagram needs a chain's steps: a graph that is a chain has them).
     auto problem = loadChainOrGraph(args.positional()[0]);
@@ -71,8 +98,16 @@ int cmdRender(int argc, char** argv) {
             return BadInput;
         }
         req.budgets = *budgets;
+        // Refuse an unknown name before solving anything (a sweep can take a while).
+        for (const auto& s : req.schedulers)
+            if (auto found = findSchedulerFor(s, *problem); !found) {
+                complain("render: --schedulers: " + found.error());
+                return BadInput;
+            }
+        std::vector<Run> all = compare(*problem, *hw, req);
+        reportUnavailable(all);
         std::vector<std::shared_ptr<const Run>> runs;
-        for (Run& r : compare(*problem, *hw, req)) {
+        for (Run& r : all) {
             if (r.bad_input) {
                 complain(r.scheduler + ": " + r.message);
                 return BadInput;
@@ -112,8 +147,8 @@ int cmdRender(int argc, char** argv) {
             view = t, plot = t->plot();
         }
     }
-    view->resize(width, height);
-    QString err = exportChart(plot, QString::fromStdString(args.value("out")), width, height);
+    view->resize(int(size.width_pt), int(size.height_pt));
+    QString err = exportChart(plot, QString::fromStdString(out), size, dpi);
     delete view;
     if (!err.isEmpty()) {
         complain(err.toStdString());

@@ -51,6 +51,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
             return number("solve_ms");
         }
     }
+    const bool available = j.value("available", true);
+    if (role == Qt::ToolTipRole && !available) return QString::fromStdString(j.value("reason", std::string()));
     if (role == Qt::ToolTipRole && !ok && j.contains("message"))
         return QString::fromStdString(j["message"].get<std::string>());
     if (role == Qt::TextAlignmentRole && index.column() >= Budget) return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -67,9 +69,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case Budget:
         return number("budget_bytes") > 0 ? QString::fromStdString(formatBytes(number("budget_bytes"))) : tr("none");
     case Feasible:
-        return ok ? tr("yes") : tr("no");
+        return ok ? tr("yes") : available ? tr("no") : tr("n/a");
     }
-    if (!ok) return index.column() == ForwardSteps ? tr("infeasible") : QVariant();
+    if (!ok) return index.column() == ForwardSteps ? (available ? tr("infeasible") : tr("n/a")) : QVariant();
     switch (index.column()) {
     case ForwardSteps:
         return qlonglong(number("forward_steps"));

@@ -1,13 +1,21 @@
 #include "chartexport.h"
 
 #include "io/files.h"
+#include "printlayout.h"
+#include "printsize.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QPageSize>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QTemporaryDir>
+#include <cmath>
 #include <qcustomplot.h>
+
+// The drawn file (in a private folder) saved over `path` atomically.
+static QString saveDrawn(bool ok, const QString& drawn, const QString& path);
 
 QString exportChart(QCustomPlot* plot, const QString& path, int width, int height) {
     if (!plot) return QObject::tr("%1: nothing to export").arg(path);
@@ -39,6 +47,60 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
             ok = painter.end();
         }
     }
+    return saveDrawn(ok, drawn, path);
+}
+
+QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& size, double dpi) {
+    if (!plot) return QObject::tr("%1: nothing to export").arg(path);
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext != "pdf" && ext != "png" && ext != "svg")
+        return QObject::tr("%1: unknown chart format '%2' (use .pdf, .svg or .png)").arg(path, ext);
+    if (size.pixels && ext != "png")
+        return QObject::tr("%1: a size in px is for PNG; give PDF and SVG sizes in in, cm, mm or pt").arg(path);
+    if (dpi < 36 || dpi > 2400) return QObject::tr("%1: --dpi %2 is out of range (36 to 2400)").arg(path).arg(dpi);
+    // With px, the layout is made at 96 px per inch so fonts keep their point size on screen.
+    const double unit = size.pixels ? 72.0 / 96.0 : 1.0;
+    const double w = size.width_pt * unit, h = size.height_pt * unit;
+    fitForPrint(plot, w, h, size.font_pt);
+    const int wi = int(std::lround(w)), hi = int(std::lround(h));
+    QTemporaryDir scratch;
+    if (!scratch.isValid()) return QObject::tr("%1: no temporary folder to draw the chart in").arg(path);
+    const QString drawn = scratch.filePath("chart." + ext);
+    bool ok = false;
+    if (ext == "png") {
+        ok = plot->savePng(drawn, wi, hi, size.pixels ? 96.0 / 72.0 : dpi / 72.0);
+    } else {
+        // Drawn in points (a 72-dpi device), so a font of F points is F points on the page.
+        QCPPainter painter;
+        QPdfWriter pdf(drawn);
+        QSvgGenerator svg;
+        if (ext == "pdf") {
+            // Qt writes the page box in whole points, so a size is rounded to the nearest point (3.5inx2.4in: 252 x
+            // 173).
+            pdf.setPageSize(QPageSize(QSize(wi, hi), QPageSize::Point, {}, QPageSize::ExactMatch));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            pdf.setResolution(72);
+            pdf.setCreator(QStringLiteral("Checkpoint Explorer"));
+            ok = painter.begin(&pdf);
+        } else {
+            svg.setFileName(drawn);
+            svg.setResolution(72);
+            svg.setSize(QSize(wi, hi));
+            svg.setViewBox(QRect(0, 0, wi, hi));
+            svg.setTitle(QStringLiteral("Checkpoint Explorer chart"));
+            ok = painter.begin(&svg);
+        }
+        if (ok) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            plot->toPainter(&painter, wi, hi);
+            ok = painter.end();
+        }
+    }
+    return saveDrawn(ok, drawn, path);
+}
+
+static QString saveDrawn(bool ok, const QString& drawn, const QString& path) {
     QFile file(drawn);
     if (!ok || !file.open(QIODevice::ReadOnly) || file.size() == 0)
         return QObject::tr("%1: could not draw the chart").arg(path);

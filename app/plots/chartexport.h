@@ -7,6 +7,11 @@ class QCustomPlot;
 // Returns an empty string on success, or a message naming the file and what went wrong.
 QString exportChart(QCustomPlot* plot, const QString& path, int width, int height);
 
+struct PrintSize;
+// At a physical size: the page of a PDF is exactly `size` (points), an SVG says its size in physical units, a PNG
+// has size × dpi / 72 pixels (or the pixels given). Fonts, ticks and legends are fitted first (printlayout.h).
+QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& size, double dpi = 300);
+
 #include <QList>
 #include <QPair>
 // Every chart into `dir` as NAME.FORMAT; stops at the first failure and returns its message.

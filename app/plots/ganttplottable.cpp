@@ -188,12 +188,14 @@ void GanttKindLegendItem::draw(QCPPainter* painter) {
     painter->setFont(mFont);
     QRect r = mRect;
     QSize icon = mParentLegend->iconSize();
-    QRectF iconRect(r.topLeft(), icon);
+    // As tall as the text when the text is taller than the icon (small print sizes), the icon centred on it.
+    const int h = std::max(icon.height(), QFontMetrics(mFont).height());
+    QRectF iconRect(QPointF(r.x(), r.y() + (h - icon.height()) / 2.0), icon);
     painter->setPen(Qt::NoPen);
     painter->setBrush(GanttPlottable::kindColor(m_kind));
     painter->drawRect(iconRect);
     painter->setPen(QPen(mTextColor));
-    painter->drawText(QRect(r.x() + icon.width() + mParentLegend->iconTextPadding(), r.y(), r.width(), icon.height()),
+    painter->drawText(QRect(r.x() + icon.width() + mParentLegend->iconTextPadding(), r.y(), r.width(), h),
                       Qt::AlignLeft | Qt::AlignVCenter, QString::fromUtf8(ckpt::intervalKindName(m_kind)));
 }
 

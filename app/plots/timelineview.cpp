@@ -22,6 +22,7 @@ struct TimelineView::Impl {
     GanttPlottable* gantt = nullptr;
     std::vector<QCPGraph*> layers; // stacked memory categories, bottom first
     QCPItemStraightLine* budgetLine = nullptr;
+    QCPGraph* budgetEntry = nullptr; // no data: the budget line's legend entry
     QCPItemStraightLine* cursorLine = nullptr;
     QCPItemRect* rangeRect = nullptr;
     QCPItemText* rangeLabel = nullptr;
@@ -147,10 +148,11 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->legend->setLayer("legend");
     d->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     d->legend->setBorderPen(Qt::NoPen);
-    for (int k = 0; k < 5; ++k)
-        d->legend->addItem(new GanttKindLegendItem(d->legend, IntervalKind(k)));
-    for (QCPGraph* g : d->layers)
-        d->legend->addItem(new QCPPlottableLegendItem(d->legend, g));
+    d->budgetEntry = p->addGraph(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
+    d->budgetEntry->setPen(d->budgetLine->pen());
+    d->budgetEntry->setName(tr("budget"));
+    d->budgetEntry->removeFromLegend();
+    refreshLegend();
 
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->setMouseTracking(true);
@@ -263,6 +265,7 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
         for (QCPGraph* g : d->layers)
             g->data()->clear();
         d->budgetLine->setVisible(false);
+        refreshLegend();
         d->plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -332,6 +335,7 @@ void TimelineView::setMemoryLevel(int level) {
         d->layers[std::size_t(c)]->data()->set(series[std::size_t(c)], true);
     double top = d->memoryMax;
     d->budgetLine->setVisible(d->limitBytes > 0);
+    refreshLegend();
     if (d->limitBytes > 0) {
         d->budgetLine->point1->setCoords(0, double(d->limitBytes));
         d->budgetLine->point2->setCoords(1, double(d->limitBytes));
@@ -382,8 +386,30 @@ QCPRange TimelineView::timeRange() const {
     return d->memoryRect->axis(QCPAxis::atBottom)->range();
 }
 
+// Lists what is drawn: the Gantt's kinds only with the Gantt, the memory categories, the budget line when shown.
+void TimelineView::refreshLegend() {
+    d->legend->clearItems();
+    if (d->ganttRect->visible())
+        for (int k = 0; k < 5; ++k)
+            d->legend->addItem(new GanttKindLegendItem(d->legend, IntervalKind(k)));
+    for (QCPGraph* g : d->layers)
+        d->legend->addItem(new QCPPlottableLegendItem(d->legend, g));
+    if (d->budgetLine->visible()) {
+        d->budgetEntry->setName(d->run && d->run->budget_bytes > 0 && d->level == 0 ? tr("budget") : tr("capacity"));
+        d->legend->addItem(new QCPPlottableLegendItem(d->legend, d->budgetEntry));
+    }
+}
+
 void TimelineView::setMemoryOnly(bool on) {
     d->ganttRect->setVisible(!on);
+    // Hidden, the Gantt's lane names must not widen the memory chart's left margin.
+    d->ganttRect->setMarginGroup(QCP::msLeft | QCP::msRight, on ? nullptr : d->memoryRect->marginGroup(QCP::msLeft));
+    // A hidden element keeps its place in the grid; no height lets the memory chart take the room.
+    d->ganttRect->setMinimumSize(0, 0);
+    d->ganttRect->setAutoMargins(on ? QCP::msNone : QCP::msAll);
+    d->ganttRect->setMargins(QMargins());
+    d->ganttRect->setMaximumSize(QWIDGETSIZE_MAX, on ? 0 : QWIDGETSIZE_MAX);
+    refreshLegend();
     d->plot->plotLayout()->setRowStretchFactor(0, on ? 0.001 : 1.0);
     d->memoryRect->axis(QCPAxis::atBottom)->setTickLabels(true);
     d->plot->replot(QCustomPlot::rpQueuedReplot);

@@ -46,6 +46,7 @@ signals:
     void timeRangeChanged(double t0, double t1);
 
 private:
+    void refreshLegend();
     struct Impl;
     std::unique_ptr<Impl> d;
 };

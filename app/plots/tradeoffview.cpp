@@ -1,5 +1,6 @@
 #include "tradeoffview.h"
 
+#include "schedulerstyle.h"
 #include "tickers.h"
 #include "util/units.h"
 
@@ -18,7 +19,7 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_plot);
     m_plot->xAxis->setLabel(tr("peak memory in level 0"));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
-    m_plot->yAxis->setLabel(tr("time overhead (makespan ÷ store-all's)"));
+    m_plot->yAxis->setLabel(tr("time ÷ store-all's"));
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -62,7 +63,10 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
 }
 
 int TradeoffView::seriesCount() const {
-    return m_plot->graphCount();
+    int n = 0;
+    for (int g = 0; g < m_plot->graphCount(); ++g)
+        n += m_plot->graph(g)->dataCount() > 0;
+    return n;
 }
 
 void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
@@ -77,13 +81,6 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         if (!byScheduler.count(r.scheduler)) order.push_back(r.scheduler);
         byScheduler[r.scheduler].push_back(i);
     }
-    static const QColor palette[] = {
-        QColor(0, 0, 0),     QColor(230, 159, 0), QColor(86, 180, 233),  QColor(0, 158, 115),   QColor(240, 228, 66),
-        QColor(0, 114, 178), QColor(213, 94, 0),  QColor(204, 121, 167), QColor(128, 128, 128), QColor(120, 60, 160)};
-    static const QCPScatterStyle::ScatterShape shapes[] = {
-        QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare,          QCPScatterStyle::ssTriangle,
-        QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,           QCPScatterStyle::ssPlus,
-        QCPScatterStyle::ssStar,    QCPScatterStyle::ssTriangleInverted};
     double xmax = 0, ymax = 1;
     for (std::size_t s = 0; s < order.size(); ++s) {
         auto ids = byScheduler[order[s]];
@@ -93,9 +90,9 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         });
         QCPGraph* g = m_plot->addGraph();
         g->setName(QString::fromStdString(order[s]));
-        QColor c = palette[s % std::size(palette)];
-        g->setPen(QPen(c, 1.5));
-        g->setScatterStyle(QCPScatterStyle(shapes[s % std::size(shapes)], c, 7));
+        const SchedulerStyle style = schedulerStyle(order[s]);
+        g->setPen(schedulerPen(style));
+        g->setScatterStyle(schedulerScatter(style));
         QVector<QCPGraphData> data;
         for (int id : ids) {
             const Run& r = *m_runs[std::size_t(id)];
@@ -106,6 +103,16 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         }
         g->data()->set(data, false); // already sorted by key; keep the run order for clicks
         m_pointRun.push_back(ids);
+    }
+    // A scheduler this machine cannot run gets a legend line with the reason and nothing drawn.
+    std::map<std::string, std::string> unavailable;
+    for (const auto& r : m_runs)
+        if (!r->available) unavailable.emplace(r->scheduler, r->message);
+    for (const auto& [name, why] : unavailable) {
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(QString::fromStdString(name + ": n/a, " + why.substr(0, why.find(" ("))));
+        g->setPen(Qt::NoPen);
+        m_pointRun.emplace_back();
     }
     m_plot->xAxis->setRange(0, std::max(1.0, xmax * 1.08));
     m_plot->yAxis->setRange(0.95, ymax * 1.05 + 0.02);

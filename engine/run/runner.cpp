@@ -97,6 +97,11 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
         run.bad_input = true;
         return run;
     }
+    if (choice->chain) {
+        run.message = machineLacks(*choice->chain, hw);
+        run.available = run.message.empty();
+        if (!run.available) return run;
+    }
     return guarded(std::move(run), [&](Run& r) {
         auto t0 = std::chrono::steady_clock::now();
         const bool planned = choice->graph ? takePlan(r, solveGraph(scheduler, *problem.graph(), hw, request), t0)
@@ -121,6 +126,8 @@ nlohmann::json summaryJson(const Run& run) {
     j["budget_bytes"] = run.budget_bytes;
     j["solve_ms"] = run.solve_ms;
     j["simulate_ms"] = run.simulate_ms;
+    j["available"] = run.available;
+    if (!run.available) j["reason"] = run.message;
     if (!run.feasible) {
         j["message"] = run.message;
         return j;

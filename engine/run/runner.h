@@ -23,6 +23,7 @@ struct Run {
     std::int64_t budget_bytes = 0;
     bool feasible = false;
     bool bad_input = false;      // an error of the request (unknown parameter, value out of range, invalid plan)
+    bool available = true;       // false: the machine lacks what the scheduler needs (`message` says what); not solved
     std::string message;         // why not feasible
     std::optional<AnyPlan> plan; // a chain's plan (also a chain scheduler's on a graph that is a chain) or a graph's
     std::optional<Timeline> timeline;
@@ -42,7 +43,8 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
 Run runPlan(const AnyPlan& plan, const Problem& problem, const Hardware& hw);
 
 // The fields of `ckpt solve --json`: scheduler, feasible, steps, forward_steps, backward_steps, recomputed_steps,
-// makespan_s, compute_s, overhead, peak_bytes (per level), budget_bytes, actions, solve_ms, ...
+// makespan_s, compute_s, overhead, peak_bytes (per level), budget_bytes, actions, solve_ms, available (false: the
+// machine cannot run the scheduler, and "reason" says why), ...
 nlohmann::json summaryJson(const Run& run);
 
 struct CompareRequest {

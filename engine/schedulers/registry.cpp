@@ -55,6 +55,13 @@ const SchedulerInfo* findScheduler(const std::string& name) {
     return nullptr;
 }
 
+std::string machineLacks(const SchedulerInfo& s, const Hardware& hw) {
+    if (hw.levelCount() >= s.min_levels) return {};
+    return "needs " + std::to_string(s.min_levels) +
+           " memory levels (it writes states to a slower level); the machine '" + hw.name() + "' has " +
+           std::to_string(hw.levelCount());
+}
+
 namespace {
 
 Result<std::string> checkValue(const std::string& scheduler, const ParamSpec& p, const std::string& value) {

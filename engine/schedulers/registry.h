@@ -57,6 +57,10 @@ struct SchedulerInfo {
 const std::vector<SchedulerInfo>& schedulers();
 const SchedulerInfo* findScheduler(const std::string& name);
 
+// Why `hw` cannot run the scheduler at all (it lacks a memory level the scheduler writes to), or empty. Front ends
+// show such a scheduler as "n/a" with this reason instead of failing, and ask before solving anything.
+std::string machineLacks(const SchedulerInfo& scheduler, const Hardware& hw);
+
 // The parameters as given, checked against `specs` (names, types, ranges; messages name the scheduler and the
 // parameter) with defaults filled in. Graph schedulers use it too.
 Result<Params> checkParams(const std::string& scheduler, const std::vector<ParamSpec>& specs,

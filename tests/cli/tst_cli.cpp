@@ -170,6 +170,43 @@ private slots:
         QCOMPARE(c.readAll().count('\n'), runs.size() + 1);
     }
 
+    // A one-level machine cannot run the schedulers that write to a slower level: they are rows marked n/a with
+    // the reason, one stderr line each, and the command still succeeds; asked for alone, it is bad input.
+    void schedulersTheMachineCannotRunAreNotApplicable() {
+        Output o = ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--budgets", "none,50%", "--json"});
+        QCOMPARE(o.code, 0);
+        int na = 0, ran = 0;
+        for (const auto& r : QJsonDocument::fromJson(o.out).array()) {
+            QJsonObject j = r.toObject();
+            if (j["available"].toBool(true)) {
+                ran += j["feasible"].toBool();
+                continue;
+            }
+            ++na;
+            QVERIFY(!j["feasible"].toBool());
+            QVERIFY2(j["reason"].toString().contains("needs 2 memory levels"), qPrintable(j["reason"].toString()));
+        }
+        QCOMPARE(na, 2 * 3); // multistage, async-multistage, double-checkpointing at both budgets
+        QVERIFY(ran >= 8);
+        QCOMPARE(o.err.count("n/a"), 3);
+        Output table = ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--schedulers", "multistage"});
+        QCOMPARE(table.code, 0);
+        QVERIFY2(table.out.contains("n/a [1]"), table.out);
+        Output alone = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "multistage"});
+        QCOMPARE(alone.code, 2);
+        QVERIFY2(alone.err.contains("needs 2 memory levels"), alone.err);
+        // The trade-off chart draws the rest and names the missing ones in its legend; a wrong name is refused first.
+        Output chart = ckptRun({"render", example("small-hetero-12.ckpt-chain.json"), "--chart", "tradeoff", "--out",
+                                path("na.pdf"), "--budgets", "none,50%"});
+        QCOMPARE(chart.code, 0);
+        QCOMPARE(chart.err.count("n/a"), 3);
+        Output unknown = ckptRun({"render", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--chart", "tradeoff",
+                                  "--out", path("x.pdf"), "--schedulers", "rotor,nosuch"});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.contains("nosuch"), unknown.err);
+        QVERIFY(!QFile::exists(path("x.pdf")));
+    }
+
     void graphsSolveWriteAPlanAndReplayIt() {
         // A random DAG made by ckpt generate, solved by dtr at 60 % of store-all's peak: the plan file
         // replays through ckpt simulate to the same time and peak.
