@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(samePlan(*again, *plan), "a graph plan does not read back equal");
 
     for (const Hardware& hw : {Hardware::unbounded(), fixedHardware()}) {
-        Run run = runGraphPlan(*plan, graph, hw);
+        Run run = runPlan(*plan, graph, hw);
         if (run.feasible && run.timeline) checkTimeline(*run.timeline, 0, "the graph plan");
     }
     return 0;

@@ -95,8 +95,8 @@ private slots:
         stale.cancel = &staleStop;
         fresh.cancel = &freshStop;
         Run staleRun, freshRun;
-        std::thread a([&] { staleRun = runGraphScheduler("checkmate", graph, Hardware::unbounded(), stale); });
-        std::thread b([&] { freshRun = runGraphScheduler("checkmate", graph, Hardware::unbounded(), fresh); });
+        std::thread a([&] { staleRun = runScheduler("checkmate", graph, Hardware::unbounded(), stale); });
+        std::thread b([&] { freshRun = runScheduler("checkmate", graph, Hardware::unbounded(), fresh); });
         a.join();
         b.join();
         QVERIFY(!staleRun.feasible);
@@ -132,7 +132,7 @@ private slots:
             Run plan = runScheduler("async-multistage", chain, hw, req);
             if (!plan.feasible) return void(error = plan.message);
             for (int k = 0; k < 1000 && !stop; ++k) {
-                auto it = (*made)->iterate(*plan.plan, hw, true);
+                auto it = (*made)->iterate(*plan.chainPlan(), hw, true);
                 if (!it) return void(error = it.error());
                 gradientDiff = std::max(gradientDiff, it->max_abs_grad_diff);
                 if (++iterations == 2) {
