@@ -6,6 +6,7 @@
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
 #include "util/units.h"
 
