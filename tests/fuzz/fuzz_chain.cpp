@@ -20,11 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
 
-    auto back = parseJson(jsonToText(chainToJson(*chain)), "saved");
-    check(back.ok(), "a saved chain does not parse: " + (back ? std::string() : back.error()));
-    auto again = chainFromJson(*back, "saved");
-    check(again.ok(), "a saved chain does not load: " + (again ? std::string() : again.error()));
-    check(*again == *chain, "a chain does not read back equal");
+    const auto again = readBack(chainToJson(*chain), "chain", [](const auto& j) { return chainFromJson(j, "saved"); });
+    check(again == *chain, "a chain does not read back equal");
 
     if (chain->length() > 256) return 0;
     auto tl = simulate(*chain, Hardware::unbounded(), storeAllPlan(*chain).actions);

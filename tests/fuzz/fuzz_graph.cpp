@@ -30,11 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
 
-    auto back = parseJson(jsonToText(graphToJson(*graph)), "saved");
-    check(back.ok(), "a saved graph does not parse: " + (back ? std::string() : back.error()));
-    auto again = graphFromJson(*back, "saved");
-    check(again.ok(), "a saved graph does not load: " + (again ? std::string() : again.error()));
-    check(sameGraph(*again, *graph), "a graph does not read back equal");
+    const auto again = readBack(graphToJson(*graph), "graph", [](const auto& j) { return graphFromJson(j, "saved"); });
+    check(sameGraph(again, *graph), "a graph does not read back equal");
 
     if (graph->size() > 256) return 0;
     (void)graphStoreAllPeak(*graph);

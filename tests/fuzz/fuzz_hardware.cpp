@@ -21,11 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
 
-    auto back = parseJson(jsonToText(hardwareToJson(*hw)), "saved");
-    check(back.ok(), "saved hardware does not parse: " + (back ? std::string() : back.error()));
-    auto again = hardwareFromJson(*back, "saved");
-    check(again.ok(), "saved hardware does not load: " + (again ? std::string() : again.error()));
-    check(*again == *hw, "hardware does not read back equal");
+    const auto again =
+        readBack(hardwareToJson(*hw), "hardware", [](const auto& j) { return hardwareFromJson(j, "saved"); });
+    check(again == *hw, "hardware does not read back equal");
 
     const Chain chain = fixedChain();
     // With half of store-all's peak as the budget, the offloading schedulers must use the slower levels.

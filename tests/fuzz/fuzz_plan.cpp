@@ -28,11 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
 
     const Chain chain = fixedChain();
-    auto back = parseJson(jsonToText(planToJson(*plan, chain)), "saved");
-    check(back.ok(), "a saved plan does not parse: " + (back ? std::string() : back.error()));
-    auto again = planFromJson(*back, "saved");
-    check(again.ok(), "a saved plan does not load: " + (again ? std::string() : again.error()));
-    check(samePlan(*again, *plan), "a plan does not read back equal");
+    const auto again =
+        readBack(planToJson(*plan, chain), "plan", [](const auto& j) { return planFromJson(j, "saved"); });
+    check(samePlan(again, *plan), "a plan does not read back equal");
 
     for (const Hardware& hw : {Hardware::unbounded(), fixedHardware()}) {
         Run run = runPlan(*plan, chain, hw);

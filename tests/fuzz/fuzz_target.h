@@ -31,6 +31,16 @@ inline std::string text(const std::uint8_t* data, std::size_t size) {
 // millions of steps is inside the documented limit): skipped, since the size caps are judged elsewhere.
 bool tooLargeByDesign(const nlohmann::json& doc);
 
+// What a loaded file saves as (`saved`) must parse and load again (`load` reads a JSON document); returns what it
+// loaded, for the target to compare with the original.
+template <typename Load> auto readBack(const nlohmann::json& saved, const std::string& what, Load load) {
+    auto back = parseJson(jsonToText(saved), "saved");
+    check(back.ok(), "a saved " + what + " does not parse: " + (back ? std::string() : back.error()));
+    auto again = load(*back);
+    check(again.ok(), "a saved " + what + " does not load: " + (again ? std::string() : again.error()));
+    return std::move(*again);
+}
+
 // Small fixed problems that plans and hardware files are tried against.
 Chain fixedChain();       // 6 unequal steps
 Hardware fixedHardware(); // 3 levels: a bounded level 0, a host level and a disk level
