@@ -1,4 +1,4 @@
-#include "printsize.h"
+#include "util/print_size.h"
 
 #include <cstdlib>
 
