@@ -19,7 +19,9 @@ usage:
   ckpt compare PROBLEM [--hardware HW] [--schedulers a,b,...] [--budgets LIST] [--param NAME.k=v]...
              [--csv FILE] [--json]
   ckpt render PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
-             --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH]
+             --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH | --preset NAME]
+             [--font-size PT] [--dpi N] [--data FILE.csv]
+  ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
   ckpt bench --graphs [--graph FILE,...] [--budgets LIST] [--schedulers a,b] [--param NAME.k=v]... [--reduction a,b]
@@ -79,9 +81,9 @@ int dispatch(int argc, char** argv) {
     if (cmd == "bench") return cmdBench(argc, argv);
     if (cmd == "generate") return cmdGenerate(argc, argv);
     if (cmd == "train") return cmdTrain(argc, argv);
-    if (cmd == "render") {
+    if (cmd == "render" || cmd == "figure") {
 #ifdef CKPT_HAVE_CHARTS
-        return cmdRender(argc, argv);
+        return cmd == "render" ? cmdRender(argc, argv) : cmdFigure(argc, argv);
 #else
         std::fputs("ckpt: this build has no charts (configured with CKPT_BUILD_GUI=OFF)\n", stderr);
         return BadInput;

@@ -1,16 +1,16 @@
 // ckpt render: the explorer's charts from the shell, with no display needed.
+#include "charts.h"
 #include "commands.h"
 #include "common.h"
+#include "io/files.h"
 #include "plots/chartexport.h"
 #include "plots/printsize.h"
-#include "plots/sweepview.h"
-#include "plots/timelineview.h"
-#include "plots/tradeoffview.h"
 #include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
 #include "util/units.h"
 
 #include <QApplication>
+#include <QWidget>
 #include <cstdlib>
 #include <optional>
 #include <sstream>
@@ -21,7 +21,7 @@ int cmdRender(int argc, char** argv) {
     Args args;
     if (!args.parse(argc, argv, 2, {},
                     {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets",
-                     "schedulers", "font-size", "preset", "dpi"})) {
+                     "schedulers", "font-size", "preset", "dpi", "data"})) {
         complain("render: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }
@@ -85,9 +85,12 @@ int cmdRender(int argc, char** argv) {
     char* qargv[] = {argv[0], nullptr};
     QApplication app(qargc, qargv);
 
-    QWidget* view = nullptr;
-    QCustomPlot* plot = nullptr;
-    if (chart == "tradeoff") {
+    const FigureChart kind = chart == "gantt"    ? FigureChart::Gantt
+                             : chart == "memory" ? FigureChart::Memory
+                             : chart == "sweep"  ? FigureChart::Sweep
+                                                 : FigureChart::Tradeoff;
+    Chart drawn;
+    if (kind == FigureChart::Tradeoff) {
         CompareRequest req;
         std::stringstream ss(args.value("schedulers"));
         for (std::string item; std::getline(ss, item, ',');)
@@ -107,17 +110,12 @@ int cmdRender(int argc, char** argv) {
             }
         std::vector<Run> all = compare(*problem, *hw, req);
         reportUnavailable(all);
-        std::vector<std::shared_ptr<const Run>> runs;
-        for (Run& r : all) {
+        for (const Run& r : all)
             if (r.bad_input) {
                 complain(r.scheduler + ": " + r.message);
                 return BadInput;
             }
-            runs.push_back(std::make_shared<const Run>(std::move(r)));
-        }
-        auto* t = new TradeoffView;
-        t->setRuns(runs);
-        view = t, plot = t->plot();
+        drawn = runsChart(kind, all, {}, *hw);
     } else {
         if (!args.has("scheduler")) {
             complain("render: --scheduler NAME is required for the " + chart + " chart");
@@ -131,30 +129,19 @@ int cmdRender(int argc, char** argv) {
             complain(run->message);
             return exitCodeOf(*run);
         }
-        if (chart == "sweep") {
-            auto* s = new SweepView;
-            s->setRun(run, *problem->chain(), *hw);
-            view = s, plot = s->plot();
-        } else {
-            auto* t = new TimelineView;
-            if (const Graph* graph = problem->graph()) {
-                QStringList ids;
-                for (const GraphNode& n : graph->nodes())
-                    ids << QString::fromStdString(n.id);
-                t->setNodeNames(ids);
-            }
-            t->setRun(run, *hw);
-            if (chart == "memory") t->setMemoryOnly(true);
-            view = t, plot = t->plot();
-        }
+        drawn = oneRunChart(kind, run, *problem, *hw);
     }
-    view->resize(int(size.width_pt), int(size.height_pt));
-    QString err = exportChart(plot, QString::fromStdString(out), size, dpi);
-    delete view;
+    drawn.view->resize(int(size.width_pt), int(size.height_pt));
+    QString err = exportChart(drawn.plot, QString::fromStdString(out), size, dpi);
     if (!err.isEmpty()) {
         complain(err.toStdString());
         return BadInput;
     }
+    if (args.has("data"))
+        if (auto saved = writeTextFileAtomic(args.value("data"), drawn.csv); !saved) {
+            complain("render: --data: " + saved.error());
+            return BadInput;
+        }
     return Done;
 }
 

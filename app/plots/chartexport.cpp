@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QSvgGenerator>
@@ -50,25 +51,56 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
     return saveDrawn(ok, drawn, path);
 }
 
+QSize layoutSize(const PrintSize& size) {
+    // With px, the layout is made at 96 px per inch so fonts keep their point size on screen.
+    const double unit = size.pixels ? 72.0 / 96.0 : 1.0;
+    return QSize(int(std::lround(size.width_pt * unit)), int(std::lround(size.height_pt * unit)));
+}
+
 QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& size, double dpi) {
     if (!plot) return QObject::tr("%1: nothing to export").arg(path);
+    const QSize page = layoutSize(size);
+    fitForPrint(plot, page.width(), page.height(), size.font_pt);
+    return exportPanels({ChartPanel{plot, QRect(QPoint(0, 0), page)}}, path, size, dpi);
+}
+
+QString exportPanels(const QList<ChartPanel>& panels, const QString& path, const PrintSize& size, double dpi) {
     const QString ext = QFileInfo(path).suffix().toLower();
     if (ext != "pdf" && ext != "png" && ext != "svg")
         return QObject::tr("%1: unknown chart format '%2' (use .pdf, .svg or .png)").arg(path, ext);
     if (size.pixels && ext != "png")
         return QObject::tr("%1: a size in px is for PNG; give PDF and SVG sizes in in, cm, mm or pt").arg(path);
     if (dpi < 36 || dpi > 2400) return QObject::tr("%1: --dpi %2 is out of range (36 to 2400)").arg(path).arg(dpi);
-    // With px, the layout is made at 96 px per inch so fonts keep their point size on screen.
-    const double unit = size.pixels ? 72.0 / 96.0 : 1.0;
-    const double w = size.width_pt * unit, h = size.height_pt * unit;
-    fitForPrint(plot, w, h, size.font_pt);
-    const int wi = int(std::lround(w)), hi = int(std::lround(h));
+    const QSize page = layoutSize(size);
+    const int wi = page.width(), hi = page.height();
     QTemporaryDir scratch;
     if (!scratch.isValid()) return QObject::tr("%1: no temporary folder to draw the chart in").arg(path);
     const QString drawn = scratch.filePath("chart." + ext);
+    // Each chart in its rectangle; a chart draws from its own origin, so the painter moves there.
+    auto drawAll = [&](QCPPainter& painter) {
+        for (const ChartPanel& p : panels) {
+            painter.save();
+            painter.translate(p.rect.topLeft());
+            p.plot->toPainter(&painter, p.rect.width(), p.rect.height());
+            painter.restore();
+        }
+    };
     bool ok = false;
     if (ext == "png") {
-        ok = plot->savePng(drawn, wi, hi, size.pixels ? 96.0 / 72.0 : dpi / 72.0);
+        const double scale = size.pixels ? 96.0 / 72.0 : dpi / 72.0;
+        QImage image(int(std::lround(wi * scale)), int(std::lround(hi * scale)), QImage::Format_RGB32);
+        image.fill(Qt::white);
+        const int dotsPerMetre = int(std::lround((size.pixels ? 96.0 : dpi) / 0.0254));
+        image.setDotsPerMeterX(dotsPerMetre);
+        image.setDotsPerMeterY(dotsPerMetre);
+        QCPPainter painter;
+        if (painter.begin(&image)) {
+            // Scaled up, pens keep their width in points (as QCustomPlot::savePng does).
+            if (scale > 1) painter.setMode(QCPPainter::pmNonCosmetic);
+            painter.scale(scale, scale);
+            drawAll(painter);
+            ok = painter.end() && image.save(drawn, "PNG");
+        }
     } else {
         // Drawn in points (a 72-dpi device), so a font of F points is F points on the page.
         QCPPainter painter;
@@ -93,7 +125,7 @@ QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& siz
         if (ok) {
             painter.setMode(QCPPainter::pmVectorized);
             painter.setMode(QCPPainter::pmNoCaching);
-            plot->toPainter(&painter, wi, hi);
+            drawAll(painter);
             ok = painter.end();
         }
     }

@@ -12,6 +12,18 @@ struct PrintSize;
 // has size × dpi / 72 pixels (or the pixels given). Fonts, ticks and legends are fitted first (printlayout.h).
 QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& size, double dpi = 300);
 
+#include <QRect>
+// One chart of a figure and where it goes on the page, in points (in layout pixels for a size in px).
+struct ChartPanel {
+    QCustomPlot* plot = nullptr;
+    QRect rect;
+};
+// Several charts on one page of `size`, each drawn into its rectangle as it is laid out (call fitForPrint with each
+// rectangle's size first); the rest of the page is white. Formats and sizes as exportChart's.
+QString exportPanels(const QList<ChartPanel>& panels, const QString& path, const PrintSize& size, double dpi = 300);
+// The size of the page a figure of `size` is laid out on: points, or layout pixels (96 per inch) for a size in px.
+QSize layoutSize(const PrintSize& size);
+
 #include <QList>
 #include <QPair>
 // Every chart into `dir` as NAME.FORMAT; stops at the first failure and returns its message.

@@ -1,7 +1,11 @@
 #include "schedulerstyle.h"
 
+#include "schedulers/graph_registry.h"
+#include "schedulers/registry.h"
+
 #include <array>
 #include <functional>
+#include <optional>
 
 namespace {
 
@@ -35,11 +39,59 @@ const Entry kTable[] = {
     {"checkmate", kVermillion, QCPScatterStyle::ssDisc, Qt::SolidLine},
 };
 
+const Entry* entryOf(const std::string& name) {
+    for (const Entry& e : kTable)
+        if (name == e.name) return &e;
+    return nullptr;
+}
+
+// "bptt-dp hsm": a scheduler with one of the choices its registry entry lists. The default choice looks like the
+// scheduler itself; each other choice keeps the scheduler's hue, darker or lighter, with a marker and a dash of its
+// own, so the variants read as one family and stay apart where they coincide.
+std::optional<SchedulerStyle> variantStyle(const std::string& name) {
+    const std::size_t space = name.find(' ');
+    if (space == std::string::npos) return std::nullopt;
+    const std::string base = name.substr(0, space), choice = name.substr(space + 1);
+    const Entry* e = entryOf(base);
+    if (!e) return std::nullopt;
+    const std::vector<ckpt::ParamSpec>* specs = nullptr;
+    if (const auto* s = ckpt::findScheduler(base)) specs = &s->params;
+    if (const auto* g = ckpt::findGraphScheduler(base); g && !specs) specs = &g->params;
+    if (!specs) return std::nullopt;
+    for (const ckpt::ParamSpec& p : *specs) {
+        if (p.type != ckpt::ParamType::Choice) continue;
+        int rank = 0; // among the choices that are not the default
+        for (const std::string& c : p.choices) {
+            if (c == choice && c == p.default_value) return SchedulerStyle{e->color, e->marker, e->dash, true};
+            if (c == choice) {
+                static const QCPScatterStyle::ScatterShape markers[] = {
+                    QCPScatterStyle::ssSquare,  QCPScatterStyle::ssTriangle, QCPScatterStyle::ssCircle,
+                    QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,    QCPScatterStyle::ssTriangleInverted};
+                static const Qt::PenStyle dashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+                QCPScatterStyle::ScatterShape marker = markers[rank % 6];
+                if (marker == e->marker) marker = markers[(rank + 3) % 6];
+                Qt::PenStyle dash = dashes[rank % 4];
+                if (dash == e->dash) dash = dashes[(rank + 2) % 4];
+                // Alternately darker and lighter (mixed with white, which keeps the hue).
+                const QColor& c0 = e->color;
+                const double w = 0.3 + 0.1 * (rank / 2);
+                QColor color = rank % 2 == 0 ? c0.darker(160 + 40 * (rank / 2))
+                                             : QColor::fromRgbF(c0.redF() + (1 - c0.redF()) * w,
+                                                                c0.greenF() + (1 - c0.greenF()) * w,
+                                                                c0.blueF() + (1 - c0.blueF()) * w);
+                return SchedulerStyle{color, marker, dash, true};
+            }
+            if (c != p.default_value) ++rank;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 SchedulerStyle schedulerStyle(const std::string& name) {
-    for (const Entry& e : kTable)
-        if (name == e.name) return {e.color, e.marker, e.dash, true};
+    if (const Entry* e = entryOf(name)) return {e->color, e->marker, e->dash, true};
+    if (auto v = variantStyle(name)) return *v;
     // Not in the table yet (a new scheduler): a look that depends on the name only, never on run order.
     static const std::array<QColor, 10> colors = {kBlack,      kOrange,     kSky,  kGreen,  kBlue,
                                                   kVermillion, kPurplePink, kGrey, kPurple, kBrown};

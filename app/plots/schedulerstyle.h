@@ -13,6 +13,7 @@ struct SchedulerStyle {
     bool listed = true; // false: a name the table does not know, given a stable look derived from the name
 };
 
+// A name may also be "SCHEDULER CHOICE" (a figure's series "bptt-dp hsm"): a variant of the scheduler, in its hue.
 SchedulerStyle schedulerStyle(const std::string& name);
 // The pen and marker of a series in `style`, at the chart's scale (line width and marker size in device pixels).
 QPen schedulerPen(const SchedulerStyle& style, double width = 1.5);

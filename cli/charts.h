@@ -1,0 +1,30 @@
+#pragma once
+// The charts `ckpt render` and `ckpt figure` draw, made from runs the same way by both, with the numbers behind them.
+#include "io/figure_io.h"
+#include "model/hardware.h"
+#include "model/problem.h"
+#include "run/runner.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+class QWidget;
+class QCustomPlot;
+
+namespace ckpt::cli {
+
+struct Chart {
+    std::unique_ptr<QWidget> view; // owns the plot
+    QCustomPlot* plot = nullptr;
+    std::string csv; // the numbers behind the chart (run/chart_data.h)
+};
+
+// One feasible run: the Gantt chart (its memory below), the memory chart alone, or the sweep diagram (a chain's run).
+Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const Problem& problem, const Hardware& hw);
+// Runs as the trade-off chart or as forward steps against slots; series[i] names run i in the legend (empty or
+// missing: its scheduler), and picks its look (schedulerstyle.h).
+Chart runsChart(FigureChart kind, const std::vector<Run>& runs, const std::vector<std::string>& series,
+                const Hardware& hw);
+
+} // namespace ckpt::cli
