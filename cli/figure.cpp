@@ -8,6 +8,8 @@
 #include "io/project_io.h"
 #include "plots/chartexport.h"
 #include "plots/printlayout.h"
+#include "plots/sharedlegend.h"
+#include "plots/timelineview.h"
 #include "run/scheduler_lookup.h"
 #include "util/units.h"
 
@@ -18,6 +20,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <qcustomplot.h>
 
@@ -85,8 +88,8 @@ Result<Loaded> loadPanel(const FigurePanel& p, const std::string& folder, const 
     return out;
 }
 
-// The legend's name of each series: its scheduler, and where the panel shows that scheduler more than once, the
-// choices its series set ("bptt-dp hsm"), then any other parameter that tells them apart.
+// The legend's name of each series: its scheduler, then the choices it sets ("bptt-dp hsm": a default choice only
+// where the panel shows the scheduler more than once), then any other parameter that tells two series apart.
 std::vector<std::string> seriesNames(const FigurePanel& p, const Problem& problem) {
     std::vector<std::string> names;
     for (const FigureSeries& s : p.series) {
@@ -94,25 +97,23 @@ std::vector<std::string> seriesNames(const FigurePanel& p, const Problem& proble
         for (const FigureSeries& t : p.series)
             same += t.scheduler == s.scheduler;
         std::string name = s.scheduler;
-        if (same > 1) {
-            auto choice = findSchedulerFor(s.scheduler, problem);
-            for (const auto& [k, v] : s.params) {
-                bool isChoice = false;
-                if (choice)
-                    for (const ParamSpec& spec : choice->params())
-                        isChoice |= spec.name == k && spec.type == ParamType::Choice;
-                if (isChoice) name += " " + v;
-            }
-            for (const auto& [k, v] : s.params) {
-                bool differs = false;
-                for (const FigureSeries& t : p.series)
-                    if (t.scheduler == s.scheduler) {
-                        auto it = t.params.find(k);
-                        differs |= it == t.params.end() || it->second != v;
-                    }
-                bool isChoice = name.find(" " + v) != std::string::npos;
-                if (differs && !isChoice) name += " " + k + "=" + v;
-            }
+        auto found = findSchedulerFor(s.scheduler, problem);
+        for (const auto& [k, v] : s.params) {
+            const ParamSpec* spec = nullptr;
+            if (found)
+                for (const ParamSpec& ps : found->params())
+                    if (ps.name == k) spec = &ps;
+            const bool choice = spec && spec->type == ParamType::Choice;
+            bool differs = false;
+            for (const FigureSeries& t : p.series)
+                if (t.scheduler == s.scheduler) {
+                    auto it = t.params.find(k);
+                    differs |= it == t.params.end() || it->second != v;
+                }
+            if (choice && (same > 1 || v != spec->default_value))
+                name += " " + v;
+            else if (!choice && differs)
+                name += " " + k + "=" + v;
         }
         names.push_back(name);
     }
@@ -140,10 +141,12 @@ Result<std::vector<Run>> runPanel(const FigurePanel& p, const Loaded& in, const 
             std::string knob;
             for (const ParamSpec& spec : found->params())
                 if (knob.empty() && (spec.name == "slots" || spec.name == "segments")) knob = spec.name;
-            if (knob.empty())
+            if (knob.empty() && p.chart == FigureChart::StepsVsSlots)
                 return fail(where + ".schedulers[" + std::to_string(k) + "]: " + p.series[k].scheduler +
                             " has no slot count to sweep");
-            req.params[knob] = std::to_string(count);
+            // In a trade-off over slots, a scheduler without slots (store-all) is one point, run at the first count.
+            if (knob.empty() && count != p.slot_counts.front()) return std::nullopt;
+            if (!knob.empty()) req.params[knob] = std::to_string(count);
         }
         Run r = runScheduler(p.series[k].scheduler, problem, hw, req);
         if (r.bad_input) return fail(where + ".schedulers[" + std::to_string(k) + "]: " + r.message);
@@ -263,7 +266,18 @@ int cmdFigure(int argc, char** argv) {
         }
     }
 
-    // The page: the figure's title on top, then the grid's cells, each chart fitted to the cells it covers.
+    // Gantt and memory charts of one problem share their time axis, so that the plans compare by length at sight.
+    std::map<std::string, double> longest;
+    for (std::size_t k = 0; k < charts.size(); ++k)
+        if (auto* t = dynamic_cast<TimelineView*>(charts[k].view.get()); t && t->run() && t->run()->timeline)
+            longest[spec->panels[k].problem] =
+                std::max(longest[spec->panels[k].problem], t->run()->timeline->totals.makespan_s);
+    for (std::size_t k = 0; k < charts.size(); ++k)
+        if (auto* t = dynamic_cast<TimelineView*>(charts[k].view.get()); t && t->run() && t->run()->timeline)
+            t->setTimeRange(QCPRange(0, std::max(longest[spec->panels[k].problem], 1e-12) * 1.01));
+
+    // The page: the figure's title on top, the grid's cells, each chart fitted to the cells it covers, and under them
+    // the legend when every panel would repeat the same one.
     const QSize page = layoutSize(spec->size);
     const double font = spec->size.font_pt;
     const int top = spec->title.empty() ? 0 : int(std::lround(font * 1.9));
@@ -277,12 +291,22 @@ int cmdFigure(int argc, char** argv) {
         panels << ChartPanel{heading.get(), QRect(0, 0, page.width(), top)};
         panelOf.push_back(-1);
     }
+    QList<QCustomPlot*> plots;
+    for (const Chart& c : charts)
+        plots << c.plot;
+    std::unique_ptr<QCustomPlot> legend = takeSharedLegend(plots);
+    int bottom = page.height();
+    if (legend) {
+        fitForPrint(legend.get(), page.width(), page.height(), font);
+        const int h = legend->plotLayout()->element(0, 0)->minimumOuterSizeHint().height() + 2;
+        bottom = page.height() - h;
+        fitForPrint(legend.get(), page.width(), h, font);
+    }
     auto edge = [](int i, int n, int from, int to) { return from + int(std::lround(double(to - from) * i / n)); };
     for (std::size_t k = 0; k < spec->panels.size(); ++k) {
         const FigurePanel& p = spec->panels[k];
         const int x0 = edge(p.col, spec->cols, 0, page.width()), x1 = edge(p.col + p.cols, spec->cols, 0, page.width());
-        const int y0 = edge(p.row, spec->rows, top, page.height()),
-                  y1 = edge(p.row + p.rows, spec->rows, top, page.height());
+        const int y0 = edge(p.row, spec->rows, top, bottom), y1 = edge(p.row + p.rows, spec->rows, top, bottom);
         const QRect cell(x0, y0, x1 - x0, y1 - y0);
         Chart& c = charts[k];
         addTitle(c.plot, p.title, font);
@@ -290,6 +314,10 @@ int cmdFigure(int argc, char** argv) {
         fitForPrint(c.plot, cell.width(), cell.height(), font);
         panels << ChartPanel{c.plot, cell};
         panelOf.push_back(int(k));
+    }
+    if (legend) {
+        panels << ChartPanel{legend.get(), QRect(0, bottom, page.width(), page.height() - bottom)};
+        panelOf.push_back(-1);
     }
     if (QString err = exportPanels(panels, QString::fromStdString(out), spec->size, dpi); !err.isEmpty()) {
         complain(err.toStdString());

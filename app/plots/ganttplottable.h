@@ -45,6 +45,7 @@ class GanttKindLegendItem : public QCPAbstractLegendItem {
     Q_OBJECT
 public:
     GanttKindLegendItem(QCPLegend* parent, ckpt::IntervalKind kind);
+    ckpt::IntervalKind kind() const { return m_kind; }
 
 protected:
     void draw(QCPPainter* painter) override;

@@ -66,6 +66,10 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
     const QFontMetricsF fm(font);
     const QList<QCPAxisRect*> rects = plot->axisRects();
     for (QCPAxisRect* r : rects) {
+        // QCustomPlot keeps 15 px around every axis rect; on a page the top needs only room for half a tick label.
+        QMargins least = r->minimumMargins();
+        least.setTop(int(std::ceil(fontPt * 0.7)));
+        r->setMinimumMargins(least);
         for (QCPAxis* a : r->axes()) {
             a->setTickLabelFont(font);
             a->setLabelFont(font);
@@ -91,6 +95,21 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
     for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
         if (auto* legend = qobject_cast<QCPLegend*>(e)) wrapLegend(plot, legend, widthPt, fontPt);
     if (plot->legend && plot->legend->visible()) wrapLegend(plot, plot->legend, widthPt, fontPt);
+    // Named ticks (a Gantt's lanes, named after memory levels) drop a parenthesised detail when they would take more
+    // than a quarter of the width: "host DRAM (PCIe 4.0 x16)" prints as "host DRAM".
+    for (QCPAxisRect* r : rects)
+        for (QCPAxis* a : r->axes()) {
+            auto named = a->ticker().dynamicCast<QCPAxisTickerText>();
+            if (!named) continue;
+            double widest = 0;
+            for (const QString& t : named->ticks())
+                widest = std::max(widest, fm.horizontalAdvance(t));
+            if (widest <= widthPt / 4) continue;
+            QMap<double, QString> shorter = named->ticks();
+            for (QString& t : shorter)
+                if (int cut = t.indexOf(" ("); cut > 0) t.truncate(cut);
+            named->setTicks(shorter);
+        }
     plot->plotLayout()->setMargins(QMargins(1, 1, 1, 1));
     // Tick counts from the room each axis has once laid out: per label, the widest a byte or time label gets
     // ("888.88 MiB") and two characters across, or two and a half lines up.

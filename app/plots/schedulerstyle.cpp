@@ -64,9 +64,10 @@ std::optional<SchedulerStyle> variantStyle(const std::string& name) {
         for (const std::string& c : p.choices) {
             if (c == choice && c == p.default_value) return SchedulerStyle{e->color, e->marker, e->dash, true};
             if (c == choice) {
+                // A cross first: drawn over another series' closed marker at the same point, both stay visible.
                 static const QCPScatterStyle::ScatterShape markers[] = {
-                    QCPScatterStyle::ssSquare,  QCPScatterStyle::ssTriangle, QCPScatterStyle::ssCircle,
-                    QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,    QCPScatterStyle::ssTriangleInverted};
+                    QCPScatterStyle::ssCross,  QCPScatterStyle::ssTriangle, QCPScatterStyle::ssCircle,
+                    QCPScatterStyle::ssSquare, QCPScatterStyle::ssPlus,     QCPScatterStyle::ssTriangleInverted};
                 static const Qt::PenStyle dashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
                 QCPScatterStyle::ScatterShape marker = markers[rank % 6];
                 if (marker == e->marker) marker = markers[(rank + 3) % 6];
@@ -108,7 +109,8 @@ QPen schedulerPen(const SchedulerStyle& style, double width) {
 
 QCPScatterStyle schedulerScatter(const SchedulerStyle& style, double size) {
     // The marker's outline is solid even when the line is dashed, so the shape stays readable.
-    QCPScatterStyle s(style.marker, QPen(style.color, 1.2),
-                      style.marker == QCPScatterStyle::ssDisc ? style.color : Qt::NoBrush, size);
+    // (A QColor against Qt::NoBrush in one conditional would make the brush an opaque black: QColor(QRgb 0).)
+    const QBrush fill = style.marker == QCPScatterStyle::ssDisc ? QBrush(style.color) : QBrush(Qt::NoBrush);
+    QCPScatterStyle s(style.marker, QPen(style.color, 1.2), fill, size);
     return s;
 }

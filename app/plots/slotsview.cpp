@@ -4,6 +4,7 @@
 
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <qcustomplot.h>
 
@@ -45,14 +46,20 @@ void SlotsView::setRuns(const std::vector<std::shared_ptr<const Run>>& runs) {
     }
     if (order.empty()) xmin = 0, xmax = 1, ymin = 1, ymax = 10;
     // Forward steps fall by orders of magnitude from one slot to a few: a log axis keeps the tail readable.
-    const bool logarithmic = ymax > 20 * std::max(ymin, 1.0);
+    const bool logarithmic = ymax > 5 * std::max(ymin, 1.0);
     m_plot->yAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logarithmic) {
-        QSharedPointer<QCPAxisTickerLog> log(new QCPAxisTickerLog);
-        m_plot->yAxis->setTicker(log);
-        m_plot->yAxis->setNumberFormat("f"); // 1000, 10000: no superscripts, which print too small
-        m_plot->yAxis->setNumberPrecision(0);
-        m_plot->yAxis->setRange(std::max(ymin, 1.0) / 1.3, ymax * 1.3);
+        const double lo = std::max(ymin, 1.0) / 1.3, hi = ymax * 1.3;
+        // Ticks at 1, 2 and 5 times a power of ten over two decades or less, at powers of ten over more (QCustomPlot's
+        // log ticker falls back to even steps below 1.6 decades, which crowd at the top of a log axis).
+        const bool fine = std::log10(hi / lo) <= 2;
+        QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+        for (double p = std::pow(10.0, std::floor(std::log10(lo))); p <= hi; p *= 10)
+            for (double m : {1.0, 2.0, 5.0})
+                if ((m == 1 || fine) && p * m >= lo && p * m <= hi)
+                    ticks->addTick(p * m, QString::number(p * m, 'f', 0));
+        m_plot->yAxis->setTicker(ticks);
+        m_plot->yAxis->setRange(lo, hi);
     } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         m_plot->yAxis->setNumberFormat("g");

@@ -1,0 +1,82 @@
+#include "sharedlegend.h"
+
+#include "ganttplottable.h"
+
+#include <qcustomplot.h>
+
+namespace {
+
+QList<QCPLegend*> legendsOf(QCustomPlot* plot) {
+    QList<QCPLegend*> out;
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+        if (auto* l = qobject_cast<QCPLegend*>(e); l && l->visible() && l->itemCount() > 0) out << l;
+    return out;
+}
+
+QString entryText(QCPAbstractLegendItem* item) {
+    if (auto* p = qobject_cast<QCPPlottableLegendItem*>(item)) return p->plottable()->name();
+    if (auto* g = qobject_cast<GanttKindLegendItem*>(item)) return QString::fromUtf8(ckpt::intervalKindName(g->kind()));
+    return item ? QString::fromUtf8(item->metaObject()->className()) : QString();
+}
+
+} // namespace
+
+QList<QStringList> legendEntries(const QList<QCustomPlot*>& plots) {
+    QList<QStringList> out;
+    for (QCustomPlot* plot : plots) {
+        QStringList entries;
+        for (QCPLegend* l : legendsOf(plot))
+            for (int i = 0; i < l->itemCount(); ++i)
+                if (l->item(i)) entries << entryText(l->item(i));
+        out << entries;
+    }
+    return out;
+}
+
+std::unique_ptr<QCustomPlot> takeSharedLegend(const QList<QCustomPlot*>& plots) {
+    if (plots.size() < 2) return nullptr;
+    const QList<QStringList> entries = legendEntries(plots);
+    // The same entries in any order (a chart lists its series in the order its runs first succeeded).
+    auto sorted = [](QStringList l) {
+        l.sort();
+        return l;
+    };
+    for (int k = 0; k < plots.size(); ++k)
+        if (legendsOf(plots[k]).size() != 1 || entries[k].isEmpty() || sorted(entries[k]) != sorted(entries[0]))
+            return nullptr;
+    QCPLegend* source = legendsOf(plots[0]).front();
+
+    auto strip = std::make_unique<QCustomPlot>();
+    strip->setAutoAddPlottableToLegend(false);
+    // The strip's axis rect only carries the stand-in plottables the entries point to: hidden, out of the layout.
+    QCPAxisRect* axes = strip->axisRect();
+    strip->plotLayout()->take(axes);
+    axes->setVisible(false);
+    auto* legend = new QCPLegend;
+    strip->plotLayout()->addElement(0, 0, legend);
+    legend->setLayer(QStringLiteral("legend"));
+    for (int i = 0; i < source->itemCount(); ++i) {
+        QCPAbstractLegendItem* item = source->item(i);
+        if (auto* g = qobject_cast<GanttKindLegendItem*>(item)) {
+            legend->addItem(new GanttKindLegendItem(legend, g->kind()));
+        } else if (auto* p = qobject_cast<QCPPlottableLegendItem*>(item)) {
+            QCPGraph* copy = strip->addGraph(axes->axis(QCPAxis::atBottom), axes->axis(QCPAxis::atLeft));
+            copy->setName(p->plottable()->name());
+            copy->setPen(p->plottable()->pen());
+            copy->setBrush(p->plottable()->brush());
+            if (auto* graph = qobject_cast<QCPGraph*>(p->plottable())) {
+                copy->setLineStyle(graph->lineStyle());
+                copy->setScatterStyle(graph->scatterStyle());
+            }
+            legend->addItem(new QCPPlottableLegendItem(legend, copy));
+        }
+    }
+    // The charts give theirs up: out of their layouts (a hidden element keeps its room) and not drawn.
+    for (QCustomPlot* plot : plots) {
+        QCPLegend* l = legendsOf(plot).front();
+        if (QCPLayout* holder = l->layout()) holder->take(l);
+        l->setVisible(false);
+        plot->plotLayout()->simplify();
+    }
+    return strip;
+}
