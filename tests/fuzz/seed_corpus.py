@@ -57,7 +57,7 @@ def project(problem, **extra):
 
 I64 = 2**63 - 1
 formats = {"chain": "ckpt-chain", "hardware": "ckpt-hardware", "plan": "ckpt-plan", "graph": "ckpt-graph",
-           "graph_plan": "ckpt-graph-plan", "project": "ckpt-project"}
+           "graph_plan": "ckpt-graph-plan", "project": "ckpt-project", "figure": "ckpt-figure"}
 
 # Every loader: the project's own files, and the header cases of issue 10 (non-string format, null included).
 for f in sorted((root / "examples").glob("*.ckpt-chain.json")):
@@ -66,6 +66,8 @@ for f in sorted((root / "examples").glob("*.ckpt-graph.json")):
     put("graph", f.name, f.read_bytes())
 for f in sorted((root / "resources" / "hardware").glob("*.json")):
     put("hardware", f.name, f.read_bytes())
+for f in sorted((root / "examples" / "figures").glob("*.ckpt-figure.json")):
+    put("figure", f.name, f.read_bytes())
 for loader, fmt in formats.items():
     put(loader, "issue10-format-number.json", '{"format": 1, "version": 1}')
     put(loader, "issue10-format-null.json", '{"format": null, "version": 1}')
@@ -221,3 +223,49 @@ put("project", "issue10-chain-format-number.json", project({"chain": {"format": 
 put("project", "issue10-hardware-format-null.json", project({"chain": six}, hardware={"format": None, "version": 1}))
 put("project", "version-float.json", dict(project({"chain": six}), version=1.0))
 put("project", "version-big.json", dict(project({"chain": six}), version=4294967297))
+
+# Figure specs (only the spec is read: its problem and hardware files are not opened by the loader).
+
+
+def figure(panels, **extra):
+    return dict({"format": "ckpt-figure", "version": 1, "panels": panels}, **extra)
+
+
+def panel(chart="tradeoff", **extra):
+    return dict({"chart": chart, "problem": "p.json", "schedulers": ["revolve"]}, **extra)
+
+
+put("figure", "grid-2x2.json", figure([panel(cell={"row": 1, "col": 1}), panel("gantt", budget="50%"),
+                                       panel("steps-vs-slots", slots={"from": 1, "to": 9, "step": 4}),
+                                       {"chart": "memory", "problem": "/abs/p.json", "scheduler": "rotor"}],
+                                      grid={"rows": 2, "cols": 2},
+                                      size="7inx5in", font_size=9, title="t"))
+put("figure", "minimal.json", figure([panel()]))
+put("figure", "series-objects.json", figure([panel(schedulers=["store-all", {"name": "bptt-dp", "params": {
+    "variant": "hsm", "slots": 10, "alpha": 2.0}}], params={"bptt-dp": {"variant": "ism"}},
+    budgets=["5%", "1 GiB", 1048576, "none"])]))
+put("figure", "cell-overlap.json", figure([panel(cell={"row": 0, "col": 0, "rows": 2}), panel(cell={"row": 1, "col": 0})],
+                                          grid={"rows": 2, "cols": 1}))
+put("figure", "cell-outside.json", figure([panel(cell={"row": 3, "col": 0})], grid={"rows": 2, "cols": 2}))
+put("figure", "grid-full.json", figure([panel(), panel(), panel()], grid={"rows": 1, "cols": 2}))
+put("figure", "grid-huge.json", figure([panel()], grid={"rows": 2**40, "cols": -1}))
+put("figure", "chart-bad.json", figure([panel("pie"), panel(5)]))
+put("figure", "gantt-two-series.json", figure([panel("gantt", schedulers=["revolve", "rotor"])]))
+put("figure", "gantt-budgets.json", figure([panel("gantt", budgets="5%,10%")]))
+put("figure", "slots-huge-range.json", figure([panel("steps-vs-slots", slots={"from": 1, "to": 10**7})]))
+put("figure", "slots-bad.json", figure([panel("steps-vs-slots", slots=[0, -1, 1.5, "3", 2**63])]))
+put("figure", "slots-reversed.json", figure([panel("steps-vs-slots", slots={"from": 9, "to": 2})]))
+put("figure", "steps-no-slots.json", figure([panel("steps-vs-slots")]))
+put("figure", "runs-too-many.json", figure([panel(schedulers=["a"] * 32, budgets=",".join(["5%"] * 40))]))
+put("figure", "budgets-bad.json", figure([panel(budgets="1e400%,-5%,nan,,9999999 EiB")]))
+put("figure", "budgets-empty.json", figure([panel(budgets=[])]))
+put("figure", "size-bad.json", figure([panel()], size="3.5inx1e400in", preset="poster", font_size="8"))
+put("figure", "size-px.json", figure([panel()], size="800pxx600px", font_size=1e308))
+put("figure", "params-bad.json", figure([panel(params={"revolve": {"slots": None, "x": [1], "y": True}})]))
+put("figure", "series-bad.json", figure([panel(schedulers=[1, None, {"params": {}}, {"name": ""}, []])]))
+put("figure", "both-scheduler-keys.json", figure([panel(scheduler="rotor")]))
+put("figure", "no-panels.json", figure([]))
+put("figure", "panels-many.json", figure([panel()] * 65, grid={"rows": 16, "cols": 16}))
+put("figure", "problem-empty.json", figure([panel(problem="")]))
+put("figure", "hardware-kinds.json", figure([panel(hardware="gpu-a100"), panel(hardware="../hw.json"),
+                                             panel(hardware="x/y")], grid={"rows": 1, "cols": 3}))
