@@ -120,7 +120,7 @@ std::vector<std::string> seriesNames(const FigurePanel& p, const Problem& proble
     return names;
 }
 
-// Every run a panel asks for, in series order within each budget or slot count; an error names the panel's field.
+// Every run a panel asks for, series by series; an error names the panel's field.
 Result<std::vector<Run>> runPanel(const FigurePanel& p, const Loaded& in, const std::string& where,
                                   std::vector<std::string>& names) {
     const Problem& problem = *in.problem;
@@ -145,7 +145,7 @@ Result<std::vector<Run>> runPanel(const FigurePanel& p, const Loaded& in, const 
                 return fail(where + ".schedulers[" + std::to_string(k) + "]: " + p.series[k].scheduler +
                             " has no slot count to sweep");
             // In a trade-off over slots, a scheduler without slots (store-all) is one point, run at the first count.
-            if (knob.empty() && count != p.slot_counts.front()) return std::nullopt;
+            if (knob.empty() && count != p.series[k].slot_counts.front()) return std::nullopt;
             if (!knob.empty()) req.params[knob] = std::to_string(count);
         }
         Run r = runScheduler(p.series[k].scheduler, problem, hw, req);
@@ -154,13 +154,12 @@ Result<std::vector<Run>> runPanel(const FigurePanel& p, const Loaded& in, const 
         names.push_back(base[k]);
         return std::nullopt;
     };
-    if (!p.slot_counts.empty()) {
-        for (long long s : p.slot_counts)
-            for (std::size_t k = 0; k < p.series.size(); ++k)
-                if (auto e = one(k, budgets->front(), s)) return *e;
-    } else {
-        for (std::int64_t b : *budgets)
-            for (std::size_t k = 0; k < p.series.size(); ++k)
+    // Series by series, so that a legend lists them in the spec's order.
+    for (std::size_t k = 0; k < p.series.size(); ++k) {
+        for (long long s : p.series[k].slot_counts)
+            if (auto e = one(k, budgets->front(), s)) return *e;
+        if (p.series[k].slot_counts.empty())
+            for (std::int64_t b : *budgets)
                 if (auto e = one(k, b, 0)) return *e;
     }
     return runs;

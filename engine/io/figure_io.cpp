@@ -157,7 +157,14 @@ std::optional<Error> readSeries(const json& list, const JsonPath& path, const Re
             FieldReader r(v, at, in.source);
             r.string("name", s.scheduler, true);
             params = r.find("params", false);
+            const json* slots = r.find("slots", false);
             if (!r.ok()) return r.error();
+            if (slots) {
+                JsonPath sp = at.member("slots");
+                auto counts = readSlots(*slots, sp, in);
+                if (!counts) return counts.errorValue();
+                s.slot_counts = std::move(*counts);
+            }
         } else {
             return in.expected(at, "a scheduler name or {\"name\", \"params\"}", v);
         }
@@ -224,20 +231,29 @@ Result<FigurePanel> readPanel(const json& v, const JsonPath& path, const Reading
     }
     if (slots) {
         JsonPath at = path.member("slots");
-        if (!sweep)
-            return in.fail(at, std::string("a ") + figureChartName(p.chart) +
-                                   " chart shows one run; give the scheduler's params instead");
         auto s = readSlots(*slots, at, in);
         if (!s) return s.errorValue();
         p.slot_counts = std::move(*s);
-    } else if (p.chart == FigureChart::StepsVsSlots) {
-        return in.fail(path, "missing \"slots\" (the slot counts a steps-vs-slots chart sweeps)");
+    }
+    bool sweepsSlots = false;
+    for (std::size_t k = 0; k < p.series.size(); ++k) {
+        FigureSeries& s = p.series[k];
+        if (s.slot_counts.empty()) s.slot_counts = p.slot_counts;
+        sweepsSlots |= !s.slot_counts.empty();
+        JsonPath list = path.member("schedulers");
+        JsonPath at = list.element(k);
+        if (!s.slot_counts.empty() && !sweep)
+            return in.fail(slots ? path.member("slots") : at,
+                           std::string("a ") + figureChartName(p.chart) +
+                               " chart shows one run; give the scheduler's params instead of slots");
+        if (s.slot_counts.empty() && p.chart == FigureChart::StepsVsSlots)
+            return in.fail(path, "missing \"slots\" (the slot counts a steps-vs-slots chart sweeps)");
     }
     if (budgets && budget) return in.fail(path, "give \"budgets\" or \"budget\", not both");
-    if (budgets && (p.chart != FigureChart::Tradeoff || !p.slot_counts.empty())) {
+    if (budgets && (p.chart != FigureChart::Tradeoff || sweepsSlots)) {
         JsonPath at = path.member("budgets");
-        return in.fail(at, p.slot_counts.empty() ? "only a tradeoff chart sweeps budgets; give one \"budget\""
-                                           : "a sweep over slots takes one \"budget\"; give \"budget\"");
+        return in.fail(at, sweepsSlots ? "a sweep over slots takes one \"budget\"; give \"budget\""
+                                       : "only a tradeoff chart sweeps budgets; give one \"budget\"");
     }
     if (budgets || budget) {
         JsonPath at = path.member(budgets ? "budgets" : "budget");
@@ -245,11 +261,12 @@ Result<FigurePanel> readPanel(const json& v, const JsonPath& path, const Reading
         if (!b) return b.errorValue();
         p.budgets = std::move(*b);
     } else {
-        p.budgets = p.chart == FigureChart::Tradeoff && p.slot_counts.empty() ? kDefaultBudgets : "none";
+        p.budgets = p.chart == FigureChart::Tradeoff && !sweepsSlots ? kDefaultBudgets : "none";
     }
     const std::size_t budgetCount = parseBudgets(p.budgets, [] { return std::int64_t(1) << 40; })->size();
-    const long long runs =
-        (long long)p.series.size() * (long long)std::max<std::size_t>(p.slot_counts.size(), 1) * (long long)budgetCount;
+    long long runs = 0;
+    for (const FigureSeries& s : p.series)
+        runs += (long long)std::max<std::size_t>(s.slot_counts.size(), 1) * (long long)budgetCount;
     if (runs > kMaxFigureSweep)
         return in.fail(path, "the panel asks for " + std::to_string(runs) + " runs; at most " +
                                  std::to_string(kMaxFigureSweep));

@@ -13,13 +13,15 @@
 //                   of a shipped preset ("gpu-a100": resources/hardware/gpu-a100.ckpt-hardware.json); absent: one
 //                   unbounded level,
 //       "title": text,
-//       "schedulers": ["revolve", {"name": "bptt-dp", "params": {"variant": "hsm"}}, ...] (a series each; one for
-//                     gantt, memory and sweep; "scheduler": NAME is the same as a list of one),
+//       "schedulers": ["revolve", {"name": "bptt-dp", "params": {"variant": "hsm"}, "slots": [...]}, ...] (a series
+//                     each; one for gantt, memory and sweep; "scheduler": NAME is the same as a list of one; a
+//                     series' "slots" replace the panel's for it),
 //       "params": {"checkmate": {"node_limit": 2000}} (per scheduler, under each series' own params),
 //       "budgets": "5%,10%,none" or ["5%", "1 GiB", 1048576] (tradeoff; default 5%,10%,20%,35%,50%,75%,100%),
 //       "budget": one budget (gantt, memory, sweep, steps-vs-slots, and a tradeoff over slots),
 //       "slots": [2, 3, 4] or {"from": 2, "to": 40, "step": 2} (steps-vs-slots; a tradeoff may sweep slots instead
-//                of budgets): each series at each count, as --slots sets it (the slots or segments parameter),
+//                of budgets): each series at each count, as --slots sets it (the slots or segments parameter); in
+//                a tradeoff, a scheduler with neither (store-all) is one point,
 //       "cell": {"row": r, "col": c, "rows": 1, "cols": 1} (optional; by default the next free cell, row by row)}]}
 // Parameter values are texts or numbers. Errors name the file and the JSON path ("panels[2].slots[4]") and say what
 // was expected; the names of schedulers and parameters are checked once the problem is loaded (by the CLI).
@@ -39,6 +41,7 @@ const char* figureChartName(FigureChart chart); // "gantt", ..., "steps-vs-slots
 struct FigureSeries {
     std::string scheduler;
     std::map<std::string, std::string> params; // the panel's params for the scheduler, then the series' own
+    std::vector<long long> slot_counts;        // its own "slots", else the panel's; empty: no slot sweep
 };
 
 struct FigurePanel {

@@ -47,16 +47,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             check(!s.scheduler.empty(), what + ": a series without a scheduler");
         const bool sweep = p.chart == FigureChart::Tradeoff || p.chart == FigureChart::StepsVsSlots;
         check(sweep || p.series.size() == 1, what + ": a one-run chart with several series");
-        check(p.chart != FigureChart::StepsVsSlots || !p.slot_counts.empty(), what + ": steps-vs-slots without slots");
-        check(p.slot_counts.size() <= std::size_t(kMaxFigureSweep), what + ": too many slot counts");
-        for (long long s : p.slot_counts)
-            check(s >= 1 && s <= 10000000, what + ": a slot count out of range");
         auto budgets = parseBudgets(p.budgets, [] { return std::int64_t(1) << 30; });
         check(budgets.ok(), what + ": budgets that do not parse: " + p.budgets);
         check(sweep || budgets->size() == 1, what + ": a one-run chart with several budgets");
-        check(p.series.size() * std::max<std::size_t>(p.slot_counts.size(), 1) * budgets->size() <=
-                  std::size_t(kMaxFigureSweep),
-              what + ": more runs than the limit");
+        std::size_t runs = 0;
+        for (const FigureSeries& s : p.series) {
+            check(sweep || s.slot_counts.empty(), what + ": a one-run chart sweeping slots");
+            check(p.chart != FigureChart::StepsVsSlots || !s.slot_counts.empty(),
+                  what + ": steps-vs-slots without slots");
+            check(s.slot_counts.empty() || budgets->size() == 1, what + ": slots and several budgets");
+            for (long long c : s.slot_counts)
+                check(c >= 1 && c <= 10000000, what + ": a slot count out of range");
+            runs += std::max<std::size_t>(s.slot_counts.size(), 1) * budgets->size();
+        }
+        check(runs <= std::size_t(kMaxFigureSweep), what + ": more runs than the limit");
     }
     return 0;
 }
