@@ -33,6 +33,8 @@ usage:
              [--json]
 
 PROBLEM is a ckpt-chain or ckpt-graph JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
+SPEC is a ckpt-figure file (examples/figures/): panels, each a problem, a machine, schedulers and a chart.
+--data writes the numbers behind a chart as CSV (ckpt figure: one file per panel and layout.csv, into DIR).
 BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or
 percentages of store-all's peak: "5%,10%,50%".
 ckpt train runs a real RNN (engine/trainer) with the plan; defaults: lstm, H 64, B 16, T 100, task copy, store-all,
