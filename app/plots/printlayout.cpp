@@ -86,7 +86,9 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
         QCPScatterStyle sc = graph->scatterStyle();
         if (!sc.isNone()) {
             sc.setSize(std::max(3.0, fontPt * 0.6));
-            QPen sp = sc.pen();
+            // A scatter style without a pen of its own draws with the graph's; its pen() is Qt::NoPen, which set
+            // here would hide the markers.
+            QPen sp = sc.isPenDefined() ? sc.pen() : graph->pen();
             sp.setWidthF(std::max(0.6, fontPt / 10));
             sc.setPen(sp);
             graph->setScatterStyle(sc);

@@ -19,6 +19,8 @@ double BytesTicker::getTickStep(const QCPRange& range) {
     double p = std::pow(10.0, std::floor(std::log10(m)));
     double r = m / p;
     double nice = r < 1.5 ? 1 : r < 2.2 ? 2 : r < 3.5 ? 2.5 : r < 7.5 ? 5 : 10;
+    // On a page the tick count is the most that fit (printlayout.cpp): round the step up, never to more ticks.
+    if (tickStepStrategy() == tssMeetTickCount) nice = r <= 1 ? 1 : r <= 2 ? 2 : r <= 2.5 ? 2.5 : r <= 5 ? 5 : 10;
     return nice * p * unit;
 }
 

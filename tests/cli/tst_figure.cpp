@@ -44,25 +44,6 @@ QList<QRectF> rectsOf(const QString& layout, const QString& element) {
     return out;
 }
 
-// The colour of a legend entry's icon: left of its text (icon 2 font sizes wide, then 0.4 of one), the most
-// saturated pixel there, or the darkest when none is (black and grey series).
-QColor iconColour(const QImage& page, double dpi, const QRectF& word, double font) {
-    const double s = dpi / 72;
-    const int y0 = int(word.top() * s), y1 = int(word.bottom() * s);
-    const int x0 = int((word.left() - font * 2.4) * s), x1 = int((word.left() - font * 0.4) * s);
-    QColor best(Qt::white);
-    int bestChroma = -1, darkest = 3 * 255 + 1;
-    QColor dark(Qt::white);
-    for (int y = std::max(0, y0); y < std::min(page.height(), y1); ++y)
-        for (int x = std::max(0, x0); x < std::min(page.width(), x1); ++x) {
-            const QColor c = page.pixelColor(x, y);
-            const int chroma = std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()});
-            if (chroma > bestChroma) bestChroma = chroma, best = c;
-            if (c.red() + c.green() + c.blue() < darkest) darkest = c.red() + c.green() + c.blue(), dark = c;
-        }
-    return bestChroma > 40 ? best : dark;
-}
-
 // Inside the marker at the middle of a legend entry's icon (a square of 0.6 font sizes), the pixel nearest `want`:
 // the series' line shows through a hollow marker there.
 QColor iconMiddle(const QImage& page, double dpi, const QRectF& word, double font, const QColor& want) {
@@ -76,10 +57,6 @@ QColor iconMiddle(const QImage& page, double dpi, const QRectF& word, double fon
             if (d < bestDistance) bestDistance = d, best = c;
         }
     return best;
-}
-
-double distance(const QColor& a, const QColor& b) {
-    return std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
 }
 
 } // namespace

@@ -58,6 +58,43 @@ private slots:
         }
     }
 
+    // The sweep diagram's kept checkpoints are markers without a pen of their own: printed, they keep the graph's
+    // (black) instead of none, on the chart and in the legend.
+    void sweepMarksArePrinted() {
+        const QString pdf = render(
+            "sweep.pdf", {"--chart", "sweep", "--scheduler", "revolve", "--slots", "3", "--preset", "two-column"});
+        QVERIFY(!pdf.isEmpty());
+        const QImage page = ckpt::test::pageImage(pdf, 288);
+        int found = 0;
+        for (const Word& w : words(pdf))
+            if (w.text == "checkpoint") {
+                ++found;
+                const QColor icon = ckpt::test::iconColour(page, 288, w.box, 8);
+                QVERIFY2(icon.red() + icon.green() + icon.blue() < 200, qPrintable(icon.name()));
+            }
+        QCOMPARE(found, 1);
+    }
+
+    // Byte ticks at a page's width: no more labels than fit, so a label ends at least half a word's space (4 pt)
+    // before the next begins, and none runs into the next ("MiB100.00").
+    void byteTicksLeaveRoom() {
+        const QString pdf = render(
+            "wide.pdf", {"--chart", "tradeoff", "--schedulers", "store-all,revolve,rotor", "--preset", "two-column"});
+        QVERIFY(!pdf.isEmpty());
+        const QList<Word> ws = words(pdf);
+        int labels = 0;
+        for (const Word& a : ws) {
+            QVERIFY2(!a.text.contains(QRegularExpression("MiB[0-9]")), qPrintable(a.text));
+            if (!a.text.endsWith("MiB")) continue;
+            ++labels;
+            for (const Word& b : ws)
+                if (std::abs(b.box.top() - a.box.top()) < 1 && b.box.left() > a.box.right() &&
+                    b.box.left() - a.box.right() < 4)
+                    QFAIL(qPrintable(a.text + " and " + b.text + " nearly touch"));
+        }
+        QVERIFY(labels >= 3);
+    }
+
     void sizesAndPresets() {
         QString pdf = render("s.pdf", {"--chart", "tradeoff", "--size", "3.5inx2.4in"});
         QCOMPARE(pageSize(pdf), QString("252 x 173")); // Qt writes whole points: 172.8 rounds to 173

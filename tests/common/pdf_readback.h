@@ -1,6 +1,7 @@
 #pragma once
 // Reading a produced PDF back as a reader's viewer sees it, with poppler-utils (pdftotext -bbox, pdfinfo, pdftoppm):
 // the words with their boxes, the page size, and the page as an image.
+#include <QColor>
 #include <QImage>
 #include <QProcess>
 #include <QRectF>
@@ -8,6 +9,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <cmath>
 
 namespace ckpt::test {
 
@@ -56,6 +59,29 @@ inline QImage pageImage(const QString& pdf, int dpi) {
     QTemporaryDir dir;
     runTool(tool("pdftoppm"), {"-r", QString::number(dpi), "-png", "-singlefile", pdf, dir.filePath("page")});
     return QImage(dir.filePath("page.png"));
+}
+
+// The colour of a legend entry's icon: left of its text (icon 2 font sizes wide, then 0.4 of one), the most
+// saturated pixel there, or the darkest when none is (black and grey series).
+inline QColor iconColour(const QImage& page, double dpi, const QRectF& word, double font) {
+    const double s = dpi / 72;
+    const int y0 = int(word.top() * s), y1 = int(word.bottom() * s);
+    const int x0 = int((word.left() - font * 2.4) * s), x1 = int((word.left() - font * 0.4) * s);
+    QColor best(Qt::white);
+    int bestChroma = -1, darkest = 3 * 255 + 1;
+    QColor dark(Qt::white);
+    for (int y = std::max(0, y0); y < std::min(page.height(), y1); ++y)
+        for (int x = std::max(0, x0); x < std::min(page.width(), x1); ++x) {
+            const QColor c = page.pixelColor(x, y);
+            const int chroma = std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()});
+            if (chroma > bestChroma) bestChroma = chroma, best = c;
+            if (c.red() + c.green() + c.blue() < darkest) darkest = c.red() + c.green() + c.blue(), dark = c;
+        }
+    return bestChroma > 40 ? best : dark;
+}
+
+inline double distance(const QColor& a, const QColor& b) {
+    return std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
 }
 
 // Every word at least 6 pt (poppler's box is about 1.16 times the font size across the line), inside the page and
