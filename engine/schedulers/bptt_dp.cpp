@@ -15,6 +15,7 @@
 #include "schedulers/fit.h"
 #include "schedulers/revolve.h"
 #include "schedulers/store_all.h"
+#include "util/table_cache.h"
 
 #include <algorithm>
 #include <cmath>
@@ -171,7 +172,46 @@ std::optional<Error> checkTable(int n, int slots) {
     return std::nullopt;
 }
 
+// What a table depends on: its length, the tape's size in slots and the variant; the budget only picks the column.
+struct BpttKey {
+    int n = 0, alpha = 1;
+    BpttVariant variant = BpttVariant::MSM;
+    bool operator==(const BpttKey&) const = default;
+};
+
+constexpr std::size_t kKeptBytes = std::size_t(128) << 20; // 1000 steps at 5000 slots take 38 MiB
+TableCache<BpttKey, BpttTable>& bpttTables() {
+    static TableCache<BpttKey, BpttTable> cache(4, kKeptBytes);
+    return cache;
+}
+
+// A table with at least `slots` slots: a kept one, or one built (and kept) with up to `most` when a kept one was too
+// small. Entries do not depend on the table's slot count (each reads only entries with fewer or as many slots), so a
+// larger table answers as one of exactly `slots` would.
+std::shared_ptr<const BpttTable> bpttTable(int n, int slots, int most, int alpha, BpttVariant variant) {
+    const BpttKey key{n, alpha, variant};
+    std::shared_ptr<const BpttTable> smaller;
+    if (auto kept = bpttTables().find(
+            key, [slots](const BpttTable& t) { return t.slots() >= slots; }, &smaller))
+        return kept;
+    int build = grownSlots(slots, smaller ? smaller->slots() : 0, most);
+    // Growing must not pass the limits the request itself met, nor build a table too large to keep.
+    if (checkTable(n, build) || 2 * sizeof(std::int32_t) * std::size_t(n + 1) * std::size_t(build + 1) > kKeptBytes)
+        build = slots;
+    auto table = std::make_shared<const BpttTable>(n, build, alpha, variant);
+    bpttTables().keep(key, table);
+    return table;
+}
+
 } // namespace
+
+TableCacheStats bpttCacheStats() {
+    return bpttTables().stats();
+}
+
+void clearBpttCache() {
+    bpttTables().clear();
+}
 
 SchedulerInfo bpttDpScheduler() {
     SchedulerInfo s;
@@ -218,7 +258,8 @@ SchedulerInfo bpttDpScheduler() {
         if (slots > 0 || limit == 0) {
             if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
             if (auto e = checkTable(n, slots)) return *e;
-            BpttTable table(n, slots, alpha, variant);
+            const auto kept = bpttTable(n, slots, slots, alpha, variant); // held: another solve may evict it
+            const BpttTable& table = *kept;
             if (!table.forwardSteps(n, slots))
                 return infeasible("bptt-dp (" + v + ") cannot reverse " + std::to_string(n) + " steps in " +
                                   std::to_string(slots) + " slots with tapes of " + std::to_string(alpha) +
@@ -245,12 +286,16 @@ SchedulerInfo bpttDpScheduler() {
         }
         // The most slots that fit: one table up to the slots the budget could ever hold, then a search on the peak.
         std::int64_t state = std::max<std::int64_t>(1, chain.stateBytes(0));
-        // The table holds (n + 1) x (slots + 1) costs; keep it under 256 MiB.
+        // The table holds (n + 1) x (slots + 1) costs; keep it under 256 MiB. `ceiling`: the most any budget asks, up
+        // to which a kept table may grow.
         const std::int64_t room = std::max<std::int64_t>(2, (std::int64_t(64) << 20) / (std::int64_t(n) + 1) - 1);
+        const int ceiling =
+            int(std::clamp<std::int64_t>(room, 1, std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
         int most = int(std::clamp<std::int64_t>(std::min(limit / state, room), 1,
                                                 std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
         if (auto e = checkTable(n, most)) return *e;
-        BpttTable table(n, most, alpha, variant);
+        const auto kept = bpttTable(n, most, ceiling, alpha, variant);
+        const BpttTable& table = *kept;
         int lo = 1;
         while (lo <= most && !table.forwardSteps(n, lo))
             ++lo;

@@ -1,5 +1,6 @@
 #pragma once
 #include "schedulers/registry.h"
+#include "util/table_cache.h"
 
 #include <optional>
 
@@ -17,6 +18,8 @@ public:
     std::optional<long long> forwardSteps(int n, int m) const;
     // The schedule for chain steps 1..n with m slots (feasible m only).
     Plan plan(const Chain& chain, int m) const;
+    int slots() const { return m_slots; }
+    std::size_t bytes() const { return (m_q.size() + m_w.size()) * sizeof(std::int32_t); }
 
 private:
     int m_n, m_slots, m_alpha;
@@ -29,5 +32,10 @@ private:
 };
 
 SchedulerInfo bpttDpScheduler();
+
+// The scheduler keeps its tables between solves, keyed by length, alpha and variant (util/table_cache.h): what the
+// cache holds, and emptying it (for tests).
+TableCacheStats bpttCacheStats();
+void clearBpttCache();
 
 } // namespace ckpt

@@ -64,6 +64,13 @@ HierarchicalRevolve::HierarchicalRevolve(int maxLength, int maxMemory, double uf
         fill(k);
 }
 
+std::size_t HierarchicalRevolve::bytes() const {
+    std::size_t cells = 0;
+    for (const Table& t : m_t)
+        cells += t.A.size();
+    return cells * (3 * sizeof(double) + 2 * sizeof(std::int32_t) + sizeof(std::uint8_t));
+}
+
 double HierarchicalRevolve::memoryOnly(int l, int s) const {
     if (s <= 0) return l == 1 ? m_uf + m_ub : kInf;
     return double(l + revolveAdvances(l, s)) * m_uf + double(l) * m_ub;

@@ -16,6 +16,7 @@ struct StorageLevel {
     double write = 0;
     double read = 0;
     int capacity = -1;
+    bool operator==(const StorageLevel&) const = default;
 };
 
 class HierarchicalRevolve {
@@ -38,6 +39,9 @@ public:
     // Appends that optimal schedule for steps a+1..a+length.
     void append(const Chain& chain, int a, int length, int memory, Schedule& out) const;
     void appendStored(const Chain& chain, int a, int length, int memory, Schedule& out) const;
+
+    int memory() const { return m_S; }
+    std::size_t bytes() const;
 
 private:
     struct Table {

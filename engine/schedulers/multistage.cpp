@@ -19,6 +19,7 @@
 #include "schedulers/multilevel.h"
 #include "schedulers/revolve.h"
 #include "schedulers/stumm_walther.h"
+#include "util/table_cache.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,10 +34,30 @@ const std::string kName = "multistage";
 constexpr double kMaxOperations = 4e9; // a few seconds of the programme's inner loop
 constexpr double kMaxCells = 2.5e7;    // about 0.8 GB of tables
 
-Result<std::unique_ptr<HierarchicalRevolve>> buildTable(const std::string& what, int length, int memory,
-                                                        const MultistageCosts& c) {
+// What a programme's table depends on besides its slot count (which the budget picks): kept between solves.
+struct TableKey {
+    int length = 0;
+    double uf = 0, ub = 0;
+    std::vector<StorageLevel> levels;
+    bool operator==(const TableKey&) const = default;
+};
+
+TableCache<TableKey, HierarchicalRevolve>& keptTables() {
+    static TableCache<TableKey, HierarchicalRevolve> cache(4, std::size_t(256) << 20);
+    return cache;
+}
+
+bool tooMuch(const HierarchicalRevolve::Effort& e) {
+    return e.operations > kMaxOperations || e.cells > kMaxCells;
+}
+
+// The programme for `length` steps with at least `memory` level-0 slots: a kept table, or a new one (kept). Entries
+// do not depend on the table's slot count (each reads entries with fewer or as many slots), so after a kept table
+// proved too small the new one grows towards length - 2, past which every entry is the same lower bound.
+Result<std::shared_ptr<const HierarchicalRevolve>> buildTable(const std::string& what, int length, int memory,
+                                                              const MultistageCosts& c) {
     auto e = HierarchicalRevolve::effort(length, memory, c.levels);
-    if (e.operations > kMaxOperations || e.cells > kMaxCells) {
+    if (tooMuch(e)) {
         char buf[240];
         std::snprintf(buf, sizeof buf, "%.2g table cells and %.2g steps (the limits are %.2g and %.2g)", e.cells,
                       e.operations, kMaxCells, kMaxOperations);
@@ -44,7 +65,16 @@ Result<std::unique_ptr<HierarchicalRevolve>> buildTable(const std::string& what,
                     std::to_string(memory) + " memory slots would take " + buf +
                     "; use variant periodic-disk-revolve, fewer memory slots, or async-multistage");
     }
-    return std::make_unique<HierarchicalRevolve>(length, memory, c.uf, c.ub, c.levels);
+    const TableKey key{length, c.uf, c.ub, c.levels};
+    std::shared_ptr<const HierarchicalRevolve> smaller;
+    if (auto kept = keptTables().find(
+            key, [memory](const HierarchicalRevolve& t) { return t.memory() >= memory; }, &smaller))
+        return kept;
+    int build = grownSlots(memory, smaller ? smaller->memory() : 0, std::max(memory, length - 2));
+    if (tooMuch(HierarchicalRevolve::effort(length, build, c.levels))) build = memory;
+    auto table = std::make_shared<const HierarchicalRevolve>(length, build, c.uf, c.ub, c.levels);
+    keptTables().keep(key, table);
+    return table;
 }
 
 // The most Revolve slots within `limit`: memory-only plans with that many slots have the same level-0 footprint as
@@ -115,6 +145,14 @@ Plan periodicDiskRevolvePlan(const Chain& chain, const Hardware& hw, const Hiera
     p.predicted_makespan_s = clock.makespan();
     if (synchronous) *synchronous = clock.synchronous();
     return p;
+}
+
+TableCacheStats multistageCacheStats() {
+    return keptTables().stats();
+}
+
+void clearMultistageCache() {
+    keptTables().clear();
 }
 
 SchedulerInfo multistageScheduler() {
@@ -196,8 +234,8 @@ SchedulerInfo multistageScheduler() {
         const int most = memory > 0 ? memory : std::min(n, fitting + 1); // >= 1
 
         std::function<Plan(int)> make;
-        std::function<double(int)> actions; // an upper bound of make(cm)'s size, before building it
-        std::unique_ptr<HierarchicalRevolve> table;
+        std::function<double(int)> actions;               // an upper bound of make(cm)'s size, before building it
+        std::shared_ptr<const HierarchicalRevolve> table; // held: another solve may evict it from the cache
         if (variant == "stumm-walther") {
             const long long fit = levelSlots(hw, *level, largestState(chain));
             // Binomial over cm + cd slots (at least cm): forward steps n + t(n, cm), a transfer at most per forward.

@@ -1,6 +1,7 @@
 #pragma once
 #include "schedulers/hrevolve.h"
 #include "schedulers/registry.h"
+#include "util/table_cache.h"
 
 namespace ckpt {
 
@@ -20,5 +21,10 @@ Plan periodicDiskRevolvePlan(const Chain& chain, const Hardware& hw, const Hiera
                              int memorySlots, int level, double* synchronous = nullptr);
 
 SchedulerInfo multistageScheduler();
+
+// The scheduler keeps its programme's tables between solves, keyed by length, step costs and levels
+// (util/table_cache.h): what the cache holds, and emptying it (for tests).
+TableCacheStats multistageCacheStats();
+void clearMultistageCache();
 
 } // namespace ckpt

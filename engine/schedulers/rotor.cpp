@@ -14,6 +14,7 @@
 #include "schedulers/fit.h"
 #include "schedulers/revolve.h"
 #include "schedulers/store_all.h"
+#include "util/table_cache.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,45 +27,53 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int kRotorMaxSteps = 20000;
 
-class Rotor {
-public:
-    Rotor(const Chain& c, std::int64_t unit, int slots) : chain(c), n(c.length()), M(slots) {
-        uniform = c.isUniform();
+// The chain in slots of `unit` bytes, and its times: everything the programme's table depends on (the budget only
+// picks the column read), so it is the key the table is kept under between solves.
+struct RotorInputs {
+    bool uniform = false;
+    std::vector<int> X, T, FT, BT; // [j]: state x_j; [i]: tape, forward and backward temporaries of step i
+    std::vector<double> F, B;
+
+    RotorInputs(const Chain& c, std::int64_t unit) : uniform(c.isUniform()) {
+        const int n = c.length();
         auto units = [&](std::int64_t b) { return int((b + unit - 1) / unit); };
         X.resize(size_t(n) + 1);
         for (int j = 0; j <= n; ++j)
             X[size_t(j)] = units(c.stateBytes(j));
         T.assign(size_t(n) + 1, 0), FT.assign(size_t(n) + 1, 0), BT.assign(size_t(n) + 1, 0);
-        F.assign(size_t(n) + 1, 0), B.assign(size_t(n) + 1, 0), PF.assign(size_t(n) + 1, 0);
+        F.assign(size_t(n) + 1, 0), B.assign(size_t(n) + 1, 0);
         for (int i = 1; i <= n; ++i) {
             const Step& st = c.step(i);
             T[size_t(i)] = units(st.tape_bytes), FT[size_t(i)] = units(st.forward_tmp_bytes);
             BT[size_t(i)] = units(st.backward_tmp_bytes);
             F[size_t(i)] = st.forward, B[size_t(i)] = st.backward;
-            PF[size_t(i)] = PF[size_t(i) - 1] + st.forward;
         }
+    }
+    bool operator==(const RotorInputs&) const = default;
+};
+
+// The programme's table for slot counts 0..M. An entry for m slots does not depend on M (the loops over m run up to
+// M, and an option that needs more than M is skipped for every m <= M alike), so a table built for more slots answers
+// every smaller count exactly as one built for that count would.
+class RotorTable {
+public:
+    RotorTable(RotorInputs in, int slots) : m_in(std::move(in)), n(int(m_in.F.size()) - 1), M(slots) {
+        PF.assign(size_t(n) + 1, 0);
+        for (int i = 1; i <= n; ++i)
+            PF[size_t(i)] = PF[size_t(i) - 1] + F[size_t(i)];
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
         cost.assign(rows * std::size_t(M + 1), kInf);
+        run();
     }
 
     static std::size_t tableBytes(int n, int slots, bool uniform) {
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
         return rows * std::size_t(slots + 1) * sizeof(float);
     }
+    std::size_t bytes() const { return cost.size() * sizeof(float) + 7 * X.size() * sizeof(double); }
+    int slots() const { return M; }
 
-    void run() {
-        for (int span = 1; span <= n; ++span) {
-            if (uniform) {
-                if (span < n) fill(0, span); // any interior span
-                fill(n - span, n);           // the span that ends the chain (no gradient held at rest)
-            } else {
-                for (int s = 0; s + span <= n; ++s)
-                    fill(s, s + span);
-            }
-        }
-    }
-
-    float optimum() const { return at(0, n)[M]; }
+    float optimum(int m) const { return at(0, n)[m]; }
 
     // Rebuilds the choices from the table: the options are evaluated in the order and with the same float
     // operations as fill(), and the first that reaches the stored optimum is the one fill() kept. The sub-problems
@@ -124,12 +133,25 @@ public:
     }
 
 private:
-    const Chain& chain;
-    int n, M;
-    bool uniform = false;
-    std::vector<int> X, T, FT, BT;
-    std::vector<double> F, B, PF;
+    const RotorInputs m_in;
+    const int n, M;
+    const bool uniform = m_in.uniform;
+    const std::vector<int>&X = m_in.X, &T = m_in.T, &FT = m_in.FT, &BT = m_in.BT;
+    const std::vector<double>&F = m_in.F, &B = m_in.B;
+    std::vector<double> PF;
     std::vector<float> cost;
+
+    void run() {
+        for (int span = 1; span <= n; ++span) {
+            if (uniform) {
+                if (span < n) fill(0, span); // any interior span
+                fill(n - span, n);           // the span that ends the chain (no gradient held at rest)
+            } else {
+                for (int s = 0; s + span <= n; ++s)
+                    fill(s, s + span);
+            }
+        }
+    }
 
     std::size_t row(int s, int t) const {
         if (uniform) return std::size_t(t - s) * 2 + (t == n ? 1 : 0);
@@ -178,7 +200,37 @@ private:
     }
 };
 
+// Tables between solves: a uniform chain of 1000 steps at 2000 slots takes 16 MiB.
+constexpr std::size_t kKeptBytes = std::size_t(128) << 20;
+TableCache<RotorInputs, RotorTable>& rotorTables() {
+    static TableCache<RotorInputs, RotorTable> cache(4, kKeptBytes);
+    return cache;
+}
+
+// The table for the chain in slots of `unit` with at least `M` slots: a kept one, or one built (and kept) with up to
+// `most` slots when a kept one was too small.
+std::shared_ptr<const RotorTable> rotorTable(const Chain& chain, std::int64_t unit, int M, int most) {
+    RotorInputs in(chain, unit);
+    std::shared_ptr<const RotorTable> smaller;
+    if (auto kept = rotorTables().find(
+            in, [M](const RotorTable& t) { return t.slots() >= M; }, &smaller))
+        return kept;
+    int slots = grownSlots(M, smaller ? smaller->slots() : 0, most);
+    if (RotorTable::tableBytes(chain.length(), slots, chain.isUniform()) > kKeptBytes) slots = M;
+    auto table = std::make_shared<const RotorTable>(in, slots);
+    rotorTables().keep(in, table);
+    return table;
+}
+
 } // namespace
+
+TableCacheStats rotorCacheStats() {
+    return rotorTables().stats();
+}
+
+void clearRotorCache() {
+    rotorTables().clear();
+}
 
 std::optional<Error> rotorCheckSize(int n, int slots, bool uniform) {
     const std::string what = "rotor's programme for " + std::to_string(n) + (uniform ? " uniform" : " heterogeneous") +
@@ -209,17 +261,17 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
         for (std::int64_t b : {s.state_bytes, s.tape_bytes, s.forward_tmp_bytes, s.backward_tmp_bytes})
             common = std::gcd(common, b);
     }
-    if (common > 0 && budget / common <= 4 * std::int64_t(slots) &&
-        Rotor::tableBytes(n, int(budget / common), chain.isUniform()) <= (std::size_t(512) << 20))
-        unit = common;
-    int M = int(budget / unit);
-    std::size_t bytes = Rotor::tableBytes(n, M, chain.isUniform());
+    const bool exact = common > 0 && budget / common <= 4 * std::int64_t(slots) &&
+                       RotorTable::tableBytes(n, int(budget / common), chain.isUniform()) <= (std::size_t(512) << 20);
+    if (exact) unit = common;
+    const int M = int(budget / unit);
+    std::size_t bytes = RotorTable::tableBytes(n, M, chain.isUniform());
     if (bytes > (std::size_t(1) << 30))
         return fail("rotor: " + std::to_string(n) + " heterogeneous steps with " + std::to_string(slots) +
                     " memory slots need a " + std::to_string(bytes >> 20) + " MiB table; lower the slots parameter");
-    Rotor dp(chain, unit, M);
-    dp.run();
-    if (!std::isfinite(dp.optimum())) {
+    // The slots a budget can ask for with this unit: up to 4x the asked slots with the common unit, else the asked.
+    const auto dp = rotorTable(chain, unit, M, exact ? 4 * slots : slots);
+    if (!std::isfinite(dp->optimum(M))) {
         // Every schedule keeps x_0 until the end; keeping nothing else (revolve with one slot) is the leanest.
         std::int64_t need = leanestPeak(chain);
         Error e = needsBudget("rotor", need, budget);
@@ -228,10 +280,10 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
     }
     RotorResult r;
     r.unit = unit;
-    r.dp_cost = dp.optimum();
+    r.dp_cost = dp->optimum(M);
     double time = 0;
     r.plan.actions.reserve(4 * std::size_t(n));
-    dp.emit(0, n, M, r.plan, time);
+    dp->emit(0, n, M, r.plan, time);
     r.plan.predicted_makespan_s = time;
     return r;
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include "schedulers/registry.h"
+#include "util/table_cache.h"
 
 #include <optional>
 
@@ -18,5 +19,10 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
 // it may run. The table's bytes are checked in rotorSolve, where the slot unit is known.
 std::optional<Error> rotorCheckSize(int n, int slots, bool uniform);
 SchedulerInfo rotorScheduler();
+
+// rotorSolve keeps its programme's tables between solves, keyed by the chain in slots (util/table_cache.h): what the
+// cache holds, and emptying it (for tests: a solve after the clear builds every table afresh).
+TableCacheStats rotorCacheStats();
+void clearRotorCache();
 
 } // namespace ckpt
