@@ -2,6 +2,8 @@
 
 #include "util/units.h"
 
+#include <QColor>
+
 using namespace ckpt;
 
 ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -13,6 +15,12 @@ void ComparisonModel::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
     for (const auto& r : m_runs)
         m_rows.push_back(summaryJson(*r));
     endResetModel();
+}
+
+void ComparisonModel::setStale(const QString& reason) {
+    if (reason == m_stale) return;
+    m_stale = reason;
+    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 int ComparisonModel::rowCount(const QModelIndex& parent) const {
@@ -51,6 +59,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
             return number("solve_ms");
         }
     }
+    if (!m_stale.isEmpty() && role == Qt::ForegroundRole) return QColor(Qt::gray);
+    if (!m_stale.isEmpty() && role == Qt::ToolTipRole)
+        return tr("Out of date: %1 since this run; Run all (Shift+F5) to refresh").arg(m_stale);
     const bool available = j.value("available", true);
     if (role == Qt::ToolTipRole && !available) return QString::fromStdString(j.value("reason", std::string()));
     if (role == Qt::ToolTipRole && !ok && j.contains("message"))

@@ -27,6 +27,9 @@ public:
 
     void setRuns(std::vector<std::shared_ptr<const ckpt::Run>> runs);
     const std::vector<std::shared_ptr<const ckpt::Run>>& runs() const { return m_runs; }
+    // Why the runs no longer match the document (empty: they do). Stale rows are greyed and their tooltip says why.
+    void setStale(const QString& reason);
+    bool isStale() const { return !m_stale.isEmpty(); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -36,4 +39,5 @@ public:
 private:
     std::vector<std::shared_ptr<const ckpt::Run>> m_runs;
     std::vector<nlohmann::json> m_rows; // summaryJson of each run
+    QString m_stale;
 };

@@ -107,6 +107,7 @@ void Document::setProject(const Project& p) {
     m_hardwareName = QString::fromStdString(p.hardware.name());
     m_settings = p.settings;
     m_undo->clear();
+    ++m_revision;
     emit reset();
 }
 
@@ -144,11 +145,13 @@ QString Document::editLevels(const std::vector<MemoryLevel>& levels, const QStri
 
 void Document::applySteps(const std::vector<Step>& steps) {
     m_steps = steps;
+    ++m_revision;
     emit chainChanged();
 }
 
 void Document::applyLevels(const std::vector<MemoryLevel>& levels) {
     m_levels = levels;
+    ++m_revision;
     emit hardwareChanged();
 }
 
@@ -165,6 +168,7 @@ QString Document::editGraph(const std::vector<GraphNode>& nodes, const std::vect
 void Document::applyGraph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges) {
     m_nodes = nodes;
     m_edges = edges;
+    ++m_revision;
     emit graphChanged();
 }
 

@@ -39,6 +39,9 @@ public:
     QStringList nodeInputs(int index) const;         // ids of the nodes whose outputs node `index` consumes
     QString uniqueNodeId(const QString& base) const; // base, base2, base3, ... the first id not taken
     QUndoStack* undoStack() const { return m_undo; }
+    // Counts changes of the problem or the machine (every edit, undo and redo, and every new project): a result made
+    // at another revision was made from other inputs.
+    quint64 revision() const { return m_revision; }
 
     // Replace the whole content (open, new); clears the undo history.
     void setProject(const ckpt::Project& p);
@@ -79,4 +82,5 @@ private:
     std::vector<ckpt::GraphEdge> m_edges;
     ckpt::ProjectSettings m_settings;
     QUndoStack* m_undo;
+    quint64 m_revision = 0;
 };

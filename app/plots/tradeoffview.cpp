@@ -91,8 +91,16 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         QCPGraph* g = m_plot->addGraph();
         g->setName(QString::fromStdString(order[s]));
         const SchedulerStyle style = schedulerStyle(order[s]);
-        g->setPen(schedulerPen(style));
-        g->setScatterStyle(schedulerScatter(style));
+        QPen pen = schedulerPen(style);
+        QCPScatterStyle scatter = schedulerScatter(style);
+        if (m_stale) {
+            const QColor grey(160, 160, 160);
+            pen.setColor(grey);
+            scatter.setPen(QPen(grey));
+            if (scatter.brush().style() != Qt::NoBrush) scatter.setBrush(grey);
+        }
+        g->setPen(pen);
+        g->setScatterStyle(scatter);
         QVector<QCPGraphData> data;
         for (int id : ids) {
             const Run& r = *m_runs[std::size_t(id)];
@@ -117,4 +125,10 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
     m_plot->xAxis->setRange(0, std::max(1.0, xmax * 1.08));
     m_plot->yAxis->setRange(0.95, ymax * 1.05 + 0.02);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TradeoffView::setStale(bool stale) {
+    if (stale == m_stale) return;
+    m_stale = stale;
+    setRuns(m_runs);
 }

@@ -16,6 +16,9 @@ public:
     void setRuns(std::vector<std::shared_ptr<const ckpt::Run>> runs);
     QCustomPlot* plot() const { return m_plot; }
     int seriesCount() const;
+    // Runs made before the problem or machine changed: drawn grey (the window says why).
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
 
 signals:
     void runClicked(int indexInRuns);
@@ -24,4 +27,5 @@ private:
     QCustomPlot* m_plot;
     std::vector<std::shared_ptr<const ckpt::Run>> m_runs;
     std::vector<std::vector<int>> m_pointRun; // per graph, the run index of each point (in key order)
+    bool m_stale = false;
 };

@@ -9,12 +9,14 @@
 #include "models/document.h"
 #include "models/hardwaretablemodel.h"
 #include "models/nodetablemodel.h"
+#include "models/runcontroller.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "run/node_fates.h"
 #include "run/plan_files.h"
 
+#include "runstatus.h"
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
 #include "util/units.h"
@@ -37,7 +39,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -64,10 +65,11 @@ QString resourceRoot() {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new Document(this)), m_chainModel(new ChainTableModel(m_doc, this)),
       m_hardwareModel(new HardwareTableModel(m_doc, this)), m_comparison(new ComparisonModel(this)),
-      m_nodeModel(new NodeTableModel(m_doc, this)), m_generation(std::make_shared<std::atomic<int>>(0)) {
+      m_nodeModel(new NodeTableModel(m_doc, this)), m_runs(new RunController(m_doc, this)) {
     setAcceptDrops(true);
     buildUi();
     buildMenus();
+    connectRuns();
     m_solveTimer = new QTimer(this);
     m_solveTimer->setSingleShot(true);
     m_solveTimer->setInterval(0); // coalesce bursts of slider moves into one solve
@@ -97,8 +99,6 @@ MainWindow::MainWindow(QWidget* parent)
         m_panel->reload();
         refreshBudgetRange();
         m_panel->setBudgetBytes(m_doc->settings().budget_bytes);
-        m_comparison->setRuns({});
-        m_tradeoff->setRuns({});
         updateTitle();
         m_solveTimer->start();
     });
@@ -112,10 +112,7 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
-    cancelRuns();
-    for (auto* w :
-         {static_cast<QFutureWatcherBase*>(m_solveWatcher), static_cast<QFutureWatcherBase*>(m_compareWatcher)})
-        if (w) w->waitForFinished();
+    delete m_runs; // first: it waits for the runs in progress
 }
 
 void MainWindow::buildUi() {
@@ -171,7 +168,14 @@ void MainWindow::buildUi() {
     cl->setContentsMargins(4, 4, 4, 0);
     m_summary = new QLabel(central);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true); // a long parameter list wraps instead of widening the window
     cl->addWidget(m_summary);
+    m_staleBanner = new QLabel(central);
+    m_staleBanner->setStyleSheet(
+        "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c060; padding: 3px; }");
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->setVisible(false);
+    cl->addWidget(m_staleBanner);
     cl->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
@@ -195,20 +199,13 @@ void MainWindow::buildUi() {
     connect(m_panel, &SchedulerPanel::currentChanged, this, [this] { m_solveTimer->start(); });
     connect(m_panel, &SchedulerPanel::budgetChanged, this, [this] { m_solveTimer->start(); });
 
-    m_progress = new QProgressBar(this);
-    m_progress->setMaximumWidth(240);
-    m_progress->setVisible(false);
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setToolTip(tr("Stop the runs in progress (Esc)"));
-    m_cancel->setVisible(false);
-    connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRuns);
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_cancel);
+    m_runStatus = new RunStatus(m_runs, this);
+    statusBar()->addPermanentWidget(m_runStatus);
 
     // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
     connect(m_timeline, &TimelineView::actionClicked, this, [this](int, int step) {
         if (m_doc->isGraph()) {
-            return selectNode(m_shown ? nodeOfIndex(m_doc->graph(), *m_shown, step) : -1, m_timeline);
+            return selectNode(shownRun() ? nodeOfIndex(m_doc->graph(), *shownRun(), step) : -1, m_timeline);
         }
         if (step >= 1 && step <= m_chainModel->rowCount()) {
             m_chainTable->blockSignals(true);
@@ -226,20 +223,9 @@ void MainWindow::buildUi() {
                 .arg(QString::fromStdString(formatSeconds(t0)), QString::fromStdString(formatSeconds(t1)),
                      QString::fromStdString(formatSeconds(dt)), QString::fromStdString(formatBytes(dm))));
     });
-    connect(m_tradeoff, &TradeoffView::runClicked, this, [this](int index) {
-        const auto& runs = m_comparison->runs();
-        if (index < 0 || index >= int(runs.size())) return;
-        showRun(runs[std::size_t(index)]);
-        m_tabs->setCurrentWidget(m_timeline);
-    });
-    connect(m_comparisonTable, &QTableView::doubleClicked, this, [this, proxy](const QModelIndex& idx) {
-        int row = proxy->mapToSource(idx).row();
-        const auto& runs = m_comparison->runs();
-        if (row >= 0 && row < int(runs.size()) && runs[std::size_t(row)]->feasible) {
-            showRun(runs[std::size_t(row)]);
-            m_tabs->setCurrentWidget(m_timeline);
-        }
-    });
+    connect(m_tradeoff, &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
+    connect(m_comparisonTable, &QTableView::doubleClicked, this,
+            [this, proxy](const QModelIndex& idx) { showComparedRun(proxy->mapToSource(idx).row()); });
 }
 
 QWidget* MainWindow::buildChainTab() {
@@ -499,8 +485,7 @@ bool MainWindow::openFile(const QString& path) {
         if (!plan) return report(QString::fromStdString(plan.error())), false;
         auto run = std::make_shared<const Run>(runPlan(*plan, problem, m_doc->hardware()));
         if (!run->feasible) return report(QString::fromStdString(run->message)), false;
-        showRun(run);
-        m_comparison->setRuns({run});
+        m_runs->showAlone(run, RunInputs{m_doc->revision(), run->scheduler, run->params, run->budget_bytes});
         m_lastError.clear();
         return true;
     }
@@ -519,7 +504,8 @@ bool MainWindow::openFile(const QString& path) {
     m_lastError.clear();
     addRecent(path);
     updateTitle();
-    statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+    const QString unpinned = m_runs->unpinNote(); // said here too: this message replaces the one that said it
+    statusBar()->showMessage(tr("Opened %1").arg(path) + (unpinned.isEmpty() ? QString() : " · " + unpinned), 8000);
     return true;
 }
 

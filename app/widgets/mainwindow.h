@@ -4,11 +4,8 @@
 #include "models/autosave.h"
 #include "run/runner.h"
 
-#include <QFutureWatcher>
 #include <QMainWindow>
-#include <atomic>
 #include <memory>
-#include <vector>
 
 class Document;
 class ChainTableModel;
@@ -17,6 +14,8 @@ class GraphView;
 class QStackedWidget;
 class HardwareTableModel;
 class ComparisonModel;
+class RunController;
+class RunStatus;
 class SchedulerPanel;
 class TimelineView;
 class SweepView;
@@ -24,7 +23,6 @@ class TradeoffView;
 class TrainerPanel;
 class QTableView;
 class QTabWidget;
-class QProgressBar;
 class QLabel;
 class QSpinBox;
 class QComboBox;
@@ -62,6 +60,11 @@ public:
     // The same paths the buttons take, run to completion on this thread.
     std::shared_ptr<const ckpt::Run> runCurrentNow();
     void runAllNow();
+    // Every run of the window, and what each was made from; the views show what it holds.
+    RunController* runController() const { return m_runs; }
+    RunStatus* runStatus() const { return m_runStatus; }
+    QString summary() const;     // the line above the charts: the shown plan, its budget, whether it is current
+    QString staleBanner() const; // above Comparison and Trade-off while their runs are out of date (else empty)
 
     QString exportChart(const QString& which, const QString& path, int width, int height); // timeline|sweep|tradeoff
     QString exportPlan(const QString& path, const QString& format);                        // json|csv|trace
@@ -94,7 +97,7 @@ public:
     TimelineView* sideView() const { return m_sideView; }
     QTableView* chainTable() const { return m_chainTable; }
     QTabWidget* chartTabs() const { return m_tabs; }
-    std::shared_ptr<const ckpt::Run> shownRun() const { return m_shown; }
+    std::shared_ptr<const ckpt::Run> shownRun() const;
 
 public slots:
     void runCurrent(); // in the background
@@ -116,11 +119,14 @@ private:
     void selectNode(int node, QObject* from); // mirrored in the node table, the graph view and the Gantt
     void showGraphEdit(const QString& refusal);
     ckpt::ProjectSettings graphSettings(const ckpt::Graph& graph) const; // what a newly opened graph starts with
-    void showRun(std::shared_ptr<const ckpt::Run> run);
-    void showRuns(std::vector<ckpt::Run> runs);
+    void connectRuns();
+    void showShownRun();           // the controller's shown run in every view
+    void showComparedRun(int run); // a trade-off point or comparison row, the panel set to agree
+    void updateSummary();
+    void updateStaleMarks();
+    bool sweepRequest(ckpt::CompareRequest& request, QString* error) const;
     void refreshBudgetRange();
     void report(const QString& message);
-    void setBusy(bool busy, const QString& what);
     bool confirmDiscard();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
@@ -143,7 +149,6 @@ private:
     TimelineView* m_sideView = nullptr;
     TimelineView* m_pinnedView = nullptr;
     QLabel* m_delta = nullptr;
-    std::shared_ptr<const ckpt::Run> m_pinned;
     void updateSideBySide();
     QTableView* m_chainTable = nullptr;
     NodeTableModel* m_nodeModel = nullptr;
@@ -156,8 +161,9 @@ private:
     QTableView* m_hardwareTable = nullptr;
     QTableView* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QPushButton* m_cancel = nullptr;
+    RunController* m_runs = nullptr;
+    RunStatus* m_runStatus = nullptr;
+    QLabel* m_staleBanner = nullptr;
     QLabel* m_editMessage = nullptr;
     QLabel* m_hwMessage = nullptr;
     QLabel* m_summary = nullptr;
@@ -171,12 +177,6 @@ private:
     QString m_lastError;
     bool m_interactive = true;
     bool m_dirty = false;
-    std::shared_ptr<const ckpt::Run> m_shown;
-    std::atomic<bool> m_cancelFlag{false};
-    std::shared_ptr<std::atomic<int>> m_generation;
-    std::shared_ptr<std::atomic<bool>> m_solveStop; // set when a newer solve or Cancel makes the running one moot
-    QFutureWatcher<ckpt::Run>* m_solveWatcher = nullptr;
-    QFutureWatcher<std::vector<ckpt::Run>>* m_compareWatcher = nullptr;
 };
 
 // Where the shipped examples and presets are: next to the source tree, the build tree or the installed share folder.

@@ -99,7 +99,7 @@ void MainWindow::selectNode(int node, QObject* from) {
     }
     if (from != m_graphView) m_graphView->selectNode(valid ? node : -1);
     // The Gantt marks the node's actions: its index for a graph run, its place in topological order for a chain run.
-    m_timeline->highlightStep(!valid ? -1 : m_shown ? indexOfNode(m_doc->graph(), *m_shown, node) : node);
+    m_timeline->highlightStep(!valid ? -1 : shownRun() ? indexOfNode(m_doc->graph(), *shownRun(), node) : node);
     m_syncing = false;
 }
 

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
+#include "models/runcontroller.h"
 #include "plots/chartexport.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
@@ -19,12 +20,9 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QLabel>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QtConcurrent>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -32,36 +30,59 @@ using namespace ckpt;
 
 namespace {
 
-SolveRequest requestOf(const SchedulerPanel* panel) {
-    SolveRequest r;
-    r.params = panel->currentParams();
-    r.budget_bytes = panel->budgetBytes();
-    return r;
-}
-
-// A run that could not be made, with the reason as its message.
-Run failedRun(const std::string& what, const std::exception& e) {
-    Run r;
-    r.scheduler = what;
-    r.bad_input = true;
-    r.message = dynamic_cast<const std::bad_alloc*>(&e)
-                    ? what + ": out of memory; the problem or the plan is too large for this machine"
-                    : what + ": internal error: " + e.what();
-    return r;
-}
-
-template <typename F> Run guardedRun(const std::string& what, F&& work) {
-    try {
-        return work();
-    } catch (const std::exception& e) {
-        return failedRun(what, e);
-    }
+// The summary line: what the shown plan is, its budget, and what it costs.
+QString runSummary(const Run& run, std::int64_t storeAllPeak) {
+    const Totals& t = run.timeline->totals;
+    QString params;
+    for (const auto& [k, v] : run.params)
+        params += QString::fromStdString(k + "=" + v + "  ");
+    QString peaks;
+    for (std::size_t l = 0; l < t.peak_bytes.size(); ++l)
+        peaks += QObject::tr("  L%1 %2").arg(l).arg(QString::fromStdString(formatBytes(double(t.peak_bytes[l]))));
+    const QString budget =
+        run.budget_bytes <= 0
+            ? QObject::tr("no budget")
+            : QObject::tr("budget %1 (%2 % of store-all's peak)")
+                  .arg(QString::fromStdString(formatBytes(double(run.budget_bytes))))
+                  .arg(storeAllPeak > 0 ? 100.0 * double(run.budget_bytes) / double(storeAllPeak) : 0.0, 0, 'f', 1);
+    return QObject::tr("<b>%1</b>%2 · %3 · makespan <b>%4</b> (%5× store-all) · %6 forward steps (%7 recomputed) · "
+                       "peak%8 · %9 actions")
+        .arg(QString::fromStdString(run.scheduler), params.isEmpty() ? QString() : " " + params.trimmed(), budget,
+             QString::fromStdString(formatSeconds(t.makespan_s)))
+        .arg(t.makespan_s / run.baseline_makespan_s, 0, 'f', 3)
+        .arg(t.forward_steps)
+        .arg(t.recomputed_steps)
+        .arg(peaks)
+        .arg(run.plan ? run.plan->actionCount() : 0);
 }
 
 } // namespace
 
+void MainWindow::connectRuns() {
+    connect(m_runs, &RunController::shownRunChanged, this, &MainWindow::showShownRun);
+    connect(m_runs, &RunController::comparisonChanged, this, [this] {
+        m_comparison->setRuns(m_runs->comparison());
+        m_tradeoff->setRuns(m_runs->comparison());
+        updateStaleMarks();
+    });
+    connect(m_runs, &RunController::staleChanged, this, [this] {
+        updateStaleMarks();
+        updateSummary();
+    });
+    connect(m_runs, &RunController::runStarted, this, &MainWindow::updateSummary);
+    connect(m_runs, &RunController::runFinished, this, [this](const QString& message) {
+        if (!message.isEmpty()) statusBar()->showMessage(message, 15000);
+        updateSummary();
+    });
+    connect(m_runs, &RunController::pinDropped, this, [this](const QString& message) {
+        statusBar()->showMessage(message, 10000);
+        updateSideBySide();
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateStaleMarks);
+}
+
 void MainWindow::refreshBudgetRange() {
-    const BudgetRange range = budgetRange(m_doc->problem(), m_doc->hardware());
+    const BudgetRange range = m_runs->budgetRange();
     m_panel->blockSignals(true);
     // The document's budget, not the slider's: after a new project the slider still holds the old one.
     std::int64_t keep = m_doc->settings().budget_bytes;
@@ -70,157 +91,101 @@ void MainWindow::refreshBudgetRange() {
     m_panel->blockSignals(false);
 }
 
-void MainWindow::setBusy(bool busy, const QString& what) {
-    m_progress->setVisible(busy);
-    m_cancel->setVisible(busy);
-    if (busy) statusBar()->showMessage(what);
+std::shared_ptr<const Run> MainWindow::shownRun() const {
+    return m_runs->shownRun();
 }
 
 void MainWindow::runCurrent() {
-    // The latest request wins: an older result that arrives later is dropped.
-    const int generation = ++*m_generation;
-    auto counter = m_generation;
-    const Problem problem = m_doc->problem();
-    Hardware hw = m_doc->hardware();
-    std::string name = m_panel->currentScheduler();
-    SolveRequest req = requestOf(m_panel);
-    // A long solve (a MILP) that a newer request replaces stops instead of holding the worker (and CBC) up.
-    if (m_solveStop) *m_solveStop = true;
-    m_solveStop = std::make_shared<std::atomic<bool>>(false);
-    auto stop = m_solveStop;
-    req.cancel = stop.get();
-    if (!m_solveWatcher) {
-        m_solveWatcher = new QFutureWatcher<Run>(this);
-        connect(m_solveWatcher, &QFutureWatcher<Run>::finished, this, [this] {
-            Run r = m_solveWatcher->result();
-            if (r.scheduler == "__stale__") return;
-            if (!r.feasible) {
-                m_summary->setText(
-                    tr("<b>%1</b>: %2")
-                        .arg(QString::fromStdString(r.scheduler), QString::fromStdString(r.message).toHtmlEscaped()));
-                statusBar()->showMessage(QString::fromStdString(r.message), 10000);
-                return;
-            }
-            showRun(std::make_shared<const Run>(std::move(r)));
-        });
-    }
-    m_solveWatcher->setFuture(QtConcurrent::run([=, stop = std::move(stop)] {
-        if (counter->load() != generation) return Run{"__stale__"};
-        // The runner turns what it meets into the run's message; a copy that runs out of memory must not end the
-        // program either (QFuture would rethrow it in the GUI thread).
-        Run r = guardedRun(name, [&] { return runScheduler(name, problem, hw, req); });
-        if (counter->load() != generation) return Run{"__stale__"};
-        return r;
-    }));
+    m_runs->solve(m_panel->currentScheduler(), m_panel->currentParams(), m_panel->budgetBytes());
 }
 
 std::shared_ptr<const Run> MainWindow::runCurrentNow() {
-    Run r = runScheduler(m_panel->currentScheduler(), m_doc->problem(), m_doc->hardware(), requestOf(m_panel));
-    auto run = std::make_shared<const Run>(std::move(r));
-    if (run->feasible)
-        showRun(run);
-    else
-        m_summary->setText(QString::fromStdString(run->message));
     // The comparison table shows this run too, so the table and `ckpt solve --json` can be compared.
-    m_comparison->setRuns({run});
-    return run;
+    return m_runs->solveNow(m_panel->currentScheduler(), m_panel->currentParams(), m_panel->budgetBytes());
 }
 
-void MainWindow::runAll() {
-    if (m_compareWatcher && m_compareWatcher->isRunning())
-        return statusBar()->showMessage(tr("Runs already in progress"), 3000);
-    const Problem problem = m_doc->problem();
-    Hardware hw = m_doc->hardware();
-    auto budgets = parseBudgetList(m_doc->settings().budgets, problem, hw);
-    if (!budgets) return report(tr("Budgets to compare: %1").arg(QString::fromStdString(budgets.error())));
-    CompareRequest req;
+bool MainWindow::sweepRequest(CompareRequest& req, QString* error) const {
+    auto budgets = parseBudgetList(m_doc->settings().budgets, m_doc->problem(), m_doc->hardware());
+    if (!budgets && error) return *error = QString::fromStdString(budgets.error()), false;
     req.schedulers = m_doc->settings().schedulers;
     // Every listed name, so that a chain graph compares the chain schedulers the panel offers too.
     if (req.schedulers.empty()) req.schedulers = m_panel->listedSchedulers();
-    req.budgets = *budgets;
+    if (budgets) req.budgets = *budgets;
     req.params = m_doc->settings().params;
-    m_cancelFlag = false;
-    m_progress->setRange(0, int(req.schedulers.size() * req.budgets.size()));
-    m_progress->setValue(0);
-    setBusy(true, tr("Running %1 solves…").arg(m_progress->maximum()));
-    if (!m_compareWatcher) {
-        m_compareWatcher = new QFutureWatcher<std::vector<Run>>(this);
-        connect(m_compareWatcher, &QFutureWatcher<std::vector<Run>>::finished, this, [this] {
-            setBusy(false, {});
-            std::vector<Run> runs = m_compareWatcher->result();
-            QString note =
-                m_cancelFlag ? tr("Cancelled after %1 runs").arg(runs.size()) : tr("%1 runs done").arg(runs.size());
-            for (const Run& r : runs)
-                if (r.bad_input) { // a refused size or a run out of memory: say why, not only "done"
-                    note += tr(" · %1").arg(QString::fromStdString(r.message));
-                    break;
-                }
-            statusBar()->showMessage(note, 15000);
-            showRuns(std::move(runs));
-        });
-    }
-    QPointer<QProgressBar> bar = m_progress;
-    m_compareWatcher->setFuture(QtConcurrent::run([=, this] {
-        auto progress = [bar](int done, int) {
-            QMetaObject::invokeMethod(
-                bar,
-                [bar, done] {
-                    if (bar) bar->setValue(done);
-                },
-                Qt::QueuedConnection);
-        };
-        try {
-            return compare(problem, hw, req, progress, &m_cancelFlag);
-        } catch (const std::exception& e) {
-            return std::vector<Run>{failedRun(tr("the comparison").toStdString(), e)};
-        }
-    }));
+    return true;
+}
+
+void MainWindow::runAll() {
+    if (m_runs->isComparing()) return statusBar()->showMessage(tr("Runs already in progress"), 3000);
+    CompareRequest req;
+    QString error;
+    if (!sweepRequest(req, &error)) return report(tr("Budgets to compare: %1").arg(error));
+    m_runs->compare(req);
 }
 
 void MainWindow::runAllNow() {
-    const Problem problem = m_doc->problem();
-    Hardware hw = m_doc->hardware();
-    auto budgets = parseBudgetList(m_doc->settings().budgets, problem, hw);
     CompareRequest req;
-    req.schedulers = m_doc->settings().schedulers;
-    if (req.schedulers.empty()) req.schedulers = m_panel->listedSchedulers();
-    if (budgets) req.budgets = *budgets;
-    req.params = m_doc->settings().params;
-    showRuns(compare(problem, hw, req));
+    sweepRequest(req, nullptr);
+    m_runs->compareNow(req);
 }
 
 void MainWindow::cancelRuns() {
-    m_cancelFlag = true;
-    if (m_solveStop) *m_solveStop = true;
-    ++*m_generation;
+    m_runs->cancel();
 }
 
-void MainWindow::showRuns(std::vector<Run> runs) {
-    std::vector<std::shared_ptr<const Run>> shared;
-    for (Run& r : runs)
-        shared.push_back(std::make_shared<const Run>(std::move(r)));
-    m_comparison->setRuns(shared);
-    m_tradeoff->setRuns(shared);
-    // Show the current scheduler's run whose budget is nearest the slider's (no budget counts as the largest).
-    auto distance = [this](const Run& r) {
-        const double inf = 1e30;
-        double a = r.budget_bytes > 0 ? double(r.budget_bytes) : inf,
-               b = m_panel->budgetBytes() > 0 ? double(m_panel->budgetBytes()) : inf;
-        return a == b ? 0.0 : (a == inf || b == inf) ? inf : std::abs(std::log(a / b));
-    };
-    std::shared_ptr<const Run> pick;
-    for (const auto& r : shared)
-        if (r->feasible && r->scheduler == m_panel->currentScheduler() && (!pick || distance(*r) < distance(*pick)))
-            pick = r;
-    if (pick) showRun(pick);
+void MainWindow::showComparedRun(int index) {
+    if (!m_runs->showCompared(index)) return;
+    // The panel says what is shown, so that the next solve it asks for is this run (and does nothing).
+    const RunInputs shown = m_runs->shownInputs();
+    m_panel->setCurrentScheduler(shown.scheduler);
+    m_panel->setBudgetBytes(shown.budget_bytes);
+    m_tabs->setCurrentWidget(m_timeline);
+}
+
+void MainWindow::updateStaleMarks() {
+    const QString why = m_runs->comparisonStaleReason();
+    m_comparison->setStale(why);
+    m_tradeoff->setStale(!why.isEmpty());
+    m_staleBanner->setText(
+        why.isEmpty() ? QString() : tr("Out of date: %1 since these runs — Run all (Shift+F5) to refresh").arg(why));
+    const QWidget* tab = m_tabs->currentWidget();
+    m_staleBanner->setVisible(!why.isEmpty() && (tab == m_comparisonTable || tab == m_tradeoff));
+}
+
+QString MainWindow::staleBanner() const {
+    return m_staleBanner->text();
+}
+
+QString MainWindow::summary() const {
+    return m_summary->text();
+}
+
+void MainWindow::updateSummary() {
+    const auto run = m_runs->shownRun();
+    QString text;
+    if (run && run->timeline)
+        text = runSummary(*run, m_runs->budgetRange().ceiling);
+    else if (run)
+        text = tr("<b>%1</b>: %2")
+                   .arg(QString::fromStdString(run->scheduler), QString::fromStdString(run->message).toHtmlEscaped());
+    const QString solving = tr("solving %1…").arg(m_runs->solvingWhat());
+    if (m_runs->shownIsStale()) {
+        // The old plan stays up while its successor is solved, marked so that no one reads it as current.
+        const QString state = m_runs->isSolving() ? solving : tr("Run current (F5) to solve it");
+        text =
+            tr("<span style=\"color:#b35900\"><b>Out of date</b> (%1): %2</span> <span style=\"color:gray\">%3</span>")
+                .arg(m_runs->shownStaleReason(), state, text);
+    } else if (!run && m_runs->isSolving()) {
+        text = solving.left(1).toUpper() + solving.mid(1);
+    }
+    m_summary->setText(text);
 }
 
 void MainWindow::pinShownRun() {
-    if (!m_shown) return statusBar()->showMessage(tr("Run a scheduler first: there is no plan to pin"), 5000);
-    m_pinned = m_shown;
+    if (!m_runs->pin()) return statusBar()->showMessage(tr("Run a scheduler first: there is no plan to pin"), 5000);
     updateSideBySide();
     statusBar()->showMessage(tr("Pinned %1; show another plan to compare them side by side")
-                                 .arg(QString::fromStdString(m_pinned->scheduler)),
+                                 .arg(QString::fromStdString(m_runs->pinned()->scheduler)),
                              5000);
 }
 
@@ -230,14 +195,22 @@ QString MainWindow::sideBySideSummary() const {
 
 void MainWindow::updateSideBySide() {
     Hardware hw = m_doc->hardware();
-    m_sideView->setRun(m_shown, hw);
-    m_pinnedView->setRun(m_pinned, hw);
-    if (!m_shown || !m_pinned || !m_shown->timeline || !m_pinned->timeline) return;
+    const auto shown = m_runs->shownRun(), pinned = m_runs->pinned();
+    m_sideView->setRun(shown, hw);
+    m_pinnedView->setRun(pinned, hw);
+    if (!pinned) {
+        const QString unpinned = m_runs->unpinNote();
+        m_delta->setText((unpinned.isEmpty() ? QString() : unpinned + ". ") +
+                         tr("Pin a plan (Run ▸ Pin the shown plan, Ctrl+B), then show another: both appear here on "
+                            "one time axis."));
+        return;
+    }
+    if (!shown || !shown->timeline || !pinned->timeline) return;
     // One axis for both: the longer plan sets it.
-    double end = std::max(m_shown->timeline->totals.makespan_s, m_pinned->timeline->totals.makespan_s) * 1.01;
+    double end = std::max(shown->timeline->totals.makespan_s, pinned->timeline->totals.makespan_s) * 1.01;
     m_sideView->setTimeRange(QCPRange(0, end));
     m_pinnedView->setTimeRange(QCPRange(0, end));
-    const Totals &a = m_shown->timeline->totals, &b = m_pinned->timeline->totals;
+    const Totals &a = shown->timeline->totals, &b = pinned->timeline->totals;
     auto name = [](const Run& r) {
         QString s = QString::fromStdString(r.scheduler);
         for (const auto& [k, v] : r.params)
@@ -249,7 +222,7 @@ void MainWindow::updateSideBySide() {
     m_delta->setText(tr("<b>top</b> %1 · <b>bottom (pinned)</b> %2<br>makespan %3 vs %4 (Δ %5%6, %7×) · peak L0 %8 vs "
                         "%9 (Δ %10%11) · "
                         "forward steps %12 vs %13 (Δ %14)")
-                         .arg(name(*m_shown), name(*m_pinned), QString::fromStdString(formatSeconds(a.makespan_s)),
+                         .arg(name(*shown), name(*pinned), QString::fromStdString(formatSeconds(a.makespan_s)),
                               QString::fromStdString(formatSeconds(b.makespan_s)), dt < 0 ? "−" : "+",
                               QString::fromStdString(formatSeconds(std::abs(dt))))
                          .arg(b.makespan_s > 0 ? a.makespan_s / b.makespan_s : 1.0, 0, 'f', 3)
@@ -261,8 +234,8 @@ void MainWindow::updateSideBySide() {
                          .arg(a.forward_steps - b.forward_steps));
 }
 
-void MainWindow::showRun(std::shared_ptr<const Run> run) {
-    m_shown = run;
+void MainWindow::showShownRun() {
+    const auto run = m_runs->shownRun();
     Hardware hw = m_doc->hardware();
     QStringList ids;
     for (const GraphNode& n : m_doc->nodes()) // none for a chain
@@ -273,24 +246,8 @@ void MainWindow::showRun(std::shared_ptr<const Run> run) {
     // nodes (it has no graph for a chain).
     m_sweep->setRun(run, m_doc->chain(), hw);
     m_graphView->setRun(run);
-    if (m_pinned) updateSideBySide();
-    if (!run || !run->timeline) return;
-    const Totals& t = run->timeline->totals;
-    QString params;
-    for (const auto& [k, v] : run->params)
-        params += QString::fromStdString(k + "=" + v + "  ");
-    QString peaks;
-    for (std::size_t l = 0; l < t.peak_bytes.size(); ++l)
-        peaks += tr("  L%1 %2").arg(l).arg(QString::fromStdString(formatBytes(double(t.peak_bytes[l]))));
-    m_summary->setText(
-        tr("<b>%1</b> %2 · makespan <b>%3</b> (%4× store-all) · %5 forward steps (%6 recomputed) · peak%7 · %8 actions")
-            .arg(QString::fromStdString(run->scheduler), params.trimmed(),
-                 QString::fromStdString(formatSeconds(t.makespan_s)))
-            .arg(t.makespan_s / run->baseline_makespan_s, 0, 'f', 3)
-            .arg(t.forward_steps)
-            .arg(t.recomputed_steps)
-            .arg(peaks)
-            .arg(run->plan ? run->plan->actionCount() : 0));
+    updateSideBySide();
+    updateSummary();
 }
 
 QCustomPlot* MainWindow::chartByName(const QString& which) const {
@@ -307,10 +264,10 @@ QString MainWindow::exportChart(const QString& which, const QString& path, int w
 }
 
 QString MainWindow::exportPlan(const QString& path, const QString& format) {
-    if (!m_shown || !m_shown->plan) return tr("There is no plan to export yet: run a scheduler first");
+    if (!shownRun() || !shownRun()->plan) return tr("There is no plan to export yet: run a scheduler first");
     auto f = planFormatOf(format.toStdString());
     if (!f) return tr("unknown plan format '%1'").arg(format);
-    auto ok = writePlanFile(path.toStdString(), *m_shown, m_doc->problem(), *f);
+    auto ok = writePlanFile(path.toStdString(), *shownRun(), m_doc->problem(), *f);
     return ok ? QString() : QString::fromStdString(ok.error());
 }
 
@@ -369,7 +326,7 @@ void MainWindow::exportAllDialog() {
 
 void MainWindow::exportPlanDialog(const QString& format) {
     auto f = planFormatOf(format.toStdString());
-    QString suffix = f && m_shown ? QString::fromStdString(planFileSuffix(*m_shown, *f)) : QString(".json");
+    QString suffix = f && shownRun() ? QString::fromStdString(planFileSuffix(*shownRun(), *f)) : QString(".json");
     QString path = QFileDialog::getSaveFileName(this, tr("Export the plan"), "plan" + suffix);
     if (path.isEmpty()) return;
     QString err = exportPlan(path, format);

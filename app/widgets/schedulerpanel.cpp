@@ -227,6 +227,7 @@ void SchedulerPanel::setBudgetRange(std::int64_t lowest, std::int64_t highest) {
 }
 
 std::int64_t SchedulerPanel::budgetBytes() const {
+    if (m_exact > 0 && m_slider->value() == m_exactAt) return m_exact;
     if (m_slider->value() >= kSliderSteps || m_high <= m_low) return 0;
     // Logarithmic: small budgets get as much room as large ones.
     double f = double(m_slider->value()) / kSliderSteps;
@@ -234,14 +235,20 @@ std::int64_t SchedulerPanel::budgetBytes() const {
 }
 
 void SchedulerPanel::setBudgetBytes(std::int64_t bytes) {
+    const std::int64_t before = budgetBytes();
     int v = kSliderSteps;
     if (bytes > 0 && m_high > m_low) {
         double f = (std::log(double(std::clamp(bytes, m_low, m_high))) - std::log(double(m_low))) /
                    (std::log(double(m_high)) - std::log(double(m_low)));
         v = std::clamp(int(std::lround(f * kSliderSteps)), 0, kSliderSteps - 1);
     }
-    m_slider->setValue(v);
+    m_exact = bytes > 0 ? bytes : 0;
+    m_exactAt = v;
+    if (m_slider->value() != v) return m_slider->setValue(v); // its handler stores the budget and says so
     updateBudgetLabel();
+    if (budgetBytes() == before) return;
+    m_doc->settings().budget_bytes = budgetBytes();
+    emit budgetChanged();
 }
 
 void SchedulerPanel::updateBudgetLabel() {

@@ -25,7 +25,7 @@ public:
     std::map<std::string, std::string> currentParams() const;       // the non-default values of the current scheduler
     std::int64_t budgetBytes() const;                               // 0 = no budget
     void setBudgetRange(std::int64_t lowest, std::int64_t highest); // the slider spans these
-    void setBudgetBytes(std::int64_t bytes);
+    void setBudgetBytes(std::int64_t bytes); // exactly these bytes until the slider moves (a shown run's budget)
     QSlider* budgetSlider() const { return m_slider; }
     void reload(); // after the document was replaced (or turned from a chain into a graph)
     std::vector<std::string> listedSchedulers() const;  // every name in the list
@@ -48,5 +48,7 @@ private:
     QLabel* m_budgetLabel;
     QLineEdit* m_budgets;
     std::int64_t m_low = 0, m_high = 0;
+    std::int64_t m_exact = 0; // the budget set, while the slider stays at m_exactAt (its steps are coarser)
+    int m_exactAt = -1;
     std::vector<std::string> m_listed; // the names listed (the list is rebuilt when the problem's names change)
 };

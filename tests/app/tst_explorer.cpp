@@ -4,6 +4,7 @@
 #include "models/document.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "run/budget.h"
 #include "schedulers/revolve.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
@@ -11,6 +12,8 @@
 
 #include <QComboBox>
 #include <QSpinBox>
+#include <QStatusBar>
+#include <QThreadPool>
 
 #include <QImage>
 #include <QJsonDocument>
@@ -25,6 +28,7 @@ using namespace ckpt;
 
 namespace {
 const QString kLstm = QString(CKPT_SOURCE_DIR) + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json";
+const QString kSmall = QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json";
 QByteArray readAll(const QString& p) {
     QFile f(p);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -210,6 +214,85 @@ private slots:
         // store-all does 1000 forward steps, revolve with 10 slots 4636.
         QVERIFY2(w.sideBySideSummary().contains("forward steps 1000 vs 4636 (Δ -3636)"),
                  qPrintable(w.sideBySideSummary()));
+    }
+
+    // Issue 11: "Run all" replaced the shown plan by the compared run nearest the slider (65 % on the slider, a plan
+    // against 75 % shown). The shown plan stays the solve for the slider's budget.
+    void runAllKeepsTheSlidersPlan() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(kSmall));
+        w.document()->settings().schedulers = {"store-all", "rotor"};
+        w.document()->settings().budgets = "none,75%";
+        w.schedulerPanel()->setCurrentScheduler("rotor");
+        const std::int64_t peak = storeAllPeak(w.document()->chain(), w.document()->hardware());
+        w.schedulerPanel()->setBudgetBytes(peak * 65 / 100);
+        auto shown = w.runCurrentNow();
+        QVERIFY(shown && shown->feasible);
+        QCOMPARE(shown->budget_bytes, w.schedulerPanel()->budgetBytes());
+        w.runAllNow();
+        QCOMPARE(w.comparisonModel()->rowCount(), 4);
+        QVERIFY(w.shownRun() == shown);
+        QCOMPARE(w.shownRun()->budget_bytes, w.schedulerPanel()->budgetBytes());
+    }
+
+    // Issue 11: after an edit the comparison kept its numbers as if current (store-all still read 55.70 ms after
+    // step 1 took a second). Its rows are greyed and say they are out of date.
+    void anEditMarksTheComparisonOutOfDate() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(kSmall));
+        w.document()->settings().schedulers = {"store-all"};
+        w.document()->settings().budgets = "none";
+        w.runAllNow();
+        QCOMPARE(w.comparisonModel()->rowCount(), 1);
+        const QModelIndex makespan = w.comparisonModel()->index(0, ComparisonModel::Makespan);
+        QCOMPARE(makespan.data().toString(), QString("55.70 ms"));
+        QVERIFY(!makespan.data(Qt::ToolTipRole).toString().contains("Out of date"));
+        auto steps = w.document()->steps();
+        steps[0].forward = 1.0;
+        QCOMPARE(w.document()->editSteps(steps, "slow step 1"), QString());
+        QVERIFY2(makespan.data(Qt::ToolTipRole).toString().contains("Out of date"),
+                 qPrintable(makespan.data(Qt::ToolTipRole).toString()));
+        QVERIFY(makespan.data(Qt::ForegroundRole).isValid()); // greyed
+        // Undone or not, a new Run all is current again.
+        w.runAllNow();
+        QVERIFY(!w.comparisonModel()->index(0, ComparisonModel::Makespan).data(Qt::ToolTipRole).isValid());
+        QVERIFY(w.comparisonModel()->index(0, ComparisonModel::Makespan).data().toString() != "55.70 ms");
+    }
+
+    // Issue 11: a result that arrives after its inputs changed is not shown (it used to be when it was delivered
+    // before the re-solve the edit started).
+    void aSolveOfTheOldChainIsNotShown() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(kSmall));
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        w.schedulerPanel()->setBudgetBytes(0);
+        w.runCurrent();
+        QThreadPool::globalInstance()->waitForDone(); // solved on the old chain, not yet delivered
+        auto steps = w.document()->steps();
+        steps[0].forward = 1.0;
+        QCOMPARE(w.document()->editSteps(steps, "slow step 1"), QString());
+        QCoreApplication::processEvents();
+        auto isNew = [&w] { return w.shownRun() && w.shownRun()->timeline->totals.makespan_s > 1.0; };
+        QVERIFY(!w.shownRun() || isNew());
+        QTRY_VERIFY_WITH_TIMEOUT(isNew(), 20000); // the solve the edit started
+    }
+
+    // Issue 11: a pinned plan survived opening another problem (ResNet-18 compared with an LSTM plan).
+    void openingAnotherProblemUnpins() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        QVERIFY(w.runCurrentNow()->feasible);
+        w.pinShownRun();
+        QVERIFY(w.pinnedView()->intervalCount() > 0);
+        QVERIFY(w.openFile(kSmall));
+        QVERIFY2(w.statusBar()->currentMessage().contains("Unpinned revolve"),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(w.pinnedView()->intervalCount(), 0);
+        QVERIFY(w.runCurrentNow()->feasible);
+        QVERIFY2(!w.sideBySideSummary().contains("(pinned)"), qPrintable(w.sideBySideSummary()));
     }
 
     // The trainer tab trains for real: the measured Gantt has the plan's actions and the counted store peaks where
