@@ -76,11 +76,9 @@ int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption&
     }
     window.resize(1600, 1000);
     window.show();
-    // The graph view shows the current scheduler's plan: one solve, not the whole comparison.
-    if (parser.value(tab) == "graph")
-        window.runCurrentNow();
-    else
-        window.runAllNow();
+    // The shown plan is the current scheduler's solve (Run all leaves it alone); the graph view needs only that.
+    window.runCurrentNow();
+    if (parser.value(tab) != "graph") window.runAllNow();
     if (parser.value(tab) == "graph" && !window.document()->isGraph()) {
         std::fprintf(stderr, "ckpt-explorer: --tab graph: open a graph file (ckpt-graph) or a graph project\n");
         return 2;

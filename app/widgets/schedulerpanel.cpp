@@ -242,7 +242,7 @@ void SchedulerPanel::setBudgetBytes(std::int64_t bytes) {
                    (std::log(double(m_high)) - std::log(double(m_low)));
         v = std::clamp(int(std::lround(f * kSliderSteps)), 0, kSliderSteps - 1);
     }
-    m_exact = bytes > 0 ? bytes : 0;
+    m_exact = bytes <= 0 ? 0 : m_high > m_low ? std::clamp(bytes, m_low, m_high) : bytes; // as the slider shows it
     m_exactAt = v;
     if (m_slider->value() != v) return m_slider->setValue(v); // its handler stores the budget and says so
     updateBudgetLabel();
