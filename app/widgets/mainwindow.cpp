@@ -77,11 +77,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
     m_autosaveTimer->start();
     auto edited = [this] {
-        m_dirty = true;
-        updateTitle();
         refreshBudgetRange();
         m_solveTimer->start();
     };
+    // Modified means "not at the saved state": undoing back to it takes the "*" away.
+    connect(m_doc->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &Document::chainChanged, this, edited);
     connect(m_doc, &Document::hardwareChanged, this, edited);
     connect(m_doc, &Document::graphChanged, this, edited);
@@ -112,6 +112,8 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // The stack's destructor says it is no longer clean, after this window's part of the object is gone.
+    m_doc->undoStack()->disconnect(this);
     cancelRuns();
     for (auto* w :
          {static_cast<QFutureWatcherBase*>(m_solveWatcher), static_cast<QFutureWatcherBase*>(m_compareWatcher)})
@@ -387,14 +389,14 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
-        QString p = m_path.isEmpty()
-                        ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json",
-                                                       tr("Projects (*.json)"))
-                        : m_path;
+        QString p = m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), suggestedSavePath(),
+                                                                    tr("Projects (*.json)"))
+                                     : m_path;
         if (!p.isEmpty()) saveProjectTo(p);
     });
     file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
-        QString p = QFileDialog::getSaveFileName(this, tr("Save the project as"), m_path, tr("Projects (*.json)"));
+        QString p =
+            QFileDialog::getSaveFileName(this, tr("Save the project as"), suggestedSavePath(), tr("Projects (*.json)"));
         if (!p.isEmpty()) saveProjectTo(p);
     });
     file->addSeparator();
@@ -450,9 +452,28 @@ void MainWindow::buildMenus() {
     });
 }
 
+bool MainWindow::isModified() const {
+    return !m_doc->undoStack()->isClean();
+}
+
+QString MainWindow::projectPathFor(const QString& source) {
+    QString name = QFileInfo(source).fileName();
+    const QString dir = source.left(source.size() - name.size());
+    if (name.endsWith(".json", Qt::CaseInsensitive)) name.chop(5);
+    // lstm.ckpt-chain -> lstm; a name without a ckpt kind keeps its last dotted part (model.v2 stays).
+    if (const int dot = name.lastIndexOf(".ckpt-"); dot > 0) name.truncate(dot);
+    return dir + (name.isEmpty() ? QStringLiteral("untitled") : name) + ".ckpt-project.json";
+}
+
+QString MainWindow::suggestedSavePath() const {
+    if (!m_path.isEmpty()) return m_path;
+    return projectPathFor(m_sourcePath.isEmpty() ? tr("untitled") : m_sourcePath);
+}
+
 void MainWindow::updateTitle() {
-    QString name = m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName();
-    setWindowTitle(tr("%1%2 — Checkpoint Explorer").arg(name, m_dirty ? "*" : ""));
+    const QString shown = !m_path.isEmpty() ? m_path : m_sourcePath;
+    QString name = shown.isEmpty() ? tr("untitled") : QFileInfo(shown).fileName();
+    setWindowTitle(tr("%1%2 — Checkpoint Explorer").arg(name, isModified() ? "*" : ""));
 }
 
 void MainWindow::report(const QString& message) {
@@ -472,6 +493,7 @@ bool MainWindow::openFile(const QString& path) {
         if (!proj) return report(QString::fromStdString(proj.error())), false;
         m_doc->setProject(*proj);
         m_path = path;
+        m_sourcePath.clear();
         break;
     }
     case DocumentKind::Chain: {
@@ -479,6 +501,7 @@ bool MainWindow::openFile(const QString& path) {
         if (!c) return report(QString::fromStdString(c.error())), false;
         m_doc->setProject(Project{*c, m_doc->hardware(), m_doc->settings()});
         m_path.clear();
+        m_sourcePath = path; // named in the title; Save proposes a project beside it, never this file
         break;
     }
     case DocumentKind::Graph: {
@@ -489,6 +512,7 @@ bool MainWindow::openFile(const QString& path) {
         proj.settings = graphSettings(*g);
         m_doc->setProject(proj);
         m_path.clear();
+        m_sourcePath = path;
         break;
     }
     case DocumentKind::GraphPlan: {
@@ -525,7 +549,8 @@ bool MainWindow::openFile(const QString& path) {
 
 void MainWindow::openDefault() {
     const QString root = resourceRoot();
-    auto c = loadChain((root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json").toStdString());
+    const QString chainPath = root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json";
+    auto c = loadChain(chainPath.toStdString());
     auto h = loadHardware((root + "/resources/hardware/gpu-a100.ckpt-hardware.json").toStdString());
     if (!c) return report(QString::fromStdString(c.error()));
     ProjectSettings s;
@@ -534,6 +559,7 @@ void MainWindow::openDefault() {
     s.budget_bytes = storeAllPeak(*c, hw) / 20; // 5 %: where checkpointing shows
     m_doc->setProject(Project{*c, hw, s});
     m_path.clear();
+    m_sourcePath = QFileInfo(chainPath).fileName(); // no folder: Save proposes the current one, not the examples
     newDocument();
 }
 
@@ -542,7 +568,8 @@ bool MainWindow::saveProjectTo(const QString& path) {
     auto ok = saveProject(path.toStdString(), m_doc->project());
     if (!ok) return report(QString::fromStdString(ok.error())), false;
     m_path = path;
-    m_dirty = false;
+    m_sourcePath.clear();
+    m_doc->undoStack()->setClean();
     m_autosave.remove(); // saved: nothing left to restore
     addRecent(path);
     updateTitle();
@@ -551,16 +578,15 @@ bool MainWindow::saveProjectTo(const QString& path) {
 }
 
 bool MainWindow::confirmDiscard() {
-    if (!m_dirty || !m_interactive) return true;
+    if (!isModified() || !m_interactive) return true;
     auto answer =
         QMessageBox::question(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) m_autosave.remove(); // thrown away on purpose, seen
     if (answer == QMessageBox::Save) {
-        QString p = m_path.isEmpty()
-                        ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json")
-                        : m_path;
+        QString p =
+            m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), suggestedSavePath()) : m_path;
         return !p.isEmpty() && saveProjectTo(p);
     }
     return true;
@@ -570,7 +596,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     if (!confirmDiscard()) return e->ignore();
     cancelRuns();
     // Unsaved changes here were autosaved and the user did not discard them (no one was asked): they stay.
-    if (!m_dirty) m_autosave.remove();
+    if (!isModified()) m_autosave.remove();
     e->accept();
 }
 

@@ -46,6 +46,12 @@ public:
     // A project, a chain, a graph, a hardware file, or a graph plan (for the open graph), judged by its "format".
     bool openFile(const QString& path);
     bool saveProjectTo(const QString& path);
+    // Unsaved changes: the undo stack is not where the document was opened or last saved.
+    bool isModified() const;
+    // Where Save proposes to write: the project's own file, else a project named after the opened chain or graph
+    // file, beside it (lstm.ckpt-chain.json -> lstm.ckpt-project.json); the opened file itself is never proposed.
+    QString suggestedSavePath() const;
+    static QString projectPathFor(const QString& source);
     void openDefault(); // the LSTM example on the A100 preset
     // Autosaves of unsaved work no running window holds (a crash, a killed session), offered at every start.
     static QList<AutosaveEntry> recoverableAutosaves() { return Autosave::leftovers(); }
@@ -167,10 +173,10 @@ private:
     QTimer* m_solveTimer = nullptr;
     QTimer* m_autosaveTimer = nullptr;
     Autosave m_autosave;
-    QString m_path;
+    QString m_path;       // the project file, once opened or saved as one
+    QString m_sourcePath; // the chain or graph file the document came from (not a project: Save asks where)
     QString m_lastError;
     bool m_interactive = true;
-    bool m_dirty = false;
     std::shared_ptr<const ckpt::Run> m_shown;
     std::atomic<bool> m_cancelFlag{false};
     std::shared_ptr<std::atomic<int>> m_generation;

@@ -13,12 +13,12 @@ using namespace ckpt;
 
 void MainWindow::newDocument() {
     m_autosave.release();
-    m_dirty = false;
+    m_doc->undoStack()->setClean();
     updateTitle();
 }
 
 bool MainWindow::autosaveNow() {
-    if (!m_dirty) return true;
+    if (!isModified()) return true;
     m_doc->settings().budget_bytes = m_panel->budgetBytes();
     const QString path = m_path.isEmpty() ? QString() : QFileInfo(m_path).absoluteFilePath();
     const QString err = m_autosave.write(m_doc->project(), path);
@@ -37,9 +37,11 @@ bool MainWindow::recoverAutosave(const AutosaveEntry& entry) {
     if (!p) return report(QString::fromStdString(p.error())), false;
     m_doc->setProject(*p);
     m_path = entry.originalPath;
+    m_sourcePath.clear();
     newDocument();
     if (QString err = m_autosave.adopt(entry); !err.isEmpty()) report(err);
-    m_dirty = true; // the recovered changes are not in the original file until saved
+    // The recovered changes are not in the original file until saved, and no undo leads back to that file.
+    m_doc->undoStack()->resetClean();
     updateTitle();
     statusBar()->showMessage(tr("Recovered %1 as autosaved at %2")
                                  .arg(entry.originalPath.isEmpty() ? tr("an untitled document") : entry.originalPath,

@@ -2,6 +2,8 @@
 // The schedulers of the registry as a checkable list (which ones "Run all" compares), the parameters of the
 // current one as widgets generated from its ParamSpec list, and the budget slider. For a graph the list holds the
 // graph schedulers (graph_registry.h), and the chain schedulers too when the graph is a chain.
+#include "io/project_io.h"
+
 #include <QWidget>
 #include <map>
 #include <string>
@@ -25,9 +27,11 @@ public:
     std::map<std::string, std::string> currentParams() const;       // the non-default values of the current scheduler
     std::int64_t budgetBytes() const;                               // 0 = no budget
     void setBudgetRange(std::int64_t lowest, std::int64_t highest); // the slider spans these
-    void setBudgetBytes(std::int64_t bytes);
+    void setBudgetBytes(std::int64_t bytes);                        // as the user would: one undoable edit
     QSlider* budgetSlider() const { return m_slider; }
     void reload(); // after the document was replaced (or turned from a chain into a graph)
+    // Every widget shows the document's settings again (after an edit, an undo or a redo); the signals say what
+    // changed.
     std::vector<std::string> listedSchedulers() const;  // every name in the list
     std::vector<std::string> checkedSchedulers() const; // the ticked ones
 
@@ -37,6 +41,8 @@ signals:
     void selectionChanged(); // the checked set changed
 
 private:
+    void sync();
+    void placeSlider(std::int64_t bytes); // no edit while m_syncing
     void buildForm();
     void fillList();
     void updateBudgetLabel();
@@ -49,4 +55,9 @@ private:
     QLineEdit* m_budgets;
     std::int64_t m_low = 0, m_high = 0;
     std::vector<std::string> m_listed; // the names listed (the list is rebuilt when the problem's names change)
+    bool m_syncing = false;            // the widgets are being set from the document: no edits
+    int m_gesture = 0;                 // one undo step per slider drag
+    ckpt::ProjectSettings m_synced;    // what the widgets showed after the last sync
+    std::string m_formScheduler;       // the scheduler the parameter form is for, with the values it shows
+    std::map<std::string, std::string> m_formValues;
 };
