@@ -15,6 +15,8 @@
 #include "run/node_fates.h"
 #include "run/plan_files.h"
 
+#include "about.h"
+#include "examplefiles.h"
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
 #include "util/units.h"
@@ -159,7 +161,7 @@ void MainWindow::buildUi() {
     connect(m_pinnedView, &TimelineView::timeRangeChanged, m_sideView,
             [this](double a, double b) { m_sideView->setTimeRange(QCPRange(a, b)); });
     m_trainer = new TrainerPanel(m_tabs);
-    m_tabs->addTab(m_trainer, tr("T&rainer"));
+    m_tabs->addTab(m_trainer, tr("Trai&ner"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_trainer),
                           tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_timeline),
@@ -185,8 +187,8 @@ void MainWindow::buildUi() {
     m_problemStack = new QStackedWidget(left);
     m_problemStack->addWidget(buildChainTab());
     m_problemStack->addWidget(buildGraphTab());
-    left->addTab(m_problemStack, tr("C&hain"));
-    left->addTab(buildHardwareTab(), tr("&Hardware"));
+    left->addTab(m_problemStack, tr("Ch&ain"));
+    left->addTab(buildHardwareTab(), tr("Har&dware"));
     m_panel = new SchedulerPanel(m_doc, left);
     left->addTab(m_panel, tr("&Schedulers"));
     left->setCurrentIndex(2);
@@ -366,18 +368,22 @@ QWidget* MainWindow::buildHardwareTab() {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QMenu* fromExample = file->addMenu(tr("&New from example"));
-    for (const QFileInfo& f : QDir(resourceRoot() + "/examples").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
-        fromExample->addAction(f.baseName(), this, [this, p = f.absoluteFilePath()] {
+    for (const ExampleFile& example : exampleFiles(resourceRoot() + "/examples"))
+        fromExample->addAction(example.label, this, [this, p = example.path] {
             if (!confirmDiscard()) return;
+            // Named in the title, without its folder: Save proposes a project in the current one, not the examples'.
+            const QString name = QFileInfo(p).fileName();
             auto doc = loadJson(p.toStdString());
             if (!doc || documentKindOf(*doc) != DocumentKind::Chain) {
-                if (openFile(p)) m_path.clear(), updateTitle();
+                if (openFile(p)) m_path.clear(), m_sourcePath = name, updateTitle();
                 return;
             }
             auto chain = chainFromJson(*doc, p.toStdString());
             if (!chain) return report(QString::fromStdString(chain.error()));
             Project proj{*chain, m_doc->hardware(), {}};
             m_doc->setProject(proj);
+            m_path.clear();
+            m_sourcePath = name;
             newDocument();
         });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
@@ -432,7 +438,7 @@ void MainWindow::buildMenus() {
            &MainWindow::runCurrent);
     action(tr("Run &all"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
            tr("Every ticked scheduler at every budget of the sweep"), &MainWindow::runAll);
-    action(tr("&Cancel"), QKeySequence(Qt::Key_Escape), tr("Stop the runs in progress"), &MainWindow::cancelRuns);
+    action(tr("Ca&ncel"), QKeySequence(Qt::Key_Escape), tr("Stop the runs in progress"), &MainWindow::cancelRuns);
     action(tr("&Pin the shown plan"), QKeySequence(Qt::CTRL | Qt::Key_B),
            tr("Keep the shown plan for the side-by-side view"), &MainWindow::pinShownRun);
     bar->addSeparator();
@@ -444,12 +450,8 @@ void MainWindow::buildMenus() {
     bar->addAction(back);
     bar->addAction(reset);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About"), this, [this] {
-        QMessageBox::about(
-            this, tr("Checkpoint Explorer"),
-            tr("<b>Checkpoint Explorer</b><p>Compare how backpropagation trades memory for time: every scheduler on "
-               "the same problem and machine, judged by one simulator.</p><p>GPL-3.0-or-later.</p>"));
-    });
+    help->addAction(tr("&About"), this,
+                    [this] { QMessageBox::about(this, tr("About Checkpoint Explorer"), aboutText()); });
 }
 
 bool MainWindow::isModified() const {

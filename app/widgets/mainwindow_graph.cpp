@@ -163,7 +163,7 @@ ProjectSettings MainWindow::graphSettings(const Graph& graph) const {
 void MainWindow::updateMode() {
     const bool graph = m_doc->isGraph();
     m_problemStack->setCurrentIndex(graph ? 1 : 0);
-    m_problemTabs->setTabText(m_problemTabs->indexOf(m_problemStack), graph ? tr("&Graph") : tr("C&hain"));
+    m_problemTabs->setTabText(m_problemTabs->indexOf(m_problemStack), graph ? tr("Gr&aph") : tr("Ch&ain"));
     const int g = m_tabs->indexOf(m_graphView), s = m_tabs->indexOf(m_sweep), t = m_tabs->indexOf(m_trainer);
     m_tabs->setTabEnabled(g, graph);
     m_tabs->setTabToolTip(g, graph ? tr("The graph laid out by Graphviz, coloured by what the shown plan does with "
