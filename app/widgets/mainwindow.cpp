@@ -16,6 +16,7 @@
 #include "run/plan_files.h"
 
 #include "about.h"
+#include "comparisontable.h"
 #include "examplefiles.h"
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
@@ -128,15 +129,7 @@ void MainWindow::buildUi() {
     m_timeline = new TimelineView(m_tabs);
     m_sweep = new SweepView(m_tabs);
     m_tradeoff = new TradeoffView(m_tabs);
-    m_comparisonTable = new QTableView(m_tabs);
-    auto* proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(m_comparison);
-    proxy->setSortRole(Qt::UserRole);
-    m_comparisonTable->setModel(proxy);
-    m_comparisonTable->setSortingEnabled(true);
-    m_comparisonTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_comparisonTable->horizontalHeader()->setStretchLastSection(true);
-    m_comparisonTable->verticalHeader()->setVisible(false);
+    m_comparisonTable = new ComparisonTable(m_comparison, m_tabs);
     m_tabs->addTab(m_timeline, tr("&Timeline"));
     m_graphView = new GraphView(m_tabs);
     m_tabs->addTab(m_graphView, tr("&Graph"));
@@ -236,8 +229,8 @@ void MainWindow::buildUi() {
         showRun(runs[std::size_t(index)]);
         m_tabs->setCurrentWidget(m_timeline);
     });
-    connect(m_comparisonTable, &QTableView::doubleClicked, this, [this, proxy](const QModelIndex& idx) {
-        int row = proxy->mapToSource(idx).row();
+    connect(m_comparisonTable, &ComparisonTable::saveCsvRequested, this, &MainWindow::exportComparisonDialog);
+    connect(m_comparisonTable, &ComparisonTable::runActivated, this, [this](int row) {
         const auto& runs = m_comparison->runs();
         if (row >= 0 && row < int(runs.size()) && runs[std::size_t(row)]->feasible) {
             showRun(runs[std::size_t(row)]);

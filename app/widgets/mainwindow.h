@@ -17,6 +17,7 @@ class GraphView;
 class QStackedWidget;
 class HardwareTableModel;
 class ComparisonModel;
+class ComparisonTable;
 class SchedulerPanel;
 class TimelineView;
 class SweepView;
@@ -99,6 +100,7 @@ public:
     TimelineView* pinnedView() const { return m_pinnedView; }
     TimelineView* sideView() const { return m_sideView; }
     QTableView* chainTable() const { return m_chainTable; }
+    ComparisonTable* comparisonTable() const { return m_comparisonTable; }
     QTabWidget* chartTabs() const { return m_tabs; }
     std::shared_ptr<const ckpt::Run> shownRun() const { return m_shown; }
 
@@ -134,6 +136,7 @@ private:
     void newDocument(); // another document takes the window: the last one's autosave stays if it holds unsaved work
     void exportChartDialog(const QString& format);
     void exportAllDialog();
+    void exportComparisonDialog();
     void exportPlanDialog(const QString& format);
     QCustomPlot* chartByName(const QString& which) const;
 
@@ -160,7 +163,7 @@ private:
     QTabWidget* m_problemTabs = nullptr;
     bool m_syncing = false;
     QTableView* m_hardwareTable = nullptr;
-    QTableView* m_comparisonTable = nullptr;
+    ComparisonTable* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;

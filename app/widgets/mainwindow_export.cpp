@@ -1,5 +1,8 @@
-// The window's exports: charts (PDF, SVG, PNG) and the shown plan (JSON, CSV, Chrome trace).
+// The window's exports: charts (PDF, SVG, PNG), the Comparison table (CSV) and the shown plan (JSON, CSV, Chrome
+// trace).
+#include "comparisontable.h"
 #include "mainwindow.h"
+#include "models/comparisonmodel.h"
 #include "models/document.h"
 #include "plots/chartexport.h"
 #include "plots/sweepview.h"
@@ -29,6 +32,18 @@ QString MainWindow::exportChart(const QString& which, const QString& path, int w
     QCustomPlot* plot = chartByName(which);
     if (!plot) return tr("no chart named '%1' (timeline, sweep, tradeoff)").arg(which);
     return ::exportChart(plot, path, width, height);
+}
+
+void MainWindow::exportComparisonDialog() {
+    if (m_comparison->rowCount() == 0) return report(tr("The Comparison table is empty: run all first (Shift+F5)"));
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save the comparison as CSV"), "comparison.csv", tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString err = m_comparisonTable->saveCsv(path);
+    if (!err.isEmpty())
+        report(err);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
 QString MainWindow::exportPlan(const QString& path, const QString& format) {

@@ -1,5 +1,6 @@
 // The window's graph mode: the node table and the graph view as editors of one graph, selection mirrored between
 // them and the Gantt, and the tabs that only make sense for chains (sweep, trainer) disabled with the reason.
+#include "comparisontable.h"
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/document.h"
