@@ -399,14 +399,20 @@ void MainWindow::buildMenus() {
         if (!p.isEmpty()) saveProjectTo(p);
     });
     file->addSeparator();
-    QMenu* exp = file->addMenu(tr("&Export"));
+    m_exportMenu = file->addMenu(tr("&Export"));
+    QMenu* exp = m_exportMenu;
+    // What the current tab shows: these say which tab and format (updateExportMenu) before the menu opens.
     for (QString f : {"pdf", "svg", "png"})
-        exp->addAction(tr("Current chart as %1…").arg(f.toUpper()), this, [this, f] { exportChartDialog(f); });
-    exp->addAction(tr("All charts…"), this, &MainWindow::exportAllDialog);
+        exp->addAction(f, this, [this, f] { exportChartDialog(f); })->setData(f);
+    exp->addAction(tr("Co&mparison table as CSV…"), this, &MainWindow::exportComparisonDialog)->setData("csv");
+    exp->addAction(tr("&All charts…"), this, &MainWindow::exportAllDialog);
     exp->addSeparator();
-    exp->addAction(tr("Plan as JSON…"), this, [this] { exportPlanDialog("json"); });
-    exp->addAction(tr("Plan as CSV…"), this, [this] { exportPlanDialog("csv"); });
-    exp->addAction(tr("Plan as Chrome trace (Perfetto)…"), this, [this] { exportPlanDialog("trace"); });
+    exp->addAction(tr("Plan as &JSON…"), this, [this] { exportPlanDialog("json"); });
+    exp->addAction(tr("Plan as &CSV…"), this, [this] { exportPlanDialog("csv"); });
+    exp->addAction(tr("Plan as Chrome &trace (Perfetto)…"), this, [this] { exportPlanDialog("trace"); });
+    connect(exp, &QMenu::aboutToShow, this, &MainWindow::updateExportMenu);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportMenu);
+    updateExportMenu();
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

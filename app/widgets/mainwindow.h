@@ -71,10 +71,16 @@ public:
     void runAllNow();
 
     QString exportChart(const QString& which, const QString& path, int width, int height); // timeline|sweep|tradeoff
-    QString exportPlan(const QString& path, const QString& format);                        // json|csv|trace
+    // What the current tab shows, by the file's extension: a chart (pdf, svg, png), the graph view's picture, both
+    // timelines of Side by side (or the trainer's predicted and measured ones) stacked, the Comparison table as csv.
+    // The error (a tab with nothing to export says so), or empty.
+    QString exportCurrentTab(const QString& path, int width, int height);
+    QString exportPlan(const QString& path, const QString& format); // json|csv|trace
     // The chart tabs by name: timeline, graph, sweep, tradeoff, comparison, side, trainer. False if unknown.
     bool showChartTab(const QString& name);
     static QStringList chartTabNames();
+    QString currentChartTab() const; // one of chartTabNames()
+    QMenu* exportMenu() const { return m_exportMenu; }
 
     Document* document() const { return m_doc; }
     ChainTableModel* chainModel() const { return m_chainModel; }
@@ -137,6 +143,8 @@ private:
     void exportChartDialog(const QString& format);
     void exportAllDialog();
     void exportComparisonDialog();
+    void updateExportMenu();         // its items name the current tab and what it exports as
+    QString nothingToExport() const; // why the current tab has nothing to export, or empty
     void exportPlanDialog(const QString& format);
     QCustomPlot* chartByName(const QString& which) const;
 
@@ -173,6 +181,7 @@ private:
     QSpinBox* m_length = nullptr;
     QComboBox* m_presets = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_exportMenu = nullptr;
     QTimer* m_solveTimer = nullptr;
     QTimer* m_autosaveTimer = nullptr;
     Autosave m_autosave;

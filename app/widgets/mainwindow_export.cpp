@@ -1,6 +1,7 @@
-// The window's exports: charts (PDF, SVG, PNG), the Comparison table (CSV) and the shown plan (JSON, CSV, Chrome
-// trace).
+// The window's exports: what the current tab shows (a chart, the graph, the stacked timelines as PDF, SVG or PNG;
+// the Comparison table as CSV) and the shown plan (JSON, CSV, Chrome trace).
 #include "comparisontable.h"
+#include "graphview.h"
 #include "mainwindow.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
@@ -9,11 +10,16 @@
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "run/plan_files.h"
+#include "trainerpanel.h"
+#include "viewexport.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QGraphicsView>
+#include <QMenu>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -32,6 +38,64 @@ QString MainWindow::exportChart(const QString& which, const QString& path, int w
     QCustomPlot* plot = chartByName(which);
     if (!plot) return tr("no chart named '%1' (timeline, sweep, tradeoff)").arg(which);
     return ::exportChart(plot, path, width, height);
+}
+
+QString MainWindow::currentChartTab() const {
+    const QWidget* w = m_tabs->currentWidget();
+    const QList<std::pair<const QWidget*, QString>> tabs{{m_timeline, "timeline"},
+                                                         {m_graphView, "graph"},
+                                                         {m_sweep, "sweep"},
+                                                         {m_tradeoff, "tradeoff"},
+                                                         {m_comparisonTable, "comparison"},
+                                                         {m_sideView->parentWidget(), "side"},
+                                                         {m_trainer, "trainer"}};
+    for (const auto& [widget, name] : tabs)
+        if (widget == w) return name;
+    return {};
+}
+
+QString MainWindow::nothingToExport() const {
+    const QString tab = currentChartTab();
+    if (tab == "comparison" && m_comparison->rowCount() == 0)
+        return tr("The Comparison table is empty: run all first (Shift+F5)");
+    if (tab == "graph" && m_graphView->nodeCount() == 0) return tr("The Graph tab shows no graph: open a graph file");
+    if (tab == "side" && !m_pinned)
+        return tr("Side by side shows nothing yet: pin a plan first (Run ▸ Pin the shown plan)");
+    if (tab == "trainer" && m_trainer->predictedView()->intervalCount() == 0)
+        return tr("The Trainer tab has no chart yet: train first (Train), then export its timelines");
+    return {};
+}
+
+QString MainWindow::exportCurrentTab(const QString& path, int width, int height) {
+    if (QString nothing = nothingToExport(); !nothing.isEmpty()) return nothing;
+    const QString tab = currentChartTab();
+    const bool csv = QFileInfo(path).suffix().compare("csv", Qt::CaseInsensitive) == 0;
+    if (tab == "comparison")
+        return csv ? m_comparisonTable->saveCsv(path)
+                   : tr("%1: the Comparison tab is a table: export it as CSV (.csv)").arg(path);
+    if (csv) return tr("%1: CSV is for the Comparison table; a chart exports as .pdf, .svg or .png").arg(path);
+    if (tab == "graph") return exportScene(m_graphView->view()->scene(), path, width, height);
+    if (tab == "side") return exportStacked({m_sideView->plot(), m_pinnedView->plot()}, path, width, height);
+    if (tab == "trainer")
+        return exportStacked({m_trainer->predictedView()->plot(), m_trainer->measuredView()->plot()}, path, width,
+                             height);
+    return exportChart(tab, path, width, height);
+}
+
+void MainWindow::updateExportMenu() {
+    if (!m_exportMenu) return;
+    const QString tab = currentChartTab();
+    const QString title = m_tabs->tabText(m_tabs->currentIndex()).remove('&');
+    for (QAction* a : m_exportMenu->actions()) {
+        const QString format = a->data().toString();
+        if (format == "csv") {
+            a->setVisible(tab == "comparison");
+        } else if (!format.isEmpty()) {
+            a->setVisible(tab != "comparison");
+            const QString shown = format == "png" ? QStringLiteral("P&NG") : "&" + format.toUpper();
+            a->setText(tr("%1 as %2…").arg(title, shown));
+        }
+    }
 }
 
 void MainWindow::exportComparisonDialog() {
@@ -78,15 +142,16 @@ bool askSize(QWidget* parent, int& w, int& h) {
 } // namespace
 
 void MainWindow::exportChartDialog(const QString& format) {
-    const QString which = m_tabs->currentWidget() == m_sweep      ? "sweep"
-                          : m_tabs->currentWidget() == m_tradeoff ? "tradeoff"
-                                                                  : "timeline";
-    int w = 1600, h = 900;
+    const QString which = currentChartTab();
+    if (which == "comparison") return exportComparisonDialog();
+    // Said before asking for a size and a file.
+    if (QString nothing = nothingToExport(); !nothing.isEmpty()) return report(nothing);
+    int w = 1600, h = which == "side" || which == "trainer" ? 1200 : 900;
     if (!askSize(this, w, h)) return;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export the chart"), which + "." + format,
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the %1 tab").arg(which), which + "." + format,
                                                 format.toUpper() + " (*." + format + ")");
     if (path.isEmpty()) return;
-    QString err = exportChart(which, path, w, h);
+    QString err = exportCurrentTab(path, w, h);
     if (!err.isEmpty())
         report(err);
     else
