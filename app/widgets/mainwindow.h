@@ -75,6 +75,7 @@ public:
     // timelines of Side by side (or the trainer's predicted and measured ones) stacked, the Comparison table as csv.
     // The error (a tab with nothing to export says so), or empty.
     QString exportCurrentTab(const QString& path, int width, int height);
+    QSize exportSize() const; // what the export dialog proposes for the current tab
     QString exportPlan(const QString& path, const QString& format); // json|csv|trace
     // The chart tabs by name: timeline, graph, sweep, tradeoff, comparison, side, trainer. False if unknown.
     bool showChartTab(const QString& name);

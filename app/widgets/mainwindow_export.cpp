@@ -18,11 +18,13 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGraphicsScene>
 #include <QGraphicsView>
 #include <QMenu>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <algorithm>
 #include <qcustomplot.h>
 
 using namespace ckpt;
@@ -64,6 +66,16 @@ QString MainWindow::nothingToExport() const {
     if (tab == "trainer" && m_trainer->predictedView()->intervalCount() == 0)
         return tr("The Trainer tab has no chart yet: train first (Train), then export its timelines");
     return {};
+}
+
+QSize MainWindow::exportSize() const {
+    const QString tab = currentChartTab();
+    if (tab == "graph") { // the view's unzoomed scale, where labels read: a deep graph makes a tall picture
+        const QSizeF scene = m_graphView->view()->scene()->itemsBoundingRect().size() + QSizeF(24, 24);
+        const double fit = std::min(1.0, 20000.0 / std::max(scene.width(), scene.height()));
+        return QSize(std::max(16, int(scene.width() * fit)), std::max(16, int(scene.height() * fit)));
+    }
+    return QSize(1600, tab == "side" || tab == "trainer" ? 1200 : 900); // two charts stacked get more height
 }
 
 QString MainWindow::exportCurrentTab(const QString& path, int width, int height) {
@@ -146,7 +158,8 @@ void MainWindow::exportChartDialog(const QString& format) {
     if (which == "comparison") return exportComparisonDialog();
     // Said before asking for a size and a file.
     if (QString nothing = nothingToExport(); !nothing.isEmpty()) return report(nothing);
-    int w = 1600, h = which == "side" || which == "trainer" ? 1200 : 900;
+    const QSize size = exportSize();
+    int w = size.width(), h = size.height();
     if (!askSize(this, w, h)) return;
     QString path = QFileDialog::getSaveFileName(this, tr("Export the %1 tab").arg(which), which + "." + format,
                                                 format.toUpper() + " (*." + format + ")");

@@ -8,6 +8,8 @@
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
 
+#include <QGraphicsScene>
+#include <QGraphicsView>
 #include <QImage>
 #include <QMenu>
 #include <QTemporaryDir>
@@ -85,6 +87,11 @@ private slots:
         QCOMPARE(w.exportCurrentTab(pdf, 900, 700), QString());
         QVERIFY(readAll(pdf).startsWith("%PDF"));
         QVERIFY(w.exportCurrentTab(m_dir.filePath("graph.bmp"), 900, 700).contains("unknown picture format"));
+        // Proposed at the view's unzoomed scale, where the labels read (not squeezed into a chart's 1600x900).
+        const QSize proposed = w.exportSize();
+        const QRectF scene = w.graphView()->view()->scene()->itemsBoundingRect();
+        QCOMPARE(proposed, QSize(int(scene.width() + 24), int(scene.height() + 24)));
+        QVERIFY(proposed != QSize(1600, 900));
     }
 
     void sideBySideStacksBothTimelines() {
