@@ -453,30 +453,6 @@ void MainWindow::buildMenus() {
                     [this] { QMessageBox::about(this, tr("About Checkpoint Explorer"), aboutText()); });
 }
 
-bool MainWindow::isModified() const {
-    return !m_doc->undoStack()->isClean();
-}
-
-QString MainWindow::projectPathFor(const QString& source) {
-    QString name = QFileInfo(source).fileName();
-    const QString dir = source.left(source.size() - name.size());
-    if (name.endsWith(".json", Qt::CaseInsensitive)) name.chop(5);
-    // lstm.ckpt-chain -> lstm; a name without a ckpt kind keeps its last dotted part (model.v2 stays).
-    if (const int dot = name.lastIndexOf(".ckpt-"); dot > 0) name.truncate(dot);
-    return dir + (name.isEmpty() ? QStringLiteral("untitled") : name) + ".ckpt-project.json";
-}
-
-QString MainWindow::suggestedSavePath() const {
-    if (!m_path.isEmpty()) return m_path;
-    return projectPathFor(m_sourcePath.isEmpty() ? tr("untitled") : m_sourcePath);
-}
-
-void MainWindow::updateTitle() {
-    const QString shown = !m_path.isEmpty() ? m_path : m_sourcePath;
-    QString name = shown.isEmpty() ? tr("untitled") : QFileInfo(shown).fileName();
-    setWindowTitle(tr("%1%2 — Checkpoint Explorer").arg(name, isModified() ? "*" : ""));
-}
-
 void MainWindow::report(const QString& message) {
     m_lastError = message;
     statusBar()->showMessage(message, 15000);

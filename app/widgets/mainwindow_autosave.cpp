@@ -1,5 +1,6 @@
-// The main window's autosave and recovery: each document autosaves to its own file (models/autosave.h), and a start
-// offers what a session left unsaved.
+// The main window's document state: whether it is modified (the undo stack away from its clean index), the title and
+// the name Save proposes; its autosave and recovery: each document autosaves to its own file (models/autosave.h), and
+// a start offers what a session left unsaved.
 #include "mainwindow.h"
 #include "models/document.h"
 #include "recoverydialog.h"
@@ -8,8 +9,33 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QStatusBar>
+#include <QUndoStack>
 
 using namespace ckpt;
+
+bool MainWindow::isModified() const {
+    return !m_doc->undoStack()->isClean();
+}
+
+QString MainWindow::projectPathFor(const QString& source) {
+    QString name = QFileInfo(source).fileName();
+    const QString dir = source.left(source.size() - name.size());
+    if (name.endsWith(".json", Qt::CaseInsensitive)) name.chop(5);
+    // lstm.ckpt-chain -> lstm; a name without a ckpt kind keeps its last dotted part (model.v2 stays).
+    if (const int dot = name.lastIndexOf(".ckpt-"); dot > 0) name.truncate(dot);
+    return dir + (name.isEmpty() ? QStringLiteral("untitled") : name) + ".ckpt-project.json";
+}
+
+QString MainWindow::suggestedSavePath() const {
+    if (!m_path.isEmpty()) return m_path;
+    return projectPathFor(m_sourcePath.isEmpty() ? tr("untitled") : m_sourcePath);
+}
+
+void MainWindow::updateTitle() {
+    const QString shown = !m_path.isEmpty() ? m_path : m_sourcePath;
+    QString name = shown.isEmpty() ? tr("untitled") : QFileInfo(shown).fileName();
+    setWindowTitle(tr("%1%2 — Checkpoint Explorer").arg(name, isModified() ? "*" : ""));
+}
 
 void MainWindow::newDocument() {
     m_autosave.release();
