@@ -1,5 +1,6 @@
 // ckpt-explorer [FILE] | ckpt-explorer --screenshot OUT.png [--tab TAB] [FILE]
 #include "models/document.h"
+#include "widgets/about.h"
 #include "widgets/mainwindow.h"
 #include "widgets/trainerpanel.h"
 
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("ckpt-explorer");
     QApplication::setOrganizationName("checkpoint-explorer");
-    QApplication::setApplicationVersion("0.1.0");
+    QApplication::setApplicationVersion(appVersion());
     QCommandLineParser parser;
     parser.setApplicationDescription("Checkpoint Explorer: compare how backpropagation trades memory for time");
     parser.addHelpOption();

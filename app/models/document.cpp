@@ -45,6 +45,28 @@ private:
     std::pair<Nodes, Edges> m_before, m_after;
 };
 
+class SettingsCommand : public QUndoCommand {
+public:
+    SettingsCommand(Document* d, ProjectSettings before, ProjectSettings after, const QString& text, QString key)
+        : QUndoCommand(text), m_doc(d), m_before(std::move(before)), m_after(std::move(after)), m_key(std::move(key)) {}
+    void undo() override { m_doc->applySettings(m_before); }
+    void redo() override { m_doc->applySettings(m_after); }
+    int id() const override { return m_key.isEmpty() ? -1 : 1; }
+    bool mergeWith(const QUndoCommand* other) override {
+        auto* o = static_cast<const SettingsCommand*>(other);
+        if (o->m_key != m_key) return false;
+        m_after = o->m_after;
+        setText(o->text());
+        setObsolete(m_after == m_before); // dragged back to where it started: no step at all
+        return true;
+    }
+
+private:
+    Document* m_doc;
+    ProjectSettings m_before, m_after;
+    QString m_key;
+};
+
 } // namespace
 
 Document::Document(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {
@@ -141,6 +163,16 @@ QString Document::editLevels(const std::vector<MemoryLevel>& levels, const QStri
     if (levels == m_levels) return {};
     m_undo->push(new LevelsCommand(this, m_levels, levels, what));
     return {};
+}
+
+void Document::editSettings(const ProjectSettings& settings, const QString& what, const QString& mergeKey) {
+    if (settings == m_settings) return;
+    m_undo->push(new SettingsCommand(this, m_settings, settings, what, mergeKey));
+}
+
+void Document::applySettings(const ProjectSettings& settings) {
+    m_settings = settings;
+    emit settingsChanged();
 }
 
 void Document::applySteps(const std::vector<Step>& steps) {

@@ -62,7 +62,13 @@ public:
     QString editNode(int index, const ckpt::GraphNode& node); // a new id renames the node in its edges too
     QString setNodeInputs(int index, const QStringList& inputs);
 
+    // The scheduler settings (scheduler, parameters, budget, budgets compared, ticked schedulers): one undo step per
+    // change. Consecutive changes with the same non-empty mergeKey (a slider drag, typing in one parameter) merge
+    // into one step; the key names the gesture, so a new drag starts a new step.
+    void editSettings(const ckpt::ProjectSettings& settings, const QString& what, const QString& mergeKey = {});
+
     // Applied by the undo commands.
+    void applySettings(const ckpt::ProjectSettings& settings);
     void applySteps(const std::vector<ckpt::Step>& steps);
     void applyLevels(const std::vector<ckpt::MemoryLevel>& levels);
     void applyGraph(const std::vector<ckpt::GraphNode>& nodes, const std::vector<ckpt::GraphEdge>& edges);
@@ -71,6 +77,7 @@ signals:
     void chainChanged();
     void hardwareChanged();
     void graphChanged();
+    void settingsChanged(); // by an edit, an undo or a redo (not by reset)
     void reset();
 
 private:

@@ -17,6 +17,9 @@
 #include "run/plan_files.h"
 
 #include "runstatus.h"
+#include "about.h"
+#include "comparisontable.h"
+#include "examplefiles.h"
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
 #include "util/units.h"
@@ -79,11 +82,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
     m_autosaveTimer->start();
     auto edited = [this] {
-        m_dirty = true;
-        updateTitle();
         refreshBudgetRange();
         m_solveTimer->start();
     };
+    // Modified means "not at the saved state": undoing back to it takes the "*" away.
+    connect(m_doc->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &Document::chainChanged, this, edited);
     connect(m_doc, &Document::hardwareChanged, this, edited);
     connect(m_doc, &Document::graphChanged, this, edited);
@@ -112,6 +115,8 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // The stack's destructor says it is no longer clean, after this window's part of the object is gone.
+    m_doc->undoStack()->disconnect(this);
     delete m_runs; // first: it waits for the runs in progress
 }
 
@@ -121,15 +126,7 @@ void MainWindow::buildUi() {
     m_timeline = new TimelineView(m_tabs);
     m_sweep = new SweepView(m_tabs);
     m_tradeoff = new TradeoffView(m_tabs);
-    m_comparisonTable = new QTableView(m_tabs);
-    auto* proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(m_comparison);
-    proxy->setSortRole(Qt::UserRole);
-    m_comparisonTable->setModel(proxy);
-    m_comparisonTable->setSortingEnabled(true);
-    m_comparisonTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_comparisonTable->horizontalHeader()->setStretchLastSection(true);
-    m_comparisonTable->verticalHeader()->setVisible(false);
+    m_comparisonTable = new ComparisonTable(m_comparison, m_tabs);
     m_tabs->addTab(m_timeline, tr("&Timeline"));
     m_graphView = new GraphView(m_tabs);
     m_tabs->addTab(m_graphView, tr("&Graph"));
@@ -154,7 +151,7 @@ void MainWindow::buildUi() {
     connect(m_pinnedView, &TimelineView::timeRangeChanged, m_sideView,
             [this](double a, double b) { m_sideView->setTimeRange(QCPRange(a, b)); });
     m_trainer = new TrainerPanel(m_tabs);
-    m_tabs->addTab(m_trainer, tr("T&rainer"));
+    m_tabs->addTab(m_trainer, tr("Trai&ner"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_trainer),
                           tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_timeline),
@@ -187,8 +184,8 @@ void MainWindow::buildUi() {
     m_problemStack = new QStackedWidget(left);
     m_problemStack->addWidget(buildChainTab());
     m_problemStack->addWidget(buildGraphTab());
-    left->addTab(m_problemStack, tr("C&hain"));
-    left->addTab(buildHardwareTab(), tr("&Hardware"));
+    left->addTab(m_problemStack, tr("Ch&ain"));
+    left->addTab(buildHardwareTab(), tr("Har&dware"));
     m_panel = new SchedulerPanel(m_doc, left);
     left->addTab(m_panel, tr("&Schedulers"));
     left->setCurrentIndex(2);
@@ -224,8 +221,8 @@ void MainWindow::buildUi() {
                      QString::fromStdString(formatSeconds(dt)), QString::fromStdString(formatBytes(dm))));
     });
     connect(m_tradeoff, &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
-    connect(m_comparisonTable, &QTableView::doubleClicked, this,
-            [this, proxy](const QModelIndex& idx) { showComparedRun(proxy->mapToSource(idx).row()); });
+    connect(m_comparisonTable, &ComparisonTable::saveCsvRequested, this, &MainWindow::exportComparisonDialog);
+    connect(m_comparisonTable, &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
 }
 
 QWidget* MainWindow::buildChainTab() {
@@ -350,18 +347,22 @@ QWidget* MainWindow::buildHardwareTab() {
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QMenu* fromExample = file->addMenu(tr("&New from example"));
-    for (const QFileInfo& f : QDir(resourceRoot() + "/examples").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
-        fromExample->addAction(f.baseName(), this, [this, p = f.absoluteFilePath()] {
+    for (const ExampleFile& example : exampleFiles(resourceRoot() + "/examples"))
+        fromExample->addAction(example.label, this, [this, p = example.path] {
             if (!confirmDiscard()) return;
+            // Named in the title, without its folder: Save proposes a project in the current one, not the examples'.
+            const QString name = QFileInfo(p).fileName();
             auto doc = loadJson(p.toStdString());
             if (!doc || documentKindOf(*doc) != DocumentKind::Chain) {
-                if (openFile(p)) m_path.clear(), updateTitle();
+                if (openFile(p)) m_path.clear(), m_sourcePath = name, updateTitle();
                 return;
             }
             auto chain = chainFromJson(*doc, p.toStdString());
             if (!chain) return report(QString::fromStdString(chain.error()));
             Project proj{*chain, m_doc->hardware(), {}};
             m_doc->setProject(proj);
+            m_path.clear();
+            m_sourcePath = name;
             newDocument();
         });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
@@ -373,25 +374,31 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
-        QString p = m_path.isEmpty()
-                        ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json",
-                                                       tr("Projects (*.json)"))
-                        : m_path;
+        QString p = m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), suggestedSavePath(),
+                                                                    tr("Projects (*.json)"))
+                                     : m_path;
         if (!p.isEmpty()) saveProjectTo(p);
     });
     file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
-        QString p = QFileDialog::getSaveFileName(this, tr("Save the project as"), m_path, tr("Projects (*.json)"));
+        QString p =
+            QFileDialog::getSaveFileName(this, tr("Save the project as"), suggestedSavePath(), tr("Projects (*.json)"));
         if (!p.isEmpty()) saveProjectTo(p);
     });
     file->addSeparator();
-    QMenu* exp = file->addMenu(tr("&Export"));
+    m_exportMenu = file->addMenu(tr("&Export"));
+    QMenu* exp = m_exportMenu;
+    // What the current tab shows: these say which tab and format (updateExportMenu) before the menu opens.
     for (QString f : {"pdf", "svg", "png"})
-        exp->addAction(tr("Current chart as %1…").arg(f.toUpper()), this, [this, f] { exportChartDialog(f); });
-    exp->addAction(tr("All charts…"), this, &MainWindow::exportAllDialog);
+        exp->addAction(f, this, [this, f] { exportChartDialog(f); })->setData(f);
+    exp->addAction(tr("Co&mparison table as CSV…"), this, &MainWindow::exportComparisonDialog)->setData("csv");
+    exp->addAction(tr("&All charts…"), this, &MainWindow::exportAllDialog);
     exp->addSeparator();
-    exp->addAction(tr("Plan as JSON…"), this, [this] { exportPlanDialog("json"); });
-    exp->addAction(tr("Plan as CSV…"), this, [this] { exportPlanDialog("csv"); });
-    exp->addAction(tr("Plan as Chrome trace (Perfetto)…"), this, [this] { exportPlanDialog("trace"); });
+    exp->addAction(tr("Plan as &JSON…"), this, [this] { exportPlanDialog("json"); });
+    exp->addAction(tr("Plan as &CSV…"), this, [this] { exportPlanDialog("csv"); });
+    exp->addAction(tr("Plan as Chrome &trace (Perfetto)…"), this, [this] { exportPlanDialog("trace"); });
+    connect(exp, &QMenu::aboutToShow, this, &MainWindow::updateExportMenu);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportMenu);
+    updateExportMenu();
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -416,7 +423,7 @@ void MainWindow::buildMenus() {
            &MainWindow::runCurrent);
     action(tr("Run &all"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
            tr("Every ticked scheduler at every budget of the sweep"), &MainWindow::runAll);
-    action(tr("&Cancel"), QKeySequence(Qt::Key_Escape), tr("Stop the runs in progress"), &MainWindow::cancelRuns);
+    action(tr("Ca&ncel"), QKeySequence(Qt::Key_Escape), tr("Stop the runs in progress"), &MainWindow::cancelRuns);
     action(tr("&Pin the shown plan"), QKeySequence(Qt::CTRL | Qt::Key_B),
            tr("Keep the shown plan for the side-by-side view"), &MainWindow::pinShownRun);
     bar->addSeparator();
@@ -428,17 +435,8 @@ void MainWindow::buildMenus() {
     bar->addAction(back);
     bar->addAction(reset);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About"), this, [this] {
-        QMessageBox::about(
-            this, tr("Checkpoint Explorer"),
-            tr("<b>Checkpoint Explorer</b><p>Compare how backpropagation trades memory for time: every scheduler on "
-               "the same problem and machine, judged by one simulator.</p><p>GPL-3.0-or-later.</p>"));
-    });
-}
-
-void MainWindow::updateTitle() {
-    QString name = m_path.isEmpty() ? tr("untitled") : QFileInfo(m_path).fileName();
-    setWindowTitle(tr("%1%2 — Checkpoint Explorer").arg(name, m_dirty ? "*" : ""));
+    help->addAction(tr("&About"), this,
+                    [this] { QMessageBox::about(this, tr("About Checkpoint Explorer"), aboutText()); });
 }
 
 void MainWindow::report(const QString& message) {
@@ -458,6 +456,7 @@ bool MainWindow::openFile(const QString& path) {
         if (!proj) return report(QString::fromStdString(proj.error())), false;
         m_doc->setProject(*proj);
         m_path = path;
+        m_sourcePath.clear();
         break;
     }
     case DocumentKind::Chain: {
@@ -465,6 +464,7 @@ bool MainWindow::openFile(const QString& path) {
         if (!c) return report(QString::fromStdString(c.error())), false;
         m_doc->setProject(Project{*c, m_doc->hardware(), m_doc->settings()});
         m_path.clear();
+        m_sourcePath = path; // named in the title; Save proposes a project beside it, never this file
         break;
     }
     case DocumentKind::Graph: {
@@ -475,6 +475,7 @@ bool MainWindow::openFile(const QString& path) {
         proj.settings = graphSettings(*g);
         m_doc->setProject(proj);
         m_path.clear();
+        m_sourcePath = path;
         break;
     }
     case DocumentKind::GraphPlan: {
@@ -511,7 +512,8 @@ bool MainWindow::openFile(const QString& path) {
 
 void MainWindow::openDefault() {
     const QString root = resourceRoot();
-    auto c = loadChain((root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json").toStdString());
+    const QString chainPath = root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json";
+    auto c = loadChain(chainPath.toStdString());
     auto h = loadHardware((root + "/resources/hardware/gpu-a100.ckpt-hardware.json").toStdString());
     if (!c) return report(QString::fromStdString(c.error()));
     ProjectSettings s;
@@ -520,6 +522,7 @@ void MainWindow::openDefault() {
     s.budget_bytes = storeAllPeak(*c, hw) / 20; // 5 %: where checkpointing shows
     m_doc->setProject(Project{*c, hw, s});
     m_path.clear();
+    m_sourcePath = QFileInfo(chainPath).fileName(); // no folder: Save proposes the current one, not the examples
     newDocument();
 }
 
@@ -528,7 +531,8 @@ bool MainWindow::saveProjectTo(const QString& path) {
     auto ok = saveProject(path.toStdString(), m_doc->project());
     if (!ok) return report(QString::fromStdString(ok.error())), false;
     m_path = path;
-    m_dirty = false;
+    m_sourcePath.clear();
+    m_doc->undoStack()->setClean();
     m_autosave.remove(); // saved: nothing left to restore
     addRecent(path);
     updateTitle();
@@ -537,16 +541,15 @@ bool MainWindow::saveProjectTo(const QString& path) {
 }
 
 bool MainWindow::confirmDiscard() {
-    if (!m_dirty || !m_interactive) return true;
+    if (!isModified() || !m_interactive) return true;
     auto answer =
         QMessageBox::question(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) m_autosave.remove(); // thrown away on purpose, seen
     if (answer == QMessageBox::Save) {
-        QString p = m_path.isEmpty()
-                        ? QFileDialog::getSaveFileName(this, tr("Save the project"), "project.ckpt-project.json")
-                        : m_path;
+        QString p =
+            m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), suggestedSavePath()) : m_path;
         return !p.isEmpty() && saveProjectTo(p);
     }
     return true;
@@ -556,7 +559,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     if (!confirmDiscard()) return e->ignore();
     cancelRuns();
     // Unsaved changes here were autosaved and the user did not discard them (no one was asked): they stay.
-    if (!m_dirty) m_autosave.remove();
+    if (!isModified()) m_autosave.remove();
     e->accept();
 }
 

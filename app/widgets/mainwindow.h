@@ -16,6 +16,7 @@ class HardwareTableModel;
 class ComparisonModel;
 class RunController;
 class RunStatus;
+class ComparisonTable;
 class SchedulerPanel;
 class TimelineView;
 class SweepView;
@@ -44,6 +45,12 @@ public:
     // A project, a chain, a graph, a hardware file, or a graph plan (for the open graph), judged by its "format".
     bool openFile(const QString& path);
     bool saveProjectTo(const QString& path);
+    // Unsaved changes: the undo stack is not where the document was opened or last saved.
+    bool isModified() const;
+    // Where Save proposes to write: the project's own file, else a project named after the opened chain or graph
+    // file, beside it (lstm.ckpt-chain.json -> lstm.ckpt-project.json); the opened file itself is never proposed.
+    QString suggestedSavePath() const;
+    static QString projectPathFor(const QString& source);
     void openDefault(); // the LSTM example on the A100 preset
     // Autosaves of unsaved work no running window holds (a crash, a killed session), offered at every start.
     static QList<AutosaveEntry> recoverableAutosaves() { return Autosave::leftovers(); }
@@ -67,10 +74,17 @@ public:
     QString staleBanner() const; // above Comparison and Trade-off while their runs are out of date (else empty)
 
     QString exportChart(const QString& which, const QString& path, int width, int height); // timeline|sweep|tradeoff
-    QString exportPlan(const QString& path, const QString& format);                        // json|csv|trace
+    // What the current tab shows, by the file's extension: a chart (pdf, svg, png), the graph view's picture, both
+    // timelines of Side by side (or the trainer's predicted and measured ones) stacked, the Comparison table as csv.
+    // The error (a tab with nothing to export says so), or empty.
+    QString exportCurrentTab(const QString& path, int width, int height);
+    QSize exportSize() const; // what the export dialog proposes for the current tab
+    QString exportPlan(const QString& path, const QString& format); // json|csv|trace
     // The chart tabs by name: timeline, graph, sweep, tradeoff, comparison, side, trainer. False if unknown.
     bool showChartTab(const QString& name);
     static QStringList chartTabNames();
+    QString currentChartTab() const; // one of chartTabNames()
+    QMenu* exportMenu() const { return m_exportMenu; }
 
     Document* document() const { return m_doc; }
     ChainTableModel* chainModel() const { return m_chainModel; }
@@ -96,6 +110,7 @@ public:
     TimelineView* pinnedView() const { return m_pinnedView; }
     TimelineView* sideView() const { return m_sideView; }
     QTableView* chainTable() const { return m_chainTable; }
+    ComparisonTable* comparisonTable() const { return m_comparisonTable; }
     QTabWidget* chartTabs() const { return m_tabs; }
     std::shared_ptr<const ckpt::Run> shownRun() const;
 
@@ -134,6 +149,9 @@ private:
     void newDocument(); // another document takes the window: the last one's autosave stays if it holds unsaved work
     void exportChartDialog(const QString& format);
     void exportAllDialog();
+    void exportComparisonDialog();
+    void updateExportMenu();         // its items name the current tab and what it exports as
+    QString nothingToExport() const; // why the current tab has nothing to export, or empty
     void exportPlanDialog(const QString& format);
     QCustomPlot* chartByName(const QString& which) const;
 
@@ -159,7 +177,7 @@ private:
     QTabWidget* m_problemTabs = nullptr;
     bool m_syncing = false;
     QTableView* m_hardwareTable = nullptr;
-    QTableView* m_comparisonTable = nullptr;
+    ComparisonTable* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;
     RunController* m_runs = nullptr;
     RunStatus* m_runStatus = nullptr;
@@ -170,13 +188,14 @@ private:
     QSpinBox* m_length = nullptr;
     QComboBox* m_presets = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_exportMenu = nullptr;
     QTimer* m_solveTimer = nullptr;
     QTimer* m_autosaveTimer = nullptr;
     Autosave m_autosave;
-    QString m_path;
+    QString m_path;       // the project file, once opened or saved as one
+    QString m_sourcePath; // the chain or graph file the document came from (not a project: Save asks where)
     QString m_lastError;
     bool m_interactive = true;
-    bool m_dirty = false;
 };
 
 // Where the shipped examples and presets are: next to the source tree, the build tree or the installed share folder.

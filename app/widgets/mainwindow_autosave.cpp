@@ -1,5 +1,6 @@
-// The main window's autosave and recovery: each document autosaves to its own file (models/autosave.h), and a start
-// offers what a session left unsaved.
+// The main window's document state: whether it is modified (the undo stack away from its clean index), the title and
+// the name Save proposes; its autosave and recovery: each document autosaves to its own file (models/autosave.h), and
+// a start offers what a session left unsaved.
 #include "mainwindow.h"
 #include "models/document.h"
 #include "recoverydialog.h"
@@ -8,17 +9,42 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QStatusBar>
+#include <QUndoStack>
 
 using namespace ckpt;
 
+bool MainWindow::isModified() const {
+    return !m_doc->undoStack()->isClean();
+}
+
+QString MainWindow::projectPathFor(const QString& source) {
+    QString name = QFileInfo(source).fileName();
+    const QString dir = source.left(source.size() - name.size());
+    if (name.endsWith(".json", Qt::CaseInsensitive)) name.chop(5);
+    // lstm.ckpt-chain -> lstm; a name without a ckpt kind keeps its last dotted part (model.v2 stays).
+    if (const int dot = name.lastIndexOf(".ckpt-"); dot > 0) name.truncate(dot);
+    return dir + (name.isEmpty() ? QStringLiteral("untitled") : name) + ".ckpt-project.json";
+}
+
+QString MainWindow::suggestedSavePath() const {
+    if (!m_path.isEmpty()) return m_path;
+    return projectPathFor(m_sourcePath.isEmpty() ? tr("untitled") : m_sourcePath);
+}
+
+void MainWindow::updateTitle() {
+    const QString shown = !m_path.isEmpty() ? m_path : m_sourcePath;
+    QString name = shown.isEmpty() ? tr("untitled") : QFileInfo(shown).fileName();
+    setWindowTitle(tr("%1%2 — Checkpoint Explorer").arg(name, isModified() ? "*" : ""));
+}
+
 void MainWindow::newDocument() {
     m_autosave.release();
-    m_dirty = false;
+    m_doc->undoStack()->setClean();
     updateTitle();
 }
 
 bool MainWindow::autosaveNow() {
-    if (!m_dirty) return true;
+    if (!isModified()) return true;
     m_doc->settings().budget_bytes = m_panel->budgetBytes();
     const QString path = m_path.isEmpty() ? QString() : QFileInfo(m_path).absoluteFilePath();
     const QString err = m_autosave.write(m_doc->project(), path);
@@ -37,9 +63,11 @@ bool MainWindow::recoverAutosave(const AutosaveEntry& entry) {
     if (!p) return report(QString::fromStdString(p.error())), false;
     m_doc->setProject(*p);
     m_path = entry.originalPath;
+    m_sourcePath.clear();
     newDocument();
     if (QString err = m_autosave.adopt(entry); !err.isEmpty()) report(err);
-    m_dirty = true; // the recovered changes are not in the original file until saved
+    // The recovered changes are not in the original file until saved, and no undo leads back to that file.
+    m_doc->undoStack()->resetClean();
     updateTitle();
     statusBar()->showMessage(tr("Recovered %1 as autosaved at %2")
                                  .arg(entry.originalPath.isEmpty() ? tr("an untitled document") : entry.originalPath,

@@ -1,5 +1,6 @@
 // The window's graph mode: the node table and the graph view as editors of one graph, selection mirrored between
 // them and the Gantt, and the tabs that only make sense for chains (sweep, trainer) disabled with the reason.
+#include "comparisontable.h"
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/document.h"
@@ -163,7 +164,7 @@ ProjectSettings MainWindow::graphSettings(const Graph& graph) const {
 void MainWindow::updateMode() {
     const bool graph = m_doc->isGraph();
     m_problemStack->setCurrentIndex(graph ? 1 : 0);
-    m_problemTabs->setTabText(m_problemTabs->indexOf(m_problemStack), graph ? tr("&Graph") : tr("C&hain"));
+    m_problemTabs->setTabText(m_problemTabs->indexOf(m_problemStack), graph ? tr("Gr&aph") : tr("Ch&ain"));
     const int g = m_tabs->indexOf(m_graphView), s = m_tabs->indexOf(m_sweep), t = m_tabs->indexOf(m_trainer);
     m_tabs->setTabEnabled(g, graph);
     m_tabs->setTabToolTip(g, graph ? tr("The graph laid out by Graphviz, coloured by what the shown plan does with "

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace ckpt;
 
@@ -53,25 +54,32 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
     layout->addWidget(sweepBox);
     layout->addStretch(1);
 
+    // The widgets edit the document through undoable commands; what the document then holds comes back through
+    // sync(), which is also how an undo puts the widgets back.
     connect(m_list, &QListWidget::currentRowChanged, this, [this] {
-        m_doc->settings().scheduler = currentScheduler();
-        buildForm();
-        emit currentChanged();
+        if (m_syncing) return;
+        ProjectSettings s = m_doc->settings();
+        s.scheduler = currentScheduler();
+        m_doc->editSettings(s, tr("Use %1").arg(QString::fromStdString(s.scheduler)));
     });
     connect(m_list, &QListWidget::itemChanged, this, [this] {
-        std::vector<std::string> on;
-        for (int i = 0; i < m_list->count(); ++i)
-            if (m_list->item(i)->checkState() == Qt::Checked) on.push_back(m_list->item(i)->text().toStdString());
-        m_doc->settings().schedulers = int(on.size()) == m_list->count() ? std::vector<std::string>{} : on;
-        emit selectionChanged();
+        if (m_syncing) return;
+        std::vector<std::string> on = checkedSchedulers();
+        ProjectSettings s = m_doc->settings();
+        s.schedulers = int(on.size()) == m_list->count() ? std::vector<std::string>{} : on;
+        m_doc->editSettings(s, tr("Tick the schedulers to compare"));
     });
+    connect(m_slider, &QSlider::sliderPressed, this, [this] { ++m_gesture; });
     connect(m_slider, &QSlider::valueChanged, this, [this] {
-        m_doc->settings().budget_bytes = budgetBytes();
         updateBudgetLabel();
-        emit budgetChanged();
+        if (!m_syncing) editBudget();
     });
-    connect(m_budgets, &QLineEdit::editingFinished, this,
-            [this] { m_doc->settings().budgets = m_budgets->text().toStdString(); });
+    connect(m_budgets, &QLineEdit::editingFinished, this, [this] {
+        ProjectSettings s = m_doc->settings();
+        s.budgets = m_budgets->text().toStdString();
+        m_doc->editSettings(s, tr("Compare the budgets %1").arg(m_budgets->text()));
+    });
+    connect(m_doc, &Document::settingsChanged, this, &SchedulerPanel::sync);
     reload();
 }
 
@@ -114,18 +122,46 @@ std::vector<std::string> SchedulerPanel::checkedSchedulers() const {
 
 void SchedulerPanel::reload() {
     fillList();
-    const ProjectSettings& s = m_doc->settings();
-    m_list->blockSignals(true);
+    m_formScheduler.clear(); // another problem may give the same name other parameters
+    sync();
+}
+
+namespace {
+std::map<std::string, std::string> paramsOf(const ProjectSettings& s, const std::string& scheduler) {
+    auto it = s.params.find(scheduler);
+    return it == s.params.end() ? std::map<std::string, std::string>{} : it->second;
+}
+} // namespace
+
+void SchedulerPanel::sync() {
+    ProjectSettings s = m_doc->settings();
+    m_syncing = true;
+    bool ticksChanged = false;
     for (int i = 0; i < m_list->count(); ++i) {
         const std::string name = m_list->item(i)->text().toStdString();
         bool on =
             s.schedulers.empty() || std::find(s.schedulers.begin(), s.schedulers.end(), name) != s.schedulers.end();
-        m_list->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+        const auto state = on ? Qt::Checked : Qt::Unchecked;
+        if (m_list->item(i)->checkState() != state) m_list->item(i)->setCheckState(state), ticksChanged = true;
     }
-    m_list->blockSignals(false);
-    m_budgets->setText(QString::fromStdString(s.budgets));
+    if (m_budgets->text() != QString::fromStdString(s.budgets)) m_budgets->setText(QString::fromStdString(s.budgets));
     setCurrentScheduler(s.scheduler);
-    buildForm();
+    // A problem without that scheduler (a graph edit made the graph stop being a chain) shows another one; the
+    // document follows, as it can hold no scheduler the problem lacks.
+    if (currentScheduler() != s.scheduler && m_list->count())
+        m_doc->settings().scheduler = s.scheduler = currentScheduler();
+    const std::string name = currentScheduler();
+    // The form is rebuilt only when it shows other values (an undo), not under the user's typing.
+    if (name != m_formScheduler || paramsOf(s, name) != m_formValues) buildForm();
+    const int slider = m_slider->value();
+    placeSlider(s.budget_bytes);
+    m_syncing = false;
+    const bool current = name != m_synced.scheduler || paramsOf(s, name) != paramsOf(m_synced, name);
+    const bool budget = slider != m_slider->value() || s.budget_bytes != m_synced.budget_bytes;
+    m_synced = s;
+    if (current) emit currentChanged();
+    if (budget) emit budgetChanged();
+    if (ticksChanged) emit selectionChanged();
 }
 
 std::string SchedulerPanel::currentScheduler() const {
@@ -155,18 +191,28 @@ void SchedulerPanel::buildForm() {
     if (!choice) return;
     const std::vector<ParamSpec>& specs = choice->params();
     m_box->setTitle(tr("Parameters of %1").arg(QString::fromStdString(name)));
-    auto& values = m_doc->settings().params[name];
+    m_formScheduler = name;
+    m_formValues = paramsOf(m_doc->settings(), name);
+    const auto values = m_formValues;
     auto store = [this, name](const std::string& key, const std::string& value, const std::string& def) {
-        auto& v = m_doc->settings().params[name];
+        ProjectSettings s = m_doc->settings();
+        auto& v = s.params[name];
         if (value == def)
             v.erase(key);
         else
             v[key] = value;
-        emit currentChanged();
+        if (v.empty()) s.params.erase(name);
+        m_formValues = paramsOf(s, name); // what the widgets show now: sync() keeps them
+        // Typing "12" sets 1, then 12: one step per parameter while nothing else is edited.
+        m_doc->editSettings(
+            s,
+            tr("Set %1 of %2 to %3")
+                .arg(QString::fromStdString(key), QString::fromStdString(name), QString::fromStdString(value)),
+            QString::fromStdString("param " + name + " " + key));
     };
     if (specs.empty()) m_form->addRow(new QLabel(tr("(none)"), m_box));
     for (const ParamSpec& p : specs) {
-        const std::string current = values.count(p.name) ? values[p.name] : p.default_value;
+        const std::string current = values.count(p.name) ? values.at(p.name) : p.default_value;
         QWidget* w = nullptr;
         switch (p.type) {
         case ParamType::Int: {
@@ -223,6 +269,10 @@ void SchedulerPanel::buildForm() {
 void SchedulerPanel::setBudgetRange(std::int64_t lowest, std::int64_t highest) {
     m_low = std::max<std::int64_t>(1, lowest);
     m_high = std::max(m_low + 1, highest);
+    // The same budget on the new scale: moving the slider here is no edit.
+    const bool was = std::exchange(m_syncing, true);
+    placeSlider(m_doc->settings().budget_bytes);
+    m_syncing = was;
     updateBudgetLabel();
 }
 
@@ -236,19 +286,34 @@ std::int64_t SchedulerPanel::budgetBytes() const {
 
 void SchedulerPanel::setBudgetBytes(std::int64_t bytes) {
     const std::int64_t before = budgetBytes();
+    const int at = m_slider->value();
+    placeSlider(bytes); // a moved slider makes the edit itself
+    updateBudgetLabel();
+    // The same slider step but another exact budget (a shown run's) is an edit too.
+    if (!m_syncing && m_slider->value() == at && budgetBytes() != before) editBudget();
+}
+
+void SchedulerPanel::editBudget() {
+    ProjectSettings s = m_doc->settings();
+    s.budget_bytes = budgetBytes();
+    if (s.budget_bytes == m_doc->settings().budget_bytes) return;
+    const QString what = s.budget_bytes
+                             ? tr("Set the budget to %1").arg(QString::fromStdString(formatBytes(double(s.budget_bytes))))
+                             : tr("Remove the budget");
+    m_doc->editSettings(s, what, QStringLiteral("budget %1").arg(m_gesture));
+}
+
+void SchedulerPanel::placeSlider(std::int64_t bytes) {
     int v = kSliderSteps;
     if (bytes > 0 && m_high > m_low) {
         double f = (std::log(double(std::clamp(bytes, m_low, m_high))) - std::log(double(m_low))) /
                    (std::log(double(m_high)) - std::log(double(m_low)));
         v = std::clamp(int(std::lround(f * kSliderSteps)), 0, kSliderSteps - 1);
     }
-    m_exact = bytes <= 0 ? 0 : m_high > m_low ? std::clamp(bytes, m_low, m_high) : bytes; // as the slider shows it
+    // Exactly these bytes (as the slider shows them) until the slider moves: its steps are coarser.
+    m_exact = bytes <= 0 ? 0 : m_high > m_low ? std::clamp(bytes, m_low, m_high) : bytes;
     m_exactAt = v;
-    if (m_slider->value() != v) return m_slider->setValue(v); // its handler stores the budget and says so
-    updateBudgetLabel();
-    if (budgetBytes() == before) return;
-    m_doc->settings().budget_bytes = budgetBytes();
-    emit budgetChanged();
+    m_slider->setValue(v);
 }
 
 void SchedulerPanel::updateBudgetLabel() {

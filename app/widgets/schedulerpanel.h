@@ -2,6 +2,8 @@
 // The schedulers of the registry as a checkable list (which ones "Run all" compares), the parameters of the
 // current one as widgets generated from its ParamSpec list, and the budget slider. For a graph the list holds the
 // graph schedulers (graph_registry.h), and the chain schedulers too when the graph is a chain.
+#include "io/project_io.h"
+
 #include <QWidget>
 #include <map>
 #include <string>
@@ -25,9 +27,12 @@ public:
     std::map<std::string, std::string> currentParams() const;       // the non-default values of the current scheduler
     std::int64_t budgetBytes() const;                               // 0 = no budget
     void setBudgetRange(std::int64_t lowest, std::int64_t highest); // the slider spans these
-    void setBudgetBytes(std::int64_t bytes); // exactly these bytes until the slider moves (a shown run's budget)
+    // As the user would (one undoable edit), and exactly these bytes until the slider moves (a shown run's budget).
+    void setBudgetBytes(std::int64_t bytes);
     QSlider* budgetSlider() const { return m_slider; }
     void reload(); // after the document was replaced (or turned from a chain into a graph)
+    // Every widget shows the document's settings again (after an edit, an undo or a redo); the signals say what
+    // changed.
     std::vector<std::string> listedSchedulers() const;  // every name in the list
     std::vector<std::string> checkedSchedulers() const; // the ticked ones
 
@@ -37,6 +42,9 @@ signals:
     void selectionChanged(); // the checked set changed
 
 private:
+    void sync();
+    void placeSlider(std::int64_t bytes); // no edit while m_syncing
+    void editBudget();                    // the slider's budget into the document, one undo step per drag
     void buildForm();
     void fillList();
     void updateBudgetLabel();
@@ -51,4 +59,9 @@ private:
     std::int64_t m_exact = 0; // the budget set, while the slider stays at m_exactAt (its steps are coarser)
     int m_exactAt = -1;
     std::vector<std::string> m_listed; // the names listed (the list is rebuilt when the problem's names change)
+    bool m_syncing = false;            // the widgets are being set from the document: no edits
+    int m_gesture = 0;                 // one undo step per slider drag
+    ckpt::ProjectSettings m_synced;    // what the widgets showed after the last sync
+    std::string m_formScheduler;       // the scheduler the parameter form is for, with the values it shows
+    std::map<std::string, std::string> m_formValues;
 };

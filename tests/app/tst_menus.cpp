@@ -1,0 +1,180 @@
+// The window's menus, tabs and labels as a keyboard user meets them: every Alt+letter reaches one thing in its scope,
+// File ▸ New from example tells each example apart, Help ▸ About says the version, the licence and how to cite.
+#include "models/document.h"
+#include "widgets/about.h"
+#include "widgets/mainwindow.h"
+
+#include <QAbstractButton>
+#include <QDir>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QRegularExpression>
+#include <QTabBar>
+#include <QtTest>
+#include <map>
+
+namespace {
+
+// The letter after a single '&' ("&&" is a literal ampersand), lower-cased; none: a null QChar.
+QChar mnemonicOf(const QString& text) {
+    for (qsizetype i = 0; i + 1 < text.size(); ++i)
+        if (text[i] == '&') {
+            if (text[i + 1] == '&') {
+                ++i;
+                continue;
+            }
+            return text[i + 1].toLower();
+        }
+    return {};
+}
+
+// Labels by mnemonic, per scope.
+struct Scopes {
+    std::map<QString, std::map<QChar, QStringList>> keys;
+    void add(const QString& scope, const QString& label, const QString& what) {
+        if (QChar c = mnemonicOf(label); !c.isNull()) keys[scope][c] << what + " \"" + label + "\"";
+    }
+    QStringList clashes() const {
+        QStringList out;
+        for (const auto& [scope, byKey] : keys)
+            for (const auto& [key, labels] : byKey)
+                if (labels.size() > 1) out << QString("%1: Alt+%2 is %3").arg(scope, key.toUpper(), labels.join(", "));
+        return out;
+    }
+};
+
+void walkMenu(QMenu* menu, const QString& scope, Scopes& scopes) {
+    for (QAction* a : menu->actions()) {
+        if (a->isSeparator()) continue;
+        scopes.add(scope, a->text(), "item");
+        if (a->menu()) walkMenu(a->menu(), scope + " ▸ " + QString(a->text()).remove('&'), scopes);
+    }
+}
+
+// The window-wide scope (menu bar titles, every tab bar's tabs, labelled buttons, group boxes, labels with a buddy:
+// a widget on a hidden page counts too, which is stricter than Qt), and one scope per menu.
+QStringList clashesOf(MainWindow& w) {
+    Scopes scopes;
+    const QString window = "window";
+    for (QAction* a : w.menuBar()->actions()) {
+        scopes.add(window, a->text(), "menu");
+        if (a->menu()) walkMenu(a->menu(), QString(a->text()).remove('&'), scopes);
+    }
+    for (QTabBar* bar : w.findChildren<QTabBar*>())
+        for (int i = 0; i < bar->count(); ++i)
+            scopes.add(window, bar->tabText(i), "tab");
+    for (QAbstractButton* b : w.findChildren<QAbstractButton*>())
+        if (b->window() == &w) scopes.add(window, b->text(), "button");
+    for (QGroupBox* g : w.findChildren<QGroupBox*>())
+        if (g->window() == &w) scopes.add(window, g->title(), "group");
+    for (QLabel* l : w.findChildren<QLabel*>())
+        if (l->window() == &w && l->buddy()) scopes.add(window, l->text(), "label");
+    return scopes.clashes();
+}
+
+QMenu* subMenu(QMenu* menu, const QString& text) {
+    for (QAction* a : menu->actions())
+        if (a->menu() && QString(a->text()).remove('&') == text) return a->menu();
+    return nullptr;
+}
+
+QMenu* menuOf(MainWindow& w, const QString& text) {
+    for (QAction* a : w.menuBar()->actions())
+        if (QString(a->text()).remove('&') == text) return a->menu();
+    return nullptr;
+}
+
+} // namespace
+
+class TestMenus : public QObject {
+    Q_OBJECT
+private slots:
+    void theWalkerSeesAClash() {
+        Scopes s;
+        s.add("window", "&Help", "menu");
+        s.add("window", "C&hain", "tab");
+        s.add("window", "Rock && &roll", "tab");
+        s.add("window", "&Run", "menu");
+        QCOMPARE(s.clashes(), QStringList({"window: Alt+H is menu \"&Help\", tab \"C&hain\"",
+                                           "window: Alt+R is tab \"Rock && &roll\", menu \"&Run\""}));
+    }
+
+    // Alt+H matched Chain, Hardware and Help; Alt+R the Trainer tab and the Run menu; the Run menu had two Alt+C.
+    void mnemonicsAreUniquePerScope() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.openDefault();
+        w.show();
+        QStringList clashes = clashesOf(w);
+        QVERIFY2(clashes.isEmpty(), qPrintable("chain: " + clashes.join("; ")));
+        // A graph renames the problem tab and shows the graph editor's buttons.
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/linear-32.ckpt-graph.json"));
+        clashes = clashesOf(w);
+        QVERIFY2(clashes.isEmpty(), qPrintable("graph: " + clashes.join("; ")));
+        // The letters the issue named now reach one thing each.
+        Scopes all;
+        for (QAction* a : w.menuBar()->actions())
+            all.add("w", a->text(), "menu");
+        QCOMPARE(all.keys["w"][QChar('r')], QStringList({"menu \"&Run\""}));
+        QCOMPARE(all.keys["w"][QChar('h')], QStringList({"menu \"&Help\""}));
+    }
+
+    // resnet18-b32-224 and vgg16-b32-224 were listed twice (a chain and a graph of each; baseName cut at the dot).
+    void examplesHaveUniqueSortedLabels() {
+        MainWindow w;
+        w.setInteractive(false);
+        QMenu* file = menuOf(w, "File");
+        QVERIFY(file);
+        QMenu* examples = subMenu(file, "New from example");
+        QVERIFY(examples);
+        QStringList labels;
+        for (QAction* a : examples->actions())
+            labels << a->text();
+        const int files = int(QDir(QString(CKPT_SOURCE_DIR) + "/examples").entryList({"*.json"}, QDir::Files).size());
+        QCOMPARE(labels.size(), files);
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), files);
+        QStringList sorted = labels;
+        sorted.sort(Qt::CaseInsensitive);
+        QCOMPARE(labels, sorted);
+        for (const char* l : {"resnet18-b32-224 (chain)", "resnet18-b32-224 (graph)", "vgg16-b32-224 (chain)",
+                              "vgg16-b32-224 (graph)", "lstm-h512-b32-fp32-1000 (chain)"})
+            QVERIFY2(labels.contains(l), l);
+        // Each opens what it says, named in the title.
+        for (QAction* a : examples->actions())
+            if (a->text() == "resnet18-b32-224 (graph)") a->trigger();
+        QVERIFY(w.document()->isGraph());
+        QVERIFY2(w.windowTitle().startsWith("resnet18-b32-224.ckpt-graph.json — "), qPrintable(w.windowTitle()));
+        for (QAction* a : examples->actions())
+            if (a->text() == "resnet18-b32-224 (chain)") a->trigger();
+        QVERIFY(!w.document()->isGraph());
+        QVERIFY2(w.windowTitle().startsWith("resnet18-b32-224.ckpt-chain.json — "), qPrintable(w.windowTitle()));
+        QCOMPARE(w.suggestedSavePath(), QString("resnet18-b32-224.ckpt-project.json"));
+    }
+
+    void aboutSaysVersionLicenceAndCitation() {
+        QFile cmake(QString(CKPT_SOURCE_DIR) + "/CMakeLists.txt");
+        QVERIFY(cmake.open(QIODevice::ReadOnly));
+        const auto m = QRegularExpression(R"(project\(\s*CheckpointExplorer\s+VERSION\s+([0-9.]+))")
+                           .match(QString::fromUtf8(cmake.readAll()));
+        QVERIFY(m.hasMatch());
+        const QString version = m.captured(1);
+        QCOMPARE(appVersion(), version);
+        const QString text = aboutText();
+        QVERIFY2(text.contains("Checkpoint Explorer</b> " + version), qPrintable(text));
+        QVERIFY(text.contains("GPL-3.0-or-later"));
+        QVERIFY(text.contains("To cite it: Checkpoint Explorer, version " + version + " (2026)"));
+        QVERIFY(text.contains("version = {" + version + "}"));
+        // The Help menu has the About item that shows this text.
+        QMenu* help = nullptr;
+        MainWindow w;
+        help = menuOf(w, "Help");
+        QVERIFY(help);
+        QCOMPARE(help->actions().size(), 1);
+        QCOMPARE(help->actions().front()->text(), QString("&About"));
+    }
+};
+
+QTEST_MAIN(TestMenus)
+#include "tst_menus.moc"
