@@ -47,7 +47,7 @@ void ComparisonModel::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
 void ComparisonModel::setStale(const QString& reason) {
     if (reason == m_stale) return;
     m_stale = reason;
-    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 int ComparisonModel::rowCount(const QModelIndex& parent) const {

@@ -3,6 +3,7 @@
 #include "comparisontable.h"
 #include "graphview.h"
 #include "mainwindow.h"
+#include "models/runcontroller.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
 #include "plots/chartexport.h"
@@ -61,7 +62,7 @@ QString MainWindow::nothingToExport() const {
     if (tab == "comparison" && m_comparison->rowCount() == 0)
         return tr("The Comparison table is empty: run all first (Shift+F5)");
     if (tab == "graph" && m_graphView->nodeCount() == 0) return tr("The Graph tab shows no graph: open a graph file");
-    if (tab == "side" && !m_pinned)
+    if (tab == "side" && !m_runs->pinned())
         return tr("Side by side shows nothing yet: pin a plan first (Run ▸ Pin the shown plan)");
     if (tab == "trainer" && m_trainer->predictedView()->intervalCount() == 0)
         return tr("The Trainer tab has no chart yet: train first (Train), then export its timelines");

@@ -1,4 +1,5 @@
 // The window's runs (in the background, with progress and cancel).
+#include "comparisontable.h"
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/comparisonmodel.h"
