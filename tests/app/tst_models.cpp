@@ -64,7 +64,7 @@ private slots:
         QCOMPARE(doc.steps()[0].forward, 0.003);
         QVERIFY(chain.setData(chain.index(2, ChainTableModel::Tape), "1.5KiB"));
         QCOMPARE(doc.steps()[2].tape_bytes, std::int64_t(1536));
-        QCOMPARE(chain.index(2, ChainTableModel::Tape).data().toString(), QString("1.50 KiB"));
+        QCOMPARE(chain.index(2, ChainTableModel::Tape).data().toString(), QString("1.5 KiB"));
         QVERIFY(chain.setColumn({0, 1, 2}, ChainTableModel::State, "4KiB").isEmpty());
         for (const Step& s : doc.steps())
             QCOMPARE(s.state_bytes, std::int64_t(4096));
