@@ -63,7 +63,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case Params: {
         QString s;
         for (auto it = j["params"].begin(); it != j["params"].end(); ++it)
-            s += QString::fromStdString(it.key() + "=" + it.value().get<std::string>() + " ");
+            s += QString::fromStdString(it.key() + "=" + formatParamValue(it.key(), it.value().get<std::string>()) +
+                                        "  ");
         return s.trimmed();
     }
     case Budget:

@@ -239,10 +239,7 @@ void MainWindow::updateSideBySide() {
     m_pinnedView->setTimeRange(QCPRange(0, end));
     const Totals &a = m_shown->timeline->totals, &b = m_pinned->timeline->totals;
     auto name = [](const Run& r) {
-        QString s = QString::fromStdString(r.scheduler);
-        for (const auto& [k, v] : r.params)
-            s += QString::fromStdString(" " + k + "=" + v);
-        return s;
+        return QString::fromStdString(r.scheduler + " " + formatParams(r.params, "\u00a0 ")).trimmed().toHtmlEscaped();
     };
     double dt = a.makespan_s - b.makespan_s;
     double dm = double(a.peak_bytes[0]) - double(b.peak_bytes[0]);
@@ -276,9 +273,7 @@ void MainWindow::showRun(std::shared_ptr<const Run> run) {
     if (m_pinned) updateSideBySide();
     if (!run || !run->timeline) return;
     const Totals& t = run->timeline->totals;
-    QString params;
-    for (const auto& [k, v] : run->params)
-        params += QString::fromStdString(k + "=" + v + "  ");
+    const QString params = QString::fromStdString(formatParams(run->params, "\u00a0 ")).toHtmlEscaped();
     QString peaks;
     for (std::size_t l = 0; l < t.peak_bytes.size(); ++l)
         peaks += tr("  L%1 %2").arg(l).arg(QString::fromStdString(formatBytes(double(t.peak_bytes[l]))));
