@@ -1,5 +1,6 @@
 #include "chartexport.h"
 
+#include "chartstyle.h"
 #include "io/files.h"
 #include "printlayout.h"
 #include "printsize.h"
@@ -30,6 +31,7 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
     QTemporaryDir scratch;
     if (!scratch.isValid()) return QObject::tr("%1: no temporary folder to draw the chart in").arg(path);
     const QString drawn = scratch.filePath("chart." + ext);
+    const PaperColours paper(plot); // black on white for papers, whatever the window's style
     bool ok = false;
     if (ext == "pdf") {
         ok = plot->savePdf(drawn, width, height, QCP::epNoCosmetic);
@@ -61,6 +63,7 @@ QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& siz
     // With px, the layout is made at 96 px per inch so fonts keep their point size on screen.
     const double unit = size.pixels ? 72.0 / 96.0 : 1.0;
     const double w = size.width_pt * unit, h = size.height_pt * unit;
+    const PaperColours paper(plot); // black on white for papers, whatever the window's style
     fitForPrint(plot, w, h, size.font_pt);
     const int wi = int(std::lround(w)), hi = int(std::lround(h));
     QTemporaryDir scratch;
