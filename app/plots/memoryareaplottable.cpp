@@ -97,11 +97,16 @@ void MemoryAreaPlottable::setMemory(std::shared_ptr<const StackedMemory> memory)
     m_memory = std::move(memory);
 }
 
-std::vector<MemoryStep> MemoryAreaPlottable::drawnSteps() const {
-    if (!m_memory || !mKeyAxis) return {};
+const std::vector<MemoryStep>& MemoryAreaPlottable::steps() const {
+    static const std::vector<MemoryStep> none;
+    if (!m_memory || !mKeyAxis) return none;
     const QCPRange keys = mKeyAxis->range();
     const double length = std::abs(mKeyAxis->coordToPixel(keys.upper) - mKeyAxis->coordToPixel(keys.lower));
-    return decimateMemory(*m_memory, keys.lower, keys.upper, std::max(1, int(std::ceil(length))));
+    const int columns = std::max(1, int(std::ceil(length)));
+    StackedMemory::Reduced& r = m_memory->reduced;
+    if (r.columns != columns || r.t0 != keys.lower || r.t1 != keys.upper)
+        r = {keys.lower, keys.upper, columns, decimateMemory(*m_memory, keys.lower, keys.upper, columns)};
+    return r.steps;
 }
 
 double MemoryAreaPlottable::selectTest(const QPointF&, bool, QVariant*) const {
@@ -120,7 +125,7 @@ QCPRange MemoryAreaPlottable::getValueRange(bool& foundRange, QCP::SignDomain, c
 
 void MemoryAreaPlottable::draw(QCPPainter* painter) {
     if (!m_memory || !mKeyAxis || !mValueAxis) return;
-    const std::vector<MemoryStep> steps = drawnSteps();
+    const std::vector<MemoryStep>& steps = this->steps();
     if (steps.empty()) return;
     const std::size_t c = std::size_t(m_category);
     // One polygon: along this category's top, then back along the top of the one below.

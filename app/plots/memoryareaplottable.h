@@ -11,6 +11,11 @@
 #include <qcustomplot.h>
 #include <vector>
 
+struct MemoryStep {
+    double start = 0, end = 0;
+    std::array<double, ckpt::kMemoryCategories> tops{};
+};
+
 // The samples of one level, each category summed with those below it (tops[c] is the top of category c).
 struct StackedMemory {
     std::vector<double> times;                                     // sample i holds from times[i] to times[i + 1]
@@ -19,11 +24,15 @@ struct StackedMemory {
     double peak = 0;                                               // the highest total
 
     static std::shared_ptr<const StackedMemory> of(const std::vector<ckpt::MemorySample>& curve, double end);
-};
 
-struct MemoryStep {
-    double start = 0, end = 0;
-    std::array<double, ckpt::kMemoryCategories> tops{};
+    // The last reduction (decimateMemory), shared by the categories' plottables: one pass per replot, not four.
+    // Used from the GUI thread only.
+    struct Reduced {
+        double t0 = 0, t1 = 0;
+        int columns = 0;
+        std::vector<MemoryStep> steps;
+    };
+    mutable Reduced reduced;
 };
 
 // The steps drawn for [t0, t1] over `columns` pixel columns: a sample narrower than a column is pooled with the
@@ -37,7 +46,7 @@ public:
 
     void setMemory(std::shared_ptr<const StackedMemory> memory);
     // What draw() draws at the axes' current range and length.
-    std::vector<MemoryStep> drawnSteps() const;
+    std::vector<MemoryStep> drawnSteps() const { return steps(); }
 
     double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
     QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
@@ -49,6 +58,7 @@ protected:
     void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
 
 private:
+    const std::vector<MemoryStep>& steps() const;
     std::shared_ptr<const StackedMemory> m_memory;
     int m_category;
 };
