@@ -121,7 +121,7 @@ int benchGraphs(const Args& args) {
                     g.size(), g.edges().size(), formatBytes(double(full)).c_str(), formatSeconds(base).c_str());
         Table t({"scheduler", "budget", "solve", "overhead", "peak L0", "note"});
         for (const Run& r : compare(problem, hw, req)) {
-            std::string budget = formatBytes(double(r.budget_bytes)) + " (" +
+            std::string budget = formatBytes(double(r.budget_bytes), Zeros::Keep) + " (" +
                                  fmt("%.0f%%", 100.0 * double(r.budget_bytes) / double(full)) + ")";
             if (!r.feasible) {
                 t.add({r.scheduler, budget, fmt("%.1f ms", r.solve_ms), "-", "-", r.message.substr(0, 70)});
@@ -130,7 +130,7 @@ int benchGraphs(const Args& args) {
             std::string note;
             if (auto it = r.params.find("optimal"); it != r.params.end()) note = "optimal=" + it->second;
             t.add({r.scheduler, budget, fmt("%.1f ms", r.solve_ms), fmt("%.3fx", r.timeline->totals.makespan_s / base),
-                   formatBytes(double(r.timeline->totals.peak_bytes[0])), note});
+                   formatBytes(double(r.timeline->totals.peak_bytes[0]), Zeros::Keep), note});
         }
         std::fputs(t.render().c_str(), stdout);
         std::puts("");

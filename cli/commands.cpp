@@ -243,7 +243,8 @@ int cmdCompare(int argc, char** argv) {
             std::string params;
             for (const auto& [k, v] : r.params)
                 params += (params.empty() ? "" : " ") + k + "=" + v;
-            std::vector<std::string> row = {r.scheduler, r.budget_bytes ? formatBytes(double(r.budget_bytes)) : "none",
+            std::vector<std::string> row = {r.scheduler,
+                                            r.budget_bytes ? formatBytes(double(r.budget_bytes), Zeros::Keep) : "none",
                                             params.empty() ? "-" : params};
             if (!r.feasible) {
                 // The same reason at every budget (a machine that lacks a level) is one note.
@@ -256,10 +257,10 @@ int cmdCompare(int argc, char** argv) {
                 const Totals& tt = r.timeline->totals;
                 row.push_back(std::to_string(tt.forward_steps));
                 row.push_back(std::to_string(tt.recomputed_steps));
-                row.push_back(formatSeconds(tt.makespan_s));
+                row.push_back(formatSeconds(tt.makespan_s, Zeros::Keep));
                 row.push_back(fmt("%.3fx", overheadOf(r)));
                 for (int l = 0; l < hw->levelCount(); ++l)
-                    row.push_back(formatBytes(double(tt.peak_bytes[size_t(l)])));
+                    row.push_back(formatBytes(double(tt.peak_bytes[size_t(l)]), Zeros::Keep));
                 row.push_back(fmt("%.1f ms", r.solve_ms));
             }
             t.add(row);

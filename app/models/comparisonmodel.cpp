@@ -8,10 +8,13 @@
 using namespace ckpt;
 
 namespace {
-QString paramsText(const nlohmann::json& j) {
+// As a person reads them (units, few digits), or `raw` as the scheduler took them (the CSV: a program reads it).
+QString paramsText(const nlohmann::json& j, bool raw = false) {
     QString s;
-    for (auto it = j["params"].begin(); it != j["params"].end(); ++it)
-        s += QString::fromStdString(it.key() + "=" + it.value().get<std::string>() + " ");
+    for (auto it = j["params"].begin(); it != j["params"].end(); ++it) {
+        const std::string v = it.value().get<std::string>();
+        s += QString::fromStdString(it.key() + "=" + (raw ? v : formatParamValue(it.key(), v)) + " ");
+    }
     return s.trimmed();
 }
 
@@ -157,7 +160,7 @@ QString ComparisonModel::rawField(int row, int column) const {
     const bool ok = j.value("feasible", false);
     auto number = [&](const char* key) { return j.contains(key) ? exact(j[key].get<double>()) : QString(); };
     if (column == Scheduler) return QString::fromStdString(j["scheduler"].get<std::string>());
-    if (column == Params) return paramsText(j);
+    if (column == Params) return paramsText(j, true);
     if (column == Budget) return QString::number(j.value("budget_bytes", std::int64_t(0)));
     if (column == Feasible) return data(index(row, column)).toString();
     if (column == solveColumn()) return number("solve_ms");

@@ -1,5 +1,6 @@
 #include "chartexport.h"
 
+#include "chartstyle.h"
 #include "io/files.h"
 #include "printlayout.h"
 #include "printsize.h"
@@ -13,6 +14,8 @@
 #include <QSvgGenerator>
 #include <QTemporaryDir>
 #include <cmath>
+#include <memory>
+#include <vector>
 #include <qcustomplot.h>
 
 // The drawn file (in a private folder) saved over `path` atomically.
@@ -31,6 +34,7 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
     QTemporaryDir scratch;
     if (!scratch.isValid()) return QObject::tr("%1: no temporary folder to draw the chart in").arg(path);
     const QString drawn = scratch.filePath("chart." + ext);
+    const PaperColours paper(plot); // black on white for papers, whatever the window's style
     bool ok = false;
     if (ext == "pdf") {
         ok = plot->savePdf(drawn, width, height, QCP::epNoCosmetic);
@@ -73,6 +77,10 @@ QString exportPanels(const QList<ChartPanel>& panels, const QString& path, const
     if (dpi < 36 || dpi > 2400) return QObject::tr("%1: --dpi %2 is out of range (36 to 2400)").arg(path).arg(dpi);
     const QSize page = layoutSize(size);
     const int wi = page.width(), hi = page.height();
+    // Black on white for papers, whatever the window's style; each chart gets its colours back after.
+    std::vector<std::unique_ptr<PaperColours>> paper;
+    for (const ChartPanel& p : panels)
+        paper.push_back(std::make_unique<PaperColours>(p.plot));
     QTemporaryDir scratch;
     if (!scratch.isValid()) return QObject::tr("%1: no temporary folder to draw the chart in").arg(path);
     const QString drawn = scratch.filePath("chart." + ext);

@@ -38,6 +38,7 @@ QColor GanttPlottable::kindColor(IntervalKind kind) {
 void GanttPlottable::setTimeline(std::shared_ptr<const ckpt::Timeline> timeline) {
     m_timeline = std::move(timeline);
     m_lanes.clear();
+    m_rows.clear();
     m_highlightStep = -1;
     m_selected = -1;
     if (!m_timeline) return;
@@ -52,6 +53,8 @@ void GanttPlottable::setTimeline(std::shared_ptr<const ckpt::Timeline> timeline)
     for (auto& lane : m_lanes)
         std::stable_sort(lane.begin(), lane.end(),
                          [&](int a, int b) { return iv[std::size_t(a)].start < iv[std::size_t(b)].start; });
+    for (int lane = 0; lane < int(m_lanes.size()); ++lane)
+        if (lane == 0 || !m_lanes[std::size_t(lane)].empty()) m_rows.push_back(lane);
 }
 
 void GanttPlottable::setHighlightedStep(int step) {
@@ -65,8 +68,9 @@ int GanttPlottable::intervalAt(const QPointF& pixel) const {
     if (!m_timeline || !mKeyAxis || !mValueAxis) return -1;
     double key = 0, value = 0;
     pixelsToCoords(pixel, key, value);
-    int lane = int(std::lround(value));
-    if (lane < 0 || lane >= int(m_lanes.size()) || std::abs(value - lane) > kHalfHeight + 0.05) return -1;
+    const int row = int(std::lround(value));
+    if (row < 0 || row >= int(m_rows.size()) || std::abs(value - row) > kHalfHeight + 0.05) return -1;
+    const int lane = m_rows[std::size_t(row)];
     const double tolerance = std::abs(mKeyAxis->pixelToCoord(pixel.x() + 2) - mKeyAxis->pixelToCoord(pixel.x()));
     const auto& iv = m_timeline->intervals;
     const auto& ids = m_lanes[std::size_t(lane)];
@@ -103,7 +107,7 @@ QCPRange GanttPlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const {
 
 QCPRange GanttPlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const {
     foundRange = true;
-    return QCPRange(-0.5, std::max<double>(0.5, double(m_lanes.size()) - 0.5));
+    return QCPRange(-0.5, std::max<double>(0.5, double(m_rows.size()) - 0.5));
 }
 
 void GanttPlottable::draw(QCPPainter* painter) {
@@ -113,10 +117,10 @@ void GanttPlottable::draw(QCPPainter* painter) {
     std::array<QVector<QRectF>, kKinds> batches;
     QVector<QRectF> outlines;
     QRectF selectedRect;
-    for (int lane = 0; lane < int(m_lanes.size()); ++lane) {
+    for (int row = 0; row < int(m_rows.size()); ++row) {
+        const int lane = m_rows[std::size_t(row)];
         const auto& ids = m_lanes[std::size_t(lane)];
-        const double y0 = mValueAxis->coordToPixel(lane - kHalfHeight),
-                     y1 = mValueAxis->coordToPixel(lane + kHalfHeight);
+        const double y0 = mValueAxis->coordToPixel(row - kHalfHeight), y1 = mValueAxis->coordToPixel(row + kHalfHeight);
         const double top = std::min(y0, y1), height = std::abs(y1 - y0);
         // First interval that ends after the visible start: intervals on a lane do not overlap, so ends are ordered
         // too.
@@ -170,7 +174,7 @@ void GanttPlottable::draw(QCPPainter* painter) {
     }
     if (!selectedRect.isNull()) {
         painter->setBrush(Qt::NoBrush);
-        painter->setPen(QPen(Qt::black, 2));
+        painter->setPen(QPen(mKeyAxis->basePen().color(), 2)); // the axes' colour: black on white, light on dark
         painter->drawRect(selectedRect.adjusted(-1, -1, 1, 1));
     }
 }

@@ -1,7 +1,8 @@
 #pragma once
-// The Gantt chart as one QCustomPlot plottable: a lane per row (compute, then one per transfer channel), intervals
-// coloured by kind. It never creates an item per action: draw() binary-searches the visible time range, merges
-// intervals narrower than a pixel and paints one batch of rectangles per colour.
+// The Gantt chart as one QCustomPlot plottable: a lane per row (compute, then each transfer channel the plan uses: a
+// channel with no transfer takes no room), intervals coloured by kind. It never creates an item per action: draw()
+// binary-searches the visible time range, merges intervals narrower than a pixel and paints one batch of rectangles per
+// colour.
 #include "sim/timeline.h"
 
 #include <memory>
@@ -15,7 +16,9 @@ public:
 
     void setTimeline(std::shared_ptr<const ckpt::Timeline> timeline);
     int intervalCount() const { return m_timeline ? int(m_timeline->intervals.size()) : 0; }
-    int laneCount() const { return int(m_lanes.size()); }
+    int laneCount() const { return int(m_rows.size()); } // rows drawn
+    // The timeline's lane index of each row, top first: compute, then the channels with at least one interval.
+    const std::vector<int>& shownLanes() const { return m_rows; }
 
     // Index into the timeline's intervals of the one under the pixel (within two pixels), or -1.
     int intervalAt(const QPointF& pixel) const;
@@ -35,7 +38,8 @@ protected:
 
 private:
     std::shared_ptr<const ckpt::Timeline> m_timeline;
-    std::vector<std::vector<int>> m_lanes; // interval indices per lane, by start time
+    std::vector<std::vector<int>> m_lanes; // interval indices per lane of the timeline, by start time
+    std::vector<int> m_rows;               // the lanes drawn, one per row
     int m_highlightStep = -1;
     int m_selected = -1;
 };

@@ -1,7 +1,8 @@
 #pragma once
 // One look per scheduler (colour, marker, dash), the same in every chart of the explorer and of `ckpt render`, so a
 // reader matches series across figures by sight. Keyed by the registry's names; no two schedulers share a marker,
-// so series that coincide stay distinguishable, and every colour reads on white.
+// so series that coincide stay distinguishable, and every colour reads on white. On a dark style the charts show
+// the ones too dark to read there at their mirrored lightness (chartstyle.h: readableOn), so black becomes white.
 #include <QColor>
 #include <qcustomplot.h>
 #include <string>

@@ -1,7 +1,10 @@
 #include "sweepview.h"
 
+#include "charthint.h"
+#include "chartstyle.h"
 #include "tickers.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
@@ -70,6 +73,23 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_hint = std::make_unique<ChartHint>(m_plot);
+    rebuild();
+    applyChartColours(m_plot, chartColours(palette()));
+}
+
+SweepView::~SweepView() = default;
+
+QString SweepView::emptyHint() const {
+    return m_hint->text();
+}
+
+void SweepView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) {
+        applyChartColours(m_plot, chartColours(palette()));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void SweepView::setRun(std::shared_ptr<const Run> run, const Chain&, const Hardware&) {
@@ -97,7 +117,12 @@ void SweepView::rebuild() {
         g->data()->clear();
     m_label->setText(QString());
     const Plan* plan = m_run ? m_run->chainPlan() : nullptr;
-    if (!plan || !m_run->timeline) return;
+    if (!plan || !m_run->timeline) { // no plan, or a graph's: say so instead of drawing empty axes
+        m_hint->show(m_run && m_run->timeline ? tr("The sweep diagram draws the steps of a chain's plan")
+                                              : tr("Run a scheduler (F5) to see its plan"));
+        return;
+    }
+    m_hint->hide();
     const double gap = std::nan("");
     QVector<QCPGraphData> fwd, rec, bwd, marks;
     double lastEnd[3] = {-1, -1, -1};

@@ -11,6 +11,7 @@
 
 class QCustomPlot;
 class QCPGraph;
+class ChartHint;
 class QSlider;
 class QTimer;
 class QLabel;
@@ -19,15 +20,20 @@ class SweepView : public QWidget {
     Q_OBJECT
 public:
     explicit SweepView(QWidget* parent = nullptr);
+    ~SweepView() override;
     void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain& chain, const ckpt::Hardware& hw);
     QCustomPlot* plot() const { return m_plot; }
     int segmentCount() const { return m_segments; } // compute intervals drawn (forward + backward)
+    QString emptyHint() const; // the line shown instead of the chart when there is no chain plan, else empty
 
 public slots:
     void setRevealed(int actions); // show the first `actions` compute intervals
     void play();
     void pause();
     void stepOnce();
+
+protected:
+    void changeEvent(QEvent* e) override; // a new palette (a dark style): new chart colours
 
 private:
     void rebuild();
@@ -39,6 +45,7 @@ private:
     QSlider* m_slider;
     QTimer* m_timer;
     QLabel* m_label;
+    std::unique_ptr<ChartHint> m_hint;
     std::shared_ptr<const ckpt::Run> m_run;
     int m_segments = 0;
     int m_revealed = 0;

@@ -1,10 +1,14 @@
 #include "timelineview.h"
 
+#include "charthint.h"
+#include "chartstyle.h"
 #include "ganttplottable.h"
+#include "memoryareaplottable.h"
 #include "tickers.h"
 #include "util/units.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -20,12 +24,14 @@ struct TimelineView::Impl {
     QCPAxisRect* ganttRect = nullptr;
     QCPAxisRect* memoryRect = nullptr;
     GanttPlottable* gantt = nullptr;
-    std::vector<QCPGraph*> layers; // stacked memory categories, bottom first
+    std::vector<MemoryAreaPlottable*> layers; // stacked memory categories, bottom first
     QCPItemStraightLine* budgetLine = nullptr;
     QCPGraph* budgetEntry = nullptr; // no data: the budget line's legend entry
     QCPItemStraightLine* cursorLine = nullptr;
     QCPItemRect* rangeRect = nullptr;
     QCPItemText* rangeLabel = nullptr;
+    std::unique_ptr<ChartHint> hint; // in place of the charts while there is no plan
+    bool memoryOnly = false;
     QCPLegend* legend = nullptr;
     QComboBox* levelBox = nullptr;
     std::vector<std::int64_t> limits; // per level: the budget or capacity drawn as a line (0: none)
@@ -62,6 +68,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     bar->addWidget(d->levelBox);
     layout->addLayout(bar);
     d->plot = new QCustomPlot(this);
+    // Its size hint is the legend in one row (850 px): the legend wraps to the width instead (updateLegendWrap), so
+    // this chart never makes the window wider than the screen.
+    d->plot->setMinimumSize(240, 160);
     layout->addWidget(d->plot, 1);
     connect(d->levelBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0 && i != d->level) setMemoryLevel(i);
@@ -95,18 +104,15 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->memoryRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
 
     d->gantt = new GanttPlottable(d->ganttRect->axis(QCPAxis::atBottom), lanes);
-    // Memory categories, stacked: each graph holds the running sum and fills down to the one below.
+    // Memory categories, stacked: each fills from the top of the one below to its own.
     const QColor colors[kMemoryCategories] = {QColor(0, 114, 178, 170), QColor(230, 159, 0, 170),
                                               QColor(213, 94, 0, 150), QColor(120, 120, 120, 140)};
     for (int c = 0; c < kMemoryCategories; ++c) {
-        QCPGraph* g = p->addGraph(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
-        g->setLineStyle(QCPGraph::lsStepLeft);
-        g->setPen(Qt::NoPen); // fills only: outlines turn dense plans into dark noise
-        g->setBrush(colors[c]);
-        g->setName(QString::fromUtf8(memoryCategoryName(MemoryCategory(c))));
-        g->setAdaptiveSampling(true);
-        if (c > 0) g->setChannelFillGraph(d->layers.back());
-        d->layers.push_back(g);
+        auto* area =
+            new MemoryAreaPlottable(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft), c);
+        area->setBrush(colors[c]);
+        area->setName(QString::fromUtf8(memoryCategoryName(MemoryCategory(c))));
+        d->layers.push_back(area);
     }
     d->budgetLine = new QCPItemStraightLine(p);
     d->budgetLine->setClipAxisRect(d->memoryRect);
@@ -152,7 +158,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->budgetEntry->setPen(d->budgetLine->pen());
     d->budgetEntry->setName(tr("budget"));
     d->budgetEntry->removeFromLegend();
-    refreshLegend();
+    d->hint = std::make_unique<ChartHint>(p);
+    showEmpty(tr("Run a scheduler (F5) to see its plan"));
+    applyChartColours(p, chartColours(palette()));
 
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->setMouseTracking(true);
@@ -262,22 +270,32 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
     if (!d->run || !d->run->timeline) {
         d->timeline.reset();
         d->gantt->setTimeline(nullptr);
-        for (QCPGraph* g : d->layers)
-            g->data()->clear();
+        for (MemoryAreaPlottable* area : d->layers)
+            area->setMemory(nullptr);
         d->budgetLine->setVisible(false);
-        refreshLegend();
+        // An infeasible run says why (its first clause when the whole does not fit a line); no run: how to get one.
+        QString why = d->run ? QString::fromStdString(d->run->message) : QString();
+        if (why.size() > 110) why = why.section(QStringLiteral("; "), 0, 0);
+        if (why.size() > 110) why = why.left(109) + QStringLiteral("…");
+        showEmpty(why.isEmpty() ? tr("Run a scheduler (F5) to see its plan") : why);
         d->plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
+    showEmpty({});
     // Share the run's timeline without copying it.
     d->timeline = std::shared_ptr<const Timeline>(d->run, &*d->run->timeline);
     d->gantt->setTimeline(d->timeline);
     QCPAxis* lanes = d->ganttRect->axis(QCPAxis::atLeft);
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
-    for (int l = 0; l < int(d->timeline->lanes.size()); ++l)
-        names->addTick(l, QString::fromStdString(d->timeline->lanes[std::size_t(l)]));
+    const std::vector<int>& shown = d->gantt->shownLanes();
+    for (int row = 0; row < int(shown.size()); ++row) {
+        const std::size_t lane = std::size_t(shown[std::size_t(row)]);
+        names->addTick(row, lane < d->timeline->lanes.size() ? QString::fromStdString(d->timeline->lanes[lane])
+                                                             : QString::number(lane));
+    }
     lanes->setTicker(names);
-    lanes->setRange(-0.5, std::max(0.5, double(d->timeline->lanes.size()) - 0.5));
+    lanes->setRange(-0.5, std::max(0.5, double(shown.size()) - 0.5));
+    updateGanttHeight();
     // One entry per level the timeline has, each with its line: the budget (level 0) or the capacity, the smaller.
     const int levels = std::max(1, int(d->timeline->memory.size()));
     d->limits.assign(std::size_t(levels), 0);
@@ -312,27 +330,13 @@ void TimelineView::setMemoryLevel(int level) {
         d->levelBox->setCurrentIndex(level);
     }
     d->memoryMax = 0;
-    for (QCPGraph* g : d->layers)
-        g->data()->clear();
+    for (MemoryAreaPlottable* area : d->layers)
+        area->setMemory(nullptr);
     if (!d->timeline || d->timeline->memory.size() <= std::size_t(level)) return;
-    const auto& curve = d->timeline->memory[std::size_t(level)];
-    std::vector<QVector<QCPGraphData>> series(kMemoryCategories);
-    for (auto& s : series)
-        s.reserve(qsizetype(curve.size()) + 1);
-    for (const MemorySample& m : curve) {
-        double sum = 0;
-        for (int c = 0; c < kMemoryCategories; ++c) {
-            sum += double(m.bytes[std::size_t(c)]);
-            series[std::size_t(c)].push_back(QCPGraphData(m.time, sum));
-        }
-        d->memoryMax = std::max(d->memoryMax, sum);
-    }
-    double end = d->timeline->totals.makespan_s;
-    if (!curve.empty() && curve.back().time < end)
-        for (int c = 0; c < kMemoryCategories; ++c)
-            series[std::size_t(c)].push_back(QCPGraphData(end, series[std::size_t(c)].back().value));
-    for (int c = 0; c < kMemoryCategories; ++c)
-        d->layers[std::size_t(c)]->data()->set(series[std::size_t(c)], true);
+    auto memory = StackedMemory::of(d->timeline->memory[std::size_t(level)], d->timeline->totals.makespan_s);
+    for (MemoryAreaPlottable* area : d->layers)
+        area->setMemory(memory);
+    d->memoryMax = memory->peak;
     double top = d->memoryMax;
     d->budgetLine->setVisible(d->limitBytes > 0);
     refreshLegend();
@@ -356,6 +360,12 @@ double TimelineView::memoryMaximum() const {
 }
 GanttPlottable* TimelineView::gantt() const {
     return d->gantt;
+}
+MemoryAreaPlottable* TimelineView::memoryLayer(int category) const {
+    return category >= 0 && category < int(d->layers.size()) ? d->layers[std::size_t(category)] : nullptr;
+}
+QString TimelineView::emptyHint() const {
+    return d->hint->text();
 }
 
 void TimelineView::highlightStep(int step) {
@@ -389,18 +399,46 @@ QCPRange TimelineView::timeRange() const {
 // Lists what is drawn: the Gantt's kinds only with the Gantt, the memory categories, the budget line when shown.
 void TimelineView::refreshLegend() {
     d->legend->clearItems();
-    if (d->ganttRect->visible())
+    if (!d->memoryOnly)
         for (int k = 0; k < 5; ++k)
             d->legend->addItem(new GanttKindLegendItem(d->legend, IntervalKind(k)));
-    for (QCPGraph* g : d->layers)
-        d->legend->addItem(new QCPPlottableLegendItem(d->legend, g));
+    for (MemoryAreaPlottable* area : d->layers)
+        d->legend->addItem(new QCPPlottableLegendItem(d->legend, area));
     if (d->budgetLine->visible()) {
         d->budgetEntry->setName(d->run && d->run->budget_bytes > 0 && d->level == 0 ? tr("budget") : tr("capacity"));
         d->legend->addItem(new QCPPlottableLegendItem(d->legend, d->budgetEntry));
     }
+    updateLegendWrap();
+}
+
+// As many legend entries to a row as the chart's width holds (the grid's columns as wide as their widest entry).
+void TimelineView::updateLegendWrap() {
+    std::vector<int> widths;
+    for (int i = 0; i < d->legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* item = d->legend->item(i)) widths.push_back(item->minimumOuterSizeHint().width());
+    const int spacing = d->legend->columnSpacing(), room = d->plot->width() - 16;
+    int columns = std::max<int>(1, int(widths.size()));
+    for (; columns > 1; --columns) {
+        std::vector<int> column(std::size_t(columns), 0);
+        for (std::size_t k = 0; k < widths.size(); ++k)
+            column[k % std::size_t(columns)] = std::max(column[k % std::size_t(columns)], widths[k]);
+        int total = spacing * (columns - 1);
+        for (int w : column)
+            total += w;
+        if (total <= room) break;
+    }
+    if (d->legend->wrap() == columns) return;
+    d->legend->setWrap(columns);
+    d->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+}
+
+void TimelineView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    updateLegendWrap();
 }
 
 void TimelineView::setMemoryOnly(bool on) {
+    d->memoryOnly = on;
     d->ganttRect->setVisible(!on);
     // Hidden, the Gantt's lane names must not widen the memory chart's left margin.
     d->ganttRect->setMarginGroup(QCP::msLeft | QCP::msRight, on ? nullptr : d->memoryRect->marginGroup(QCP::msLeft));
@@ -410,7 +448,7 @@ void TimelineView::setMemoryOnly(bool on) {
     d->ganttRect->setMargins(QMargins());
     d->ganttRect->setMaximumSize(QWIDGETSIZE_MAX, on ? 0 : QWIDGETSIZE_MAX);
     refreshLegend();
-    d->plot->plotLayout()->setRowStretchFactor(0, on ? 0.001 : 1.0);
+    updateGanttHeight();
     d->memoryRect->axis(QCPAxis::atBottom)->setTickLabels(true);
     d->plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -420,4 +458,27 @@ void TimelineView::setTimeRange(const QCPRange& range) {
     if (time->range() == range) return;
     time->setRange(range);
     d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The Gantt's share of the height follows its rows: a plan that never transfers has one lane, not three.
+void TimelineView::updateGanttHeight() {
+    const double rows = std::max(1, d->gantt->laneCount());
+    d->plot->plotLayout()->setRowStretchFactor(0, d->memoryOnly ? 0.001 : std::min(1.2, 0.25 + 0.25 * rows));
+}
+
+// With no plan the axes ("0 … 1 s", "0 B … 0 B") would show nothing: a line saying how to get one instead.
+void TimelineView::showEmpty(const QString& hint) {
+    refreshLegend();
+    if (hint.isEmpty())
+        d->hint->hide();
+    else
+        d->hint->show(hint);
+}
+
+void TimelineView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) {
+        applyChartColours(d->plot, chartColours(palette()));
+        d->plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }

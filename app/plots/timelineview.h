@@ -11,6 +11,7 @@
 
 class QCustomPlot;
 class GanttPlottable;
+class MemoryAreaPlottable;
 class QCPRange;
 
 class TimelineView : public QWidget {
@@ -28,6 +29,8 @@ public:
     int intervalCount() const;    // intervals held by the Gantt plottable (one per timed action)
     double memoryMaximum() const; // the highest stacked total drawn by the memory plot, in bytes
     GanttPlottable* gantt() const;
+    MemoryAreaPlottable* memoryLayer(int category) const; // the stacked area of one MemoryCategory
+    QString emptyHint() const; // the line shown instead of the charts when there is no plan, else empty
     QCPRange timeRange() const;
     void setTimeRange(const QCPRange& range); // without touching the zoom history (for views kept in step)
     void zoomTo(double t0, double t1);        // pushes the current range on the zoom history
@@ -45,8 +48,15 @@ signals:
     void rangeSelected(double t0, double t1, double deltaTime, double deltaBytes);
     void timeRangeChanged(double t0, double t1);
 
+protected:
+    void changeEvent(QEvent* e) override; // a new palette (a dark style): new chart colours
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void refreshLegend();
+    void updateLegendWrap();
+    void updateGanttHeight();
+    void showEmpty(const QString& hint); // an empty hint shows the charts
     struct Impl;
     std::unique_ptr<Impl> d;
 };

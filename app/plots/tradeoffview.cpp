@@ -1,9 +1,12 @@
 #include "tradeoffview.h"
 
+#include "charthint.h"
+#include "chartstyle.h"
 #include "schedulerstyle.h"
 #include "tickers.h"
 #include "util/units.h"
 
+#include <QEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -24,6 +27,7 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setMouseTracking(true);
+    m_hint = std::make_unique<ChartHint>(m_plot);
     auto nearest = [this](const QPoint& pos, int& graphIndex, int& point) {
         double best = 12; // pixels
         graphIndex = point = -1;
@@ -48,9 +52,7 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
         nearest(e->pos(), g, k);
         if (g < 0) return QToolTip::hideText();
         const Run& r = *m_runs[std::size_t(m_pointRun[std::size_t(g)][std::size_t(k)])];
-        QString params;
-        for (const auto& [key, v] : r.params)
-            params += QString::fromStdString(key + "=" + v + " ");
+        const QString params = QString::fromStdString(formatParams(r.params, "\u00a0 ")).toHtmlEscaped();
         QToolTip::showText(
             e->globalPosition().toPoint(),
             QString("<b>%1</b> %2<br>budget %3<br>peak %4<br>%5× store-all · click to open")
@@ -60,6 +62,7 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
                 .arg(r.timeline->totals.makespan_s / r.baseline_makespan_s, 0, 'f', 3),
             m_plot);
     });
+    setRuns({});
 }
 
 int TradeoffView::seriesCount() const {
@@ -124,6 +127,13 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
     }
     m_plot->xAxis->setRange(0, std::max(1.0, xmax * 1.08));
     m_plot->yAxis->setRange(0.95, ymax * 1.05 + 0.02);
+    // Nothing drawn yet: a line saying how to fill the chart instead of axes from "0 B" to "1 B".
+    if (m_plot->graphCount() > 0)
+        m_hint->hide();
+    else
+        m_hint->show(m_runs.empty() ? tr("Run all (Shift+F5) to fill the trade-off")
+                                    : tr("No run was feasible: raise the budgets that 'Run all' compares"));
+    applyChartColours(m_plot, chartColours(palette()));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -131,4 +141,18 @@ void TradeoffView::setStale(bool stale) {
     if (stale == m_stale) return;
     m_stale = stale;
     setRuns(m_runs);
+}
+
+TradeoffView::~TradeoffView() = default;
+
+QString TradeoffView::emptyHint() const {
+    return m_hint->text();
+}
+
+void TradeoffView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) {
+        applyChartColours(m_plot, chartColours(palette()));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }

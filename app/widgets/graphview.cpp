@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QContextMenuEvent>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QGraphicsItem>
 #include <QGraphicsPathItem>
 #include <QGraphicsScene>
@@ -167,13 +168,14 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl
     d->view = new ZoomView(d->scene, this);
     d->view->setRenderHint(QPainter::Antialiasing);
     d->view->setDragMode(QGraphicsView::ScrollHandDrag);
-    d->view->setBackgroundBrush(Qt::white);
+    d->view->setBackgroundBrush(palette().color(QPalette::Base)); // white, or dark under a dark style
     d->view->setContextMenuPolicy(Qt::CustomContextMenu);
     d->view->onUserZoom = [this] { d->userZoomed = true; };
     d->view->onDelete = [this] { d->remove->trigger(); };
     l->addWidget(d->view, 1);
     d->legend = new QLabel(this);
     d->legend->setContentsMargins(6, 0, 6, 4);
+    d->legend->setWordWrap(true); // the fates with their counts: a long line that must not widen the window
     l->addWidget(d->legend);
 
     connect(d->view, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -342,6 +344,30 @@ void GraphView::showReadable() {
                                                 : QPointF(r.center().x(), r.top() + half.height() - 16));
 }
 
+// Edges between the background and the text colour: grey on white (as before), light grey on a dark style.
+QColor GraphView::edgeColour() const {
+    const QColor bg = palette().color(QPalette::Base), fg = palette().color(QPalette::Text);
+    auto mixF = [](float a, float b) { return a + (b - a) * 0.6f; };
+    return QColor::fromRgbF(mixF(bg.redF(), fg.redF()), mixF(bg.greenF(), fg.greenF()), mixF(bg.blueF(), fg.blueF()));
+}
+
+// Nodes keep their light fills and dark text on any background; the background and the edges follow the palette.
+void GraphView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() != QEvent::PaletteChange || !d->view) return;
+    d->view->setBackgroundBrush(palette().color(QPalette::Base));
+    const QColor edge = edgeColour();
+    for (QGraphicsItem* item : d->scene->items()) {
+        if (auto* path = dynamic_cast<QGraphicsPathItem*>(item)) {
+            QPen pen = path->pen();
+            pen.setColor(edge);
+            path->setPen(pen);
+        } else if (auto* head = dynamic_cast<QGraphicsPolygonItem*>(item)) {
+            head->setBrush(edge);
+        }
+    }
+}
+
 void GraphView::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
     if (!d->userZoomed) showReadable();
@@ -424,7 +450,7 @@ void GraphView::layout() {
     const std::vector<QPainterPath>& paths = laid.edges;
     const auto& arrows = laid.arrows;
 
-    const QPen edgePen(QColor(110, 110, 110), 1.2);
+    const QPen edgePen(edgeColour(), 1.2);
     for (std::size_t k = 0; k < paths.size(); ++k) {
         auto* item = d->scene->addPath(paths[k], edgePen);
         item->setZValue(0);
@@ -437,7 +463,7 @@ void GraphView::layout() {
         side.setLength(4);
         const QPointF base = back.p2(), offset = side.p2() - side.p1();
         auto* head =
-            d->scene->addPolygon(QPolygonF({tip, base + offset, base - offset}), QPen(Qt::NoPen), QColor(90, 90, 90));
+            d->scene->addPolygon(QPolygonF({tip, base + offset, base - offset}), QPen(Qt::NoPen), edgeColour());
         head->setZValue(0);
         ++d->edges;
     }

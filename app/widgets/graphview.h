@@ -56,11 +56,13 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override; // a new palette (a dark style): background and edges follow
 
 private:
     struct Impl;
     std::unique_ptr<Impl> d;
     void layout();
     void recolor();
+    QColor edgeColour() const; // of the edges and arrowheads, from the palette
     void updateActions();
 };

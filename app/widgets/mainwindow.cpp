@@ -165,7 +165,9 @@ void MainWindow::buildUi() {
     cl->setContentsMargins(4, 4, 4, 0);
     m_summary = new QLabel(central);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setWordWrap(true); // a long parameter list wraps instead of widening the window
+    // A scheduler's parameters can make a long line (checkmate's widened the window past the screen): it wraps.
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(200);
     cl->addWidget(m_summary);
     m_staleBanner = new QLabel(central);
     m_staleBanner->setStyleSheet(
@@ -192,6 +194,7 @@ void MainWindow::buildUi() {
     dock->setWidget(left);
     dock->setMinimumWidth(430);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    resizeDocks({dock}, {480}, Qt::Horizontal); // the chain table's six columns at their values' width
 
     connect(m_panel, &SchedulerPanel::currentChanged, this, [this] { m_solveTimer->start(); });
     connect(m_panel, &SchedulerPanel::budgetChanged, this, [this] { m_solveTimer->start(); });
@@ -245,7 +248,9 @@ QWidget* MainWindow::buildChainTab() {
     m_chainTable = new QTableView(w);
     m_chainTable->setModel(m_chainModel);
     m_chainTable->setSelectionBehavior(QAbstractItemView::SelectItems);
-    m_chainTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // As wide as the values shown (a narrow dock scrolls sideways rather than cutting "128 KiB" to "128.0…").
+    m_chainTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_chainTable->horizontalHeader()->setStretchLastSection(true);
     m_chainTable->verticalHeader()->setDefaultSectionSize(22);
     l->addWidget(m_chainTable, 1);
     m_editMessage = new QLabel(w);

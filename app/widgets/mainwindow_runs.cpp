@@ -34,9 +34,7 @@ namespace {
 // The summary line: what the shown plan is, its budget, and what it costs.
 QString runSummary(const Run& run, std::int64_t storeAllPeak) {
     const Totals& t = run.timeline->totals;
-    QString params;
-    for (const auto& [k, v] : run.params)
-        params += QString::fromStdString(k + "=" + v + "  ");
+    const QString params = QString::fromStdString(formatParams(run.params, "\u00a0 ")).toHtmlEscaped();
     QString peaks;
     for (std::size_t l = 0; l < t.peak_bytes.size(); ++l)
         peaks += QObject::tr("  L%1 %2").arg(l).arg(QString::fromStdString(formatBytes(double(t.peak_bytes[l]))));
@@ -213,10 +211,7 @@ void MainWindow::updateSideBySide() {
     m_pinnedView->setTimeRange(QCPRange(0, end));
     const Totals &a = shown->timeline->totals, &b = pinned->timeline->totals;
     auto name = [](const Run& r) {
-        QString s = QString::fromStdString(r.scheduler);
-        for (const auto& [k, v] : r.params)
-            s += QString::fromStdString(" " + k + "=" + v);
-        return s;
+        return QString::fromStdString(r.scheduler + " " + formatParams(r.params, "\u00a0 ")).trimmed().toHtmlEscaped();
     };
     double dt = a.makespan_s - b.makespan_s;
     double dm = double(a.peak_bytes[0]) - double(b.peak_bytes[0]);

@@ -22,7 +22,23 @@ using namespace ckpt;
 
 namespace {
 constexpr int kSliderSteps = 1000; // the right end means "no budget"
-}
+
+// A real parameter as typed: "60" and "0.25", not "60.000000" (six decimals are kept for values that need them).
+class RealSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double value) const override {
+        QString text = locale().toString(value, 'f', decimals());
+        const QString point = locale().decimalPoint();
+        if (text.contains(point)) {
+            while (text.endsWith('0'))
+                text.chop(1);
+            if (text.endsWith(point)) text.chop(point.size());
+        }
+        return text;
+    }
+};
+} // namespace
 
 SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent), m_doc(doc) {
     auto* layout = new QVBoxLayout(this);
@@ -43,6 +59,7 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
     m_slider->setToolTip(
         tr("Drag to re-solve the current scheduler under a memory budget; the right end is no budget"));
     m_budgetLabel = new QLabel(budgetBox);
+    m_budgetLabel->setWordWrap(true);
     bl->addWidget(m_slider);
     bl->addWidget(m_budgetLabel);
     layout->addWidget(budgetBox);
@@ -226,7 +243,7 @@ void SchedulerPanel::buildForm() {
             break;
         }
         case ParamType::Real: {
-            auto* spin = new QDoubleSpinBox(m_box);
+            auto* spin = new RealSpinBox(m_box);
             spin->setDecimals(6);
             spin->setRange(std::max(p.min, -1e15), std::min(p.max, 1e15));
             spin->setValue(std::atof(current.c_str()));
@@ -252,6 +269,8 @@ void SchedulerPanel::buildForm() {
         }
         case ParamType::Choice: {
             auto* combo = new QComboBox(m_box);
+            combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            combo->setMinimumContentsLength(8);
             for (const auto& c : p.choices)
                 combo->addItem(QString::fromStdString(c));
             combo->setCurrentText(QString::fromStdString(current));
@@ -262,6 +281,8 @@ void SchedulerPanel::buildForm() {
         }
         }
         w->setToolTip(QString::fromStdString(p.description));
+        // Never wider than the panel wants: a spin box over a huge range or a long value would widen the window.
+        w->setMinimumWidth(60);
         m_form->addRow(QString::fromStdString(p.name), w);
     }
 }

@@ -267,7 +267,7 @@ Result<StagePlan> milpPlan(const Graph& g, const Stages& st, MilpOptions opt, Ro
     // the rounding stands.
     if (r.found && 2 * lpSeconds > seconds) {
         params["optimal"] =
-            "no: too little time left for CBC after the LP (" + number(lpSeconds) + " s); the LP rounding's plan";
+            "no: too little time left for CBC after the LP (" + formatSeconds(lpSeconds) + "); the LP rounding's plan";
         return std::move(r.plan);
     }
     opt.relax = false;
@@ -402,14 +402,15 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
         if (ctx.cancelled())
             return fail("checkmate: cancelled after the LP relaxation and " + std::to_string(r.tried) + " roundings");
         out.params["roundings_tried"] = std::to_string(r.tried);
-        if (r.stopped) out.params["roundings_stopped"] = "the time limit of " + number(seconds) + " s was reached";
+        if (r.stopped) out.params["roundings_stopped"] = "the time limit of " + formatSeconds(seconds) + " was reached";
         if (rounding && r.found) {
             plan = std::move(r.plan);
             out.params["optimal"] = "unknown (rounded)";
         } else if (!r.found && 2 * lpSeconds > seconds - secondsSince(started)) {
             // CBC's root solves the LP again and cannot be interrupted inside it: it would overrun the time limit.
-            return infeasible("checkmate: no plan within the time limit of " + number(seconds) + " s: the LP " +
-                              "relaxation took " + number(lpSeconds) + " s, none of its " + std::to_string(r.tried) +
+            return infeasible("checkmate: no plan within the time limit of " + formatSeconds(seconds) + ": the LP " +
+                              "relaxation took " + formatSeconds(lpSeconds) + ", none of its " +
+                              std::to_string(r.tried) +
                               " roundings fits the budget, and too little time is left for CBC; raise time_limit or "
                               "the budget");
         } else {

@@ -3,6 +3,8 @@
 // (i released right after computation k of stage t) and U[t,k] (outputs held right after computation k).
 #include "schedulers/checkmate_milp.h"
 
+#include "util/units.h"
+
 #include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
@@ -214,12 +216,6 @@ void readSolution(const Stages& st, const Indices& x, const double* sol, MilpOut
         }
 }
 
-std::string seconds(double s) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%g", s);
-    return buf;
-}
-
 // CbcMain0/CbcMain1 keep state in statics: one solve at a time. A waiting solve still honours cancel and its deadline.
 std::timed_mutex g_cbc;
 
@@ -256,7 +252,7 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
     MilpOutcome out;
     Watch watch{opt.cancel,
                 Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.seconds))};
-    const std::string timeLimit = "the time limit of " + seconds(opt.seconds) + " s";
+    const std::string timeLimit = "the time limit of " + formatSeconds(opt.seconds);
     double timeUnit = 0;
     for (int p = 0; p < st.n; ++p)
         timeUnit = std::max(timeUnit, st.forward(p));

@@ -1,5 +1,6 @@
 #include "util/units.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -44,10 +45,12 @@ Result<std::int64_t> parseBytes(std::string_view text) {
                                  {"MiB", 1048576.0},
                                  {"GiB", 1073741824.0},
                                  {"TiB", 1099511627776.0},
+                                 {"PiB", 1125899906842624.0},
                                  {"KB", 1e3},
                                  {"MB", 1e6},
                                  {"GB", 1e9},
                                  {"TB", 1e12},
+                                 {"PB", 1e15},
                                  {"K", 1024.0},
                                  {"M", 1048576.0},
                                  {"G", 1073741824.0}};
@@ -60,7 +63,7 @@ Result<std::int64_t> parseBytes(std::string_view text) {
         }
     }
     return fail("unknown size unit '" + unit + "' in '" + std::string(text) +
-                "' (use B, KiB, MiB, GiB, TiB, KB, MB, GB)");
+                "' (use B, KiB, MiB, GiB, TiB, PiB, KB, MB, GB, TB, PB)");
 }
 
 Result<double> parseSeconds(std::string_view text) {
@@ -86,36 +89,93 @@ Result<double> parseSeconds(std::string_view text) {
     return n * factor;
 }
 
-std::string formatBytes(double bytes) {
-    static const char* names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+namespace {
+
+// True when `v` printed with `decimals` places is `v` itself, to 1e-9 relative: the digits shown are the value, so
+// trailing zeros say nothing and a unit that needs fewer digits is as exact.
+bool exactWith(double v, int decimals) {
+    const double scale = std::pow(10.0, decimals);
+    return std::fabs(std::round(v * scale) / scale - v) <= 1e-9 * std::fabs(v);
+}
+
+// `v` with `decimals` places, trailing zeros (and a bare point) dropped when the value is exact: "128", "1.5".
+std::string number(double v, int decimals, Zeros zeros) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s = buf;
+    if (zeros == Zeros::Drop && exactWith(v, decimals) && s.find('.') != std::string::npos) {
+        while (s.back() == '0')
+            s.pop_back();
+        if (s.back() == '.') s.pop_back();
+    }
+    return s;
+}
+
+} // namespace
+
+std::string formatBytes(double bytes, Zeros zeros) {
+    static const char* binary[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    static const char* decimal[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+    if (!std::isfinite(bytes)) return std::to_string(bytes) + " B";
     int i = 0;
     double v = bytes;
     while (std::fabs(v) >= 1024.0 && i < 5) {
         v /= 1024.0;
         ++i;
     }
+    if (i == 0) return number(std::round(v), 0, zeros) + " B";
+    // A binary multiple keeps its binary unit ("128 MiB", "1 GiB"). A value typed in decimal units ("1GB/s", 250 MB)
+    // is an exact decimal multiple and not a binary one: it reads back in those units ("1 GB", not "953.67 MiB").
+    if (!exactWith(v, 2)) {
+        int k = 0;
+        double w = bytes;
+        while (std::fabs(w) >= 1000.0 && k < 5) {
+            w /= 1000.0;
+            ++k;
+        }
+        if (k > 0 && exactWith(w, 2)) return number(w, 2, zeros) + " " + decimal[k];
+    }
+    return number(v, 2, zeros) + " " + binary[i];
+}
+
+std::string formatSeconds(double secs, Zeros zeros) {
+    const double a = std::fabs(secs);
+    if (a == 0) return "0 s";
+    if (!std::isfinite(secs)) return std::to_string(secs) + " s";
+    if (a < 1e-6) return number(secs * 1e9, 1, zeros) + " ns";
+    if (a < 1e-3) return number(secs * 1e6, 2, zeros) + " \u00b5s";
+    if (a < 1) return number(secs * 1e3, 2, zeros) + " ms";
+    return number(secs, 3, zeros) + " s";
+}
+
+std::string formatNumber(double value, int significant) {
     char buf[64];
-    if (i == 0)
-        std::snprintf(buf, sizeof buf, "%.0f B", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.2f %s", v, names[i]);
+    std::snprintf(buf, sizeof buf, "%.*g", std::clamp(significant, 1, 17), value);
     return buf;
 }
 
-std::string formatSeconds(double secs) {
-    char buf[64];
-    double a = std::fabs(secs);
-    if (a == 0)
-        std::snprintf(buf, sizeof buf, "0 s");
-    else if (a < 1e-6)
-        std::snprintf(buf, sizeof buf, "%.1f ns", secs * 1e9);
-    else if (a < 1e-3)
-        std::snprintf(buf, sizeof buf, "%.2f \u00b5s", secs * 1e6);
-    else if (a < 1)
-        std::snprintf(buf, sizeof buf, "%.2f ms", secs * 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.3f s", secs);
-    return buf;
+std::string formatParamValue(std::string_view key, std::string_view value) {
+    const std::string text(value);
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    const bool isNumber = !text.empty() && end == text.c_str() + text.size() && std::isfinite(v);
+    if (!isNumber) return text;
+    auto endsWith = [&](std::string_view suffix) {
+        return key.size() >= suffix.size() && key.substr(key.size() - suffix.size()) == suffix;
+    };
+    if (endsWith("_s") || key == "time_limit") return formatSeconds(v);
+    if (endsWith("_bytes")) return formatBytes(v);
+    if (text.find_first_of(".eE") == std::string::npos) return text; // an integer, every digit meant
+    return formatNumber(v);
+}
+
+std::string formatParams(const std::map<std::string, std::string>& params, std::string_view separator) {
+    std::string out;
+    for (const auto& [key, value] : params) {
+        if (!out.empty()) out += separator;
+        out += key + "=" + formatParamValue(key, value);
+    }
+    return out;
 }
 
 } // namespace ckpt

@@ -1,7 +1,12 @@
 // The charts as an author uses them: a scheduler looks the same in every chart, in the explorer and in `ckpt render`.
+#include "io/json_io.h"
 #include "models/document.h"
+#include "plots/chartstyle.h"
+#include "plots/memoryareaplottable.h"
 #include "plots/schedulerstyle.h"
+#include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "run/budget.h"
 #include "schedulers/graph_registry.h"
 #include "schedulers/registry.h"
 #include "widgets/mainwindow.h"
@@ -10,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <qcustomplot.h>
+#include <random>
 #include <set>
 
 namespace {
@@ -55,6 +61,25 @@ private slots:
             QVERIFY2(chainColours.insert(schedulerStyle(s.name).color.rgb()).second, s.name.c_str());
     }
 
+    // On a dark chart (Fusion's dark grey, and near black) every scheduler's colour reads (3:1) and the chain
+    // schedulers' colours still differ from each other, as on white.
+    void everySchedulerReadsOnADarkStyle() {
+        for (const QColor& background : {QColor(53, 53, 53), QColor(30, 30, 30), QColor(0, 0, 0)}) {
+            std::set<QRgb> chainColours;
+            for (const auto& s : ckpt::schedulers()) {
+                const QColor shown = readableOn(schedulerStyle(s.name).color, background);
+                QVERIFY2(contrastRatio(shown, background) >= 3.0, s.name.c_str());
+                QVERIFY2(chainColours.insert(shown.rgb()).second, s.name.c_str());
+            }
+            for (const auto& s : ckpt::graphSchedulers())
+                QVERIFY2(contrastRatio(readableOn(schedulerStyle(s.name).color, background), background) >= 3.0,
+                         s.name.c_str());
+        }
+        // On white nothing changes.
+        for (const auto& s : ckpt::schedulers())
+            QCOMPARE(readableOn(schedulerStyle(s.name).color, Qt::white), schedulerStyle(s.name).color);
+    }
+
     // The explorer runs rotor first, `ckpt render` second: the colour follows the name, not the run order.
     void sameColourInTheExplorerAndInRender() {
         MainWindow w;
@@ -83,6 +108,76 @@ private slots:
         QVERIFY(text.contains(("stroke=\"" + schedulerStyle("periodic").color.name() + "\"").toUtf8()));
         // Store-all was not asked for: its black is the axes' too, so check the colour of one it did not draw.
         QVERIFY(!text.contains(("stroke=\"" + schedulerStyle("revolve").color.name() + "\"").toUtf8()));
+    }
+
+    // The 1000-step LSTM under a 5 % budget (the explorer's default view): thousands of memory samples reduced to at
+    // most one step per pixel column, and the highest drawn total is the simulator's peak, to the byte.
+    void denseMemoryIsDecimatedToItsExactPeak() {
+        const QString root(CKPT_SOURCE_DIR);
+        auto chain = ckpt::loadChain((root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json").toStdString());
+        auto hw = ckpt::loadHardware((root + "/resources/hardware/gpu-a100.ckpt-hardware.json").toStdString());
+        QVERIFY(chain && hw);
+        ckpt::SolveRequest req;
+        req.budget_bytes = ckpt::storeAllPeak(*chain, *hw) / 20;
+        auto run = std::make_shared<const ckpt::Run>(ckpt::runScheduler("revolve", ckpt::Problem(*chain), *hw, req));
+        QVERIFY2(run->feasible, run->message.c_str());
+        TimelineView v;
+        v.resize(800, 600);
+        v.setRun(run, *hw);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.plot()->replot();
+        const auto& samples = run->timeline->memory[0];
+        MemoryAreaPlottable* top = v.memoryLayer(ckpt::kMemoryCategories - 1);
+        const std::vector<MemoryStep> steps = top->drawnSteps();
+        const double width = top->keyAxis()->axisRect()->width();
+        QVERIFY2(double(samples.size()) > 3 * width, "the plan is not dense at this width: the test shows nothing");
+        QVERIFY2(double(steps.size()) <= width + 2,
+                 qPrintable(QString("%1 steps on %2 px").arg(steps.size()).arg(width)));
+        double peak = 0;
+        for (std::size_t k = 0; k < steps.size(); ++k) {
+            peak = std::max(peak, steps[k].tops.back());
+            if (k > 0) QVERIFY(steps[k].start >= steps[k - 1].end - 1e-15); // in time order, never overlapping
+        }
+        QCOMPARE(peak, double(run->timeline->totals.peak_bytes[0]));
+        QCOMPARE(v.memoryMaximum(), double(run->timeline->totals.peak_bytes[0]));
+    }
+
+    // Any visible range and width: every stacked total's highest drawn value is its highest over the samples in
+    // force in that range (a column either side, as drawn), and the stack stays ordered.
+    void decimationKeepsEveryMaximum() {
+        std::mt19937 rng(7);
+        std::vector<ckpt::MemorySample> curve;
+        double t = 0;
+        for (int i = 0; i < 5000; ++i) {
+            ckpt::MemorySample s;
+            s.time = t;
+            for (auto& b : s.bytes)
+                b = std::int64_t(rng() % 1000);
+            curve.push_back(s);
+            t += (rng() % 4 == 0) ? 0.0 : double(rng() % 100) * 1e-6; // zero-length samples too
+        }
+        auto memory = StackedMemory::of(curve, t + 1e-4);
+        for (int trial = 0; trial < 200; ++trial) {
+            double t0 = double(rng() % 1000) / 1000 * t, t1 = t0 + double(rng() % 1000 + 1) / 1000 * (t - t0 + 1e-4);
+            const int columns = int(rng() % 900) + 1;
+            const auto steps = decimateMemory(*memory, t0, t1, columns);
+            const double w = (t1 - t0) / columns;
+            std::array<double, ckpt::kMemoryCategories> want{}, got{};
+            // From the sample in force at t0 to the last that starts by the column after t1.
+            const auto& times = memory->times;
+            std::size_t i = std::size_t(std::upper_bound(times.begin(), times.end(), t0) - times.begin());
+            for (i = i > 0 ? i - 1 : 0; i < times.size() && times[i] <= t1 + w; ++i)
+                for (std::size_t c = 0; c < want.size(); ++c)
+                    want[c] = std::max(want[c], memory->tops[i][c]);
+            for (const MemoryStep& st : steps)
+                for (std::size_t c = 0; c < got.size(); ++c) {
+                    got[c] = std::max(got[c], st.tops[c]);
+                    if (c > 0) QVERIFY(st.tops[c] >= st.tops[c - 1]);
+                }
+            QVERIFY2(got == want, qPrintable(QString("trial %1").arg(trial)));
+            QVERIFY(int(steps.size()) <= columns + 3);
+        }
     }
 };
 

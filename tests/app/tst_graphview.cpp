@@ -97,7 +97,7 @@ private slots:
         QVERIFY(!w.document()->nodes()[2].needs_inputs && w.document()->nodes()[2].needs_output &&
                 w.document()->nodes()[2].reversible);
         QCOMPARE(m->index(2, NodeTableModel::Flags).data().toString(), QString("output reversible"));
-        QCOMPARE(m->index(2, NodeTableModel::Output).data().toString(), QString("2.00 MiB"));
+        QCOMPARE(m->index(2, NodeTableModel::Output).data().toString(), QString("2 MiB"));
         w.document()->undoStack()->undo();
         w.document()->undoStack()->redo();
     }

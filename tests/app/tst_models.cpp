@@ -64,10 +64,40 @@ private slots:
         QCOMPARE(doc.steps()[0].forward, 0.003);
         QVERIFY(chain.setData(chain.index(2, ChainTableModel::Tape), "1.5KiB"));
         QCOMPARE(doc.steps()[2].tape_bytes, std::int64_t(1536));
-        QCOMPARE(chain.index(2, ChainTableModel::Tape).data().toString(), QString("1.50 KiB"));
+        QCOMPARE(chain.index(2, ChainTableModel::Tape).data().toString(), QString("1.5 KiB"));
         QVERIFY(chain.setColumn({0, 1, 2}, ChainTableModel::State, "4KiB").isEmpty());
         for (const Step& s : doc.steps())
             QCOMPARE(s.state_bytes, std::int64_t(4096));
+    }
+
+    // "1GB/s" typed shows as "1 GB/s" (not "953.67 MiB/s"), and typing back what a cell shows changes nothing.
+    void valuesShowAsTyped() {
+        Document doc;
+        doc.setProject(smallProject());
+        HardwareTableModel hw(&doc);
+        ChainTableModel chain(&doc);
+        const QModelIndex read = hw.index(1, HardwareTableModel::Read);
+        const QList<QPair<QString, QString>> typed = {{"1GB/s", "1 GB/s"},     {"1.5 GB/s", "1.5 GB/s"},
+                                                      {"250MB", "250 MB/s"},   {"1GiB/s", "1 GiB/s"},
+                                                      {"128MiB", "128 MiB/s"}, {"3000000123", "2.79 GiB/s"}};
+        for (const auto& [in, shown] : typed) {
+            QVERIFY2(hw.setData(read, in), qPrintable(in));
+            QCOMPARE(read.data().toString(), shown);
+            const double value = doc.levels()[1].read_bytes_per_s;
+            QVERIFY(hw.setData(read, shown));
+            QCOMPARE(read.data().toString(), shown);
+            if (!shown.contains('.') || in.contains('B')) QCOMPARE(doc.levels()[1].read_bytes_per_s, value);
+        }
+        const QModelIndex capacity = hw.index(1, HardwareTableModel::Capacity);
+        QVERIFY(hw.setData(capacity, "16GB"));
+        QCOMPARE(capacity.data().toString(), QString("16 GB"));
+        QVERIFY(hw.setData(capacity, "16GiB"));
+        QCOMPARE(capacity.data().toString(), QString("16 GiB"));
+        const QModelIndex state = chain.index(0, ChainTableModel::State);
+        QVERIFY(chain.setData(state, "128KiB"));
+        QCOMPARE(state.data().toString(), QString("128 KiB")); // not "128.00 KiB" (cut to "128.0…" in the table)
+        QVERIFY(chain.setData(chain.index(0, ChainTableModel::Forward), "3ms"));
+        QCOMPARE(chain.index(0, ChainTableModel::Forward).data().toString(), QString("3 ms"));
     }
 
     void badValuesAreRefusedWithAReason() {

@@ -119,7 +119,7 @@ private slots:
             {{"train", "--hidden", "65536", "--batch", "16", "--length", "3", "--iterations", "1"},
              2,
              "over the limit of"},
-            {kSmall + QStringList{"--memory-limit", "4KiB"}, 2, "over the limit of 4.00 KiB (as set)"},
+            {kSmall + QStringList{"--memory-limit", "4KiB"}, 2, "over the limit of 4 KiB (as set)"},
             {kSmall + QStringList{"--memory-limit", "lots"}, 2, "--memory-limit"},
         };
         for (const Bad& b : bad) {

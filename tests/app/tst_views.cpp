@@ -1,0 +1,303 @@
+// What the user sees in the chart views and the window around them: charts in the window's (dark) style and exports
+// on white, a hint instead of empty axes, no room for transfer lanes a plan never uses, no moiré in dense memory
+// areas, tables as wide as their values, and a window that long parameter text does not widen.
+#include "io/json_io.h"
+#include "models/chaintablemodel.h"
+#include "models/document.h"
+#include "plots/chartexport.h"
+#include "plots/ganttplottable.h"
+#include "plots/schedulerstyle.h"
+#include "plots/sweepview.h"
+#include "plots/timelineview.h"
+#include "plots/tradeoffview.h"
+#include "run/budget.h"
+#include "widgets/graphview.h"
+#include "widgets/mainwindow.h"
+#include "widgets/schedulerpanel.h"
+
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <optional>
+#include <qcustomplot.h>
+#include <set>
+
+using namespace ckpt;
+
+namespace {
+
+QString source(const QString& relative) {
+    return QString(CKPT_SOURCE_DIR) + "/" + relative;
+}
+
+QPalette darkPalette() {
+    QPalette p;
+    for (auto role : {QPalette::Window, QPalette::Base, QPalette::Button, QPalette::AlternateBase})
+        p.setColor(role, QColor(32, 33, 36));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(role, QColor(225, 225, 225));
+    return p;
+}
+
+double luminance(const QColor& c) {
+    auto lin = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+}
+double contrast(const QColor& a, const QColor& b) {
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+// Every axis of every rect, the legends and the background in the palette's colours.
+void checkChartColours(QCustomPlot* plot, const QPalette& palette) {
+    const QColor bg = palette.color(QPalette::Base), fg = palette.color(QPalette::Text);
+    QCOMPARE(plot->toPixmap(200, 150).toImage().pixelColor(1, 1), bg); // what is drawn behind everything
+    for (QCPAxisRect* r : plot->axisRects())
+        for (QCPAxis* a : r->axes()) {
+            QCOMPARE(a->basePen().color(), fg);
+            QCOMPARE(a->tickLabelColor(), fg);
+            QCOMPARE(a->labelColor(), fg);
+            QVERIFY(contrast(a->grid()->pen().color(), bg) > 1.2); // visible, but fainter than the axes
+            QVERIFY(contrast(a->grid()->pen().color(), bg) < contrast(fg, bg));
+        }
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+        if (auto* legend = qobject_cast<QCPLegend*>(e)) {
+            QCOMPARE(legend->textColor(), fg);
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (legend->item(i)) QCOMPARE(legend->item(i)->textColor(), fg);
+        }
+}
+
+// The visible text items of a chart (hints, labels).
+QStringList visibleTexts(QCustomPlot* plot) {
+    QStringList out;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->visible()) out << t->text();
+    return out;
+}
+
+// Pixels of another colour than the background's in the middle band of the drawn chart (where a hint is).
+int inkInTheMiddle(QCustomPlot* plot) {
+    const QImage image = plot->toPixmap(600, 400).toImage();
+    const QColor bg = image.pixelColor(1, 1);
+    int ink = 0;
+    for (int y = 140; y < 220; ++y)
+        for (int x = 100; x < 500; ++x)
+            ink += image.pixelColor(x, y) != bg;
+    return ink;
+}
+
+bool anyAxisShown(QCustomPlot* plot) {
+    for (QCPAxisRect* r : plot->axisRects())
+        if (r->realVisibility())
+            for (QCPAxis* a : r->axes())
+                if (a->visible()) return true;
+    return false;
+}
+
+std::vector<std::shared_ptr<const Run>> tradeoffRuns(const Chain& chain, const Hardware& hw) {
+    CompareRequest req;
+    req.schedulers = {"store-all", "periodic", "revolve", "rotor", "bptt-dp"};
+    const std::int64_t full = storeAllPeak(chain, hw);
+    req.budgets = {0, full / 2, full / 4};
+    std::vector<std::shared_ptr<const Run>> out;
+    for (Run& r : compare(Problem(chain), hw, req))
+        out.push_back(std::make_shared<const Run>(std::move(r)));
+    return out;
+}
+
+QTabWidget* problemTabs(MainWindow& w) {
+    for (QDockWidget* d : w.findChildren<QDockWidget*>())
+        if (auto* t = qobject_cast<QTabWidget*>(d->widget())) return t;
+    return nullptr;
+}
+
+} // namespace
+
+class TestViews : public QObject {
+    Q_OBJECT
+    std::optional<Chain> m_chainHolder;
+    std::optional<Hardware> m_hwHolder;
+    const Chain& chain() const { return *m_chainHolder; }
+    const Hardware& hw() const { return *m_hwHolder; }
+
+private slots:
+    void initTestCase() {
+        auto c = loadChain(source("examples/small-hetero-12.ckpt-chain.json").toStdString());
+        auto h = loadHardware(source("resources/hardware/gpu-a100.ckpt-hardware.json").toStdString());
+        QVERIFY(c && h);
+        m_chainHolder = *c, m_hwHolder = *h;
+    }
+
+    // Under a dark palette every chart takes the palette's Base and Text; scheduler colours stay readable (3:1) and
+    // distinct; back in a light palette they are exactly the scheduler styles again.
+    void chartsFollowADarkPalette() {
+        const QPalette dark = darkPalette(), light = QApplication::palette();
+        TradeoffView t;
+        t.setRuns(tradeoffRuns(chain(), hw()));
+        t.setPalette(dark);
+        checkChartColours(t.plot(), dark);
+        std::set<QRgb> seen;
+        for (int g = 0; g < t.plot()->graphCount(); ++g) {
+            QCPGraph* graph = t.plot()->graph(g);
+            const QColor c = graph->pen().color();
+            QVERIFY2(contrast(c, dark.color(QPalette::Base)) >= 3.0, qPrintable(graph->name()));
+            QVERIFY2(contrast(graph->scatterStyle().pen().color(), dark.color(QPalette::Base)) >= 3.0,
+                     qPrintable(graph->name()));
+            QVERIFY2(seen.insert(c.rgb()).second, qPrintable(graph->name()));
+        }
+        t.setPalette(light);
+        checkChartColours(t.plot(), light);
+        for (int g = 0; g < t.plot()->graphCount(); ++g) {
+            QCPGraph* graph = t.plot()->graph(g);
+            QCOMPARE(graph->pen().color(), schedulerStyle(graph->name().toStdString()).color);
+        }
+
+        auto run = std::make_shared<const Run>(runScheduler("revolve", Problem(chain()), hw(), {}));
+        QVERIFY(run->feasible);
+        TimelineView v;
+        v.setPalette(dark);
+        v.setRun(run, hw());
+        checkChartColours(v.plot(), dark);
+        SweepView s;
+        s.setRun(run, chain(), hw());
+        s.setPalette(dark);
+        checkChartColours(s.plot(), dark);
+        GraphView gv;
+        gv.setPalette(dark);
+        QCOMPARE(gv.view()->backgroundBrush().color(), dark.color(QPalette::Base));
+    }
+
+    // An export is for a paper: white behind black axes, whatever the window's style; the view stays dark.
+    void exportsStayWhiteUnderADarkStyle() {
+        QTemporaryDir dir;
+        TradeoffView t;
+        t.setRuns(tradeoffRuns(chain(), hw()));
+        t.setPalette(darkPalette());
+        const QString png = dir.filePath("t.png");
+        QCOMPARE(exportChart(t.plot(), png, 400, 300), QString());
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.pixelColor(3, 3), QColor(Qt::white));
+        QCOMPARE(image.pixelColor(image.width() - 3, image.height() - 3), QColor(Qt::white));
+        checkChartColours(t.plot(), darkPalette());
+    }
+
+    // Before any run: a line saying what to do, and no "0 B … 1 B" axes.
+    void emptyChartsShowAHint() {
+        TradeoffView t;
+        QVERIFY(visibleTexts(t.plot()).contains("Run all (Shift+F5) to fill the trade-off"));
+        QVERIFY(!anyAxisShown(t.plot()));
+        QVERIFY(inkInTheMiddle(t.plot()) > 100); // drawn, not only there
+        t.setRuns(tradeoffRuns(chain(), hw()));
+        QVERIFY(visibleTexts(t.plot()).isEmpty());
+        QVERIFY(anyAxisShown(t.plot()));
+
+        TimelineView v;
+        QVERIFY(visibleTexts(v.plot()).contains("Run a scheduler (F5) to see its plan"));
+        QVERIFY(!anyAxisShown(v.plot()));
+        QVERIFY(inkInTheMiddle(v.plot()) > 100);
+        auto run = std::make_shared<const Run>(runScheduler("revolve", Problem(chain()), hw(), {}));
+        v.setRun(run, hw());
+        QVERIFY(visibleTexts(v.plot()).isEmpty());
+        QVERIFY(anyAxisShown(v.plot()));
+        v.setRun(nullptr, hw());
+        QVERIFY(visibleTexts(v.plot()).contains("Run a scheduler (F5) to see its plan"));
+
+        SweepView s;
+        QVERIFY(visibleTexts(s.plot()).contains("Run a scheduler (F5) to see its plan"));
+        QVERIFY(!anyAxisShown(s.plot()));
+    }
+
+    // A plan that never transfers has one lane (compute); one that writes to a level has a row for that channel.
+    void lanesWithoutActionsTakeNoRoom() {
+        TimelineView v;
+        auto storeAll = std::make_shared<const Run>(runScheduler("store-all", Problem(chain()), hw(), {}));
+        QVERIFY(storeAll->feasible);
+        QCOMPARE(int(storeAll->timeline->lanes.size()), 3); // compute, host DRAM, NVMe
+        v.setRun(storeAll, hw());
+        QCOMPARE(v.gantt()->laneCount(), 1);
+        QCPAxis* lanes = v.plot()->axisRects().front()->axis(QCPAxis::atLeft);
+        QVERIFY(lanes->range().size() <= 1.0 + 1e-9);
+
+        // Multistage under a small budget offloads checkpoints: compute plus the channels its intervals use.
+        SolveRequest req;
+        req.budget_bytes = storeAllPeak(chain(), hw()) / 2;
+        auto offload = std::make_shared<const Run>(runScheduler("multistage", Problem(chain()), hw(), req));
+        QVERIFY2(offload->feasible, offload->message.c_str());
+        std::set<int> used = {0};
+        for (const Interval& iv : offload->timeline->intervals)
+            used.insert(iv.lane);
+        QVERIFY(used.size() >= 2);
+        v.setRun(offload, hw());
+        QCOMPARE(v.gantt()->laneCount(), int(used.size()));
+    }
+
+    // Dense memory areas are filled without antialiasing (the seams between thin steps were the moiré).
+    void memoryAreasAreNotAntialiased() {
+        TimelineView v;
+        auto run = std::make_shared<const Run>(runScheduler("revolve", Problem(chain()), hw(), {}));
+        v.setRun(run, hw());
+        QCPAxisRect* memory = v.plot()->axisRects().back();
+        int areas = 0;
+        for (int i = 0; i < v.plot()->plottableCount(); ++i) {
+            QCPAbstractPlottable* p = v.plot()->plottable(i);
+            if (p->keyAxis()->axisRect() != memory || p->brush().style() == Qt::NoBrush) continue;
+            QVERIFY2(!p->antialiasedFill(), qPrintable(p->name()));
+            ++areas;
+        }
+        QCOMPARE(areas, int(kMemoryCategories));
+    }
+
+    // Every column of the chain table is as wide as the values it shows (no "128.0…"), which drop useless zeros.
+    void chainTableFitsItsValues() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.openDefault();
+        w.resize(1600, 1000);
+        w.show();
+        problemTabs(w)->setCurrentIndex(0);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::processEvents();
+        QTableView* table = w.chainTable();
+        QVERIFY(table->isVisible());
+        QCOMPARE(table->model()->index(0, ChainTableModel::State).data().toString(), QString("128 KiB"));
+        // The widest values the units give ("1023.99 KiB", "999.99 µs") in the first row.
+        QVERIFY(w.chainModel()->setData(w.chainModel()->index(0, ChainTableModel::Tape), "1048566"));
+        QVERIFY(w.chainModel()->setData(w.chainModel()->index(0, ChainTableModel::Forward), "999.99us"));
+        QApplication::processEvents();
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            QVERIFY2(table->columnWidth(c) >= static_cast<QAbstractItemView*>(table)->sizeHintForColumn(c),
+                     qPrintable(QString("column %1: %2 px for %3 px of text")
+                                    .arg(c)
+                                    .arg(table->columnWidth(c))
+                                    .arg(static_cast<QAbstractItemView*>(table)->sizeHintForColumn(c))));
+    }
+
+    // Checkmate's parameter text (solver sizes, bounds, why it stopped) is long: the window still fits a small
+    // screen, and the numbers in it read like numbers.
+    void longParametersDoNotWidenTheWindow() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(source("examples/linear-32.ckpt-graph.json")));
+        w.resize(1600, 1000);
+        w.show();
+        w.document()->settings().params["checkmate"] = {{"mode", "lp-rounding"}};
+        w.schedulerPanel()->setCurrentScheduler("checkmate");
+        auto run = w.runCurrentNow();
+        QVERIFY(run && run->feasible);
+        QApplication::processEvents();
+        QString summary;
+        for (QLabel* l : w.findChildren<QLabel*>())
+            if (l->text().contains("checkmate") && l->text().contains("makespan")) summary = l->text();
+        QVERIFY2(summary.contains("lp_bound_s="), qPrintable(summary));
+        QVERIFY2(w.minimumSizeHint().width() < 1000, qPrintable(QString::number(w.minimumSizeHint().width())));
+        QVERIFY2(w.width() <= 1600, qPrintable(QString::number(w.width())));
+        QVERIFY2(!summary.contains(QRegularExpression("\\d\\.\\d{6}")), qPrintable(summary)); // no raw doubles
+    }
+};
+
+QTEST_MAIN(TestViews)
+#include "tst_views.moc"
