@@ -138,7 +138,8 @@ void applyChartColours(QCustomPlot* plot, const ChartColours& c) {
         p->setPen(adaptedPen(p, "pen", p->pen(), c.background));
         if (auto* graph = qobject_cast<QCPGraph*>(p); graph && !graph->scatterStyle().isNone()) {
             QCPScatterStyle s = graph->scatterStyle();
-            s.setPen(adaptedPen(graph, "scatterPen", s.pen(), c.background));
+            // A marker without a pen of its own draws with the graph's (adapted above); its pen() is Qt::NoPen.
+            if (s.isPenDefined()) s.setPen(adaptedPen(graph, "scatterPen", s.pen(), c.background));
             s.setBrush(adaptedBrush(graph, "scatterBrush", s.brush(), c.background));
             graph->setScatterStyle(s);
         }

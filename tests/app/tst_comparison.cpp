@@ -157,7 +157,7 @@ private slots:
         ComparisonTable* table = w.comparisonTable();
         const QFontMetrics fm(table->font());
         const QString text = w.comparisonModel()->index(1, ComparisonModel::Params).data().toString();
-        QCOMPARE(text, QString("slots=500 time_limit=40.3 unit_bytes=65536"));
+        QCOMPARE(text, QString("slots=500 time_limit=40.3 s unit_bytes=64 KiB"));
         QVERIFY2(table->columnWidth(ComparisonModel::Params) >= fm.horizontalAdvance(text),
                  qPrintable(QString::number(table->columnWidth(ComparisonModel::Params))));
         QCOMPARE(table->columnWidth(ComparisonModel::Params), ComparisonTable::kMaxParamsWidth);

@@ -247,7 +247,7 @@ private slots:
         w.runAllNow();
         QCOMPARE(w.comparisonModel()->rowCount(), 1);
         const QModelIndex makespan = w.comparisonModel()->index(0, ComparisonModel::Makespan);
-        QCOMPARE(makespan.data().toString(), QString("55.70 ms"));
+        QCOMPARE(makespan.data().toString(), QString("55.7 ms"));
         QVERIFY(!makespan.data(Qt::ToolTipRole).toString().contains("Out of date"));
         auto steps = w.document()->steps();
         steps[0].forward = 1.0;
