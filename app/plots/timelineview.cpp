@@ -1,6 +1,7 @@
 #include "timelineview.h"
 
 #include "ganttplottable.h"
+#include "memoryareagraph.h"
 #include "tickers.h"
 #include "util/units.h"
 
@@ -99,7 +100,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     const QColor colors[kMemoryCategories] = {QColor(0, 114, 178, 170), QColor(230, 159, 0, 170),
                                               QColor(213, 94, 0, 150), QColor(120, 120, 120, 140)};
     for (int c = 0; c < kMemoryCategories; ++c) {
-        QCPGraph* g = p->addGraph(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
+        // Filled per pixel column with its envelope (memoryareagraph.h): a dense plan redraws in milliseconds.
+        QCPGraph* g = new MemoryAreaGraph(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setPen(Qt::NoPen); // fills only: outlines turn dense plans into dark noise
         g->setBrush(colors[c]);
