@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-std::vector<double> columnMaxima(const QCPGraphData* data, qsizetype count, int columns,
-                                 const std::function<double(double)>& pixelOf) {
+std::vector<double> columnMaxima(const QCPGraphData* data, qsizetype count, int columns, double scale, double offset) {
+    auto pixelOf = [=](double key) { return key * scale + offset; };
     std::vector<double> top(std::size_t(std::max(0, columns)), -std::numeric_limits<double>::infinity());
     if (columns <= 0 || count <= 0) return top;
     double from = pixelOf(data[0].key);
@@ -76,19 +76,23 @@ void MemoryAreaGraph::drawFill(QCPPainter* painter, QVector<QPointF>* lines) con
     QCPAxis* keyAxis = mKeyAxis.data();
     QCPAxis* valueAxis = mValueAxis.data();
     const QCPGraph* below = channelFillGraph();
-    // The columns are along a horizontal, left-to-right key axis; anything else is QCustomPlot's own fill.
+    // The columns are along a horizontal, linear, left-to-right key axis; anything else is QCustomPlot's own fill.
     if (!keyAxis || !valueAxis || keyAxis->orientation() != Qt::Horizontal || keyAxis->rangeReversed() ||
-        (below && below->keyAxis() != keyAxis) || mLineStyle != lsStepLeft)
+        keyAxis->scaleType() != QCPAxis::stLinear || (below && below->keyAxis() != keyAxis) || mLineStyle != lsStepLeft)
         return QCPGraph::drawFill(painter, lines);
     if (painter->brush().style() == Qt::NoBrush || painter->brush().color().alpha() == 0) return;
     const QRect area = keyAxis->axisRect()->rect();
     const int columns = area.width();
+    // Column of a key: key * scale + offset, the axis's linear map shifted to the chart's left edge.
+    const QCPRange range = keyAxis->range();
+    if (!(range.size() > 0)) return;
+    const double scale = (keyAxis->coordToPixel(range.upper) - keyAxis->coordToPixel(range.lower)) / range.size();
+    const double offset = keyAxis->coordToPixel(range.lower) - range.lower * scale - double(area.left());
     auto maxima = [&](const QCPGraph& g) {
         const QCPGraphDataContainer& d = *g.data();
-        auto begin = d.findBegin(keyAxis->range().lower), end = d.findEnd(keyAxis->range().upper);
+        auto begin = d.findBegin(range.lower), end = d.findEnd(range.upper);
         if (begin == end) return std::vector<double>(std::size_t(std::max(0, columns)), 0.0);
-        return columnMaxima(&*begin, end - begin, columns,
-                            [&](double key) { return keyAxis->coordToPixel(key) - double(area.left()); });
+        return columnMaxima(&*begin, end - begin, columns, scale, offset);
     };
     const std::vector<double> top = maxima(*this);
     std::vector<double> bottom = below ? maxima(*below) : std::vector<double>(top.size(), 0.0);

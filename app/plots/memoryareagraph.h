@@ -6,7 +6,6 @@
 // pixel column instead from the column's highest value of the category below to its own highest: the curve's
 // envelope, so every peak stays visible. The stacked categories never overlap, since each curve is a running sum over
 // the categories and its column maximum is at most the next one's.
-#include <functional>
 #include <qcustomplot.h>
 #include <vector>
 
@@ -20,10 +19,9 @@ protected:
 };
 
 // The highest value of the step-left curve (keys ascending, each value holding until the next key; the last holds at
-// its key only) in each of `columns` pixel columns, column c covering pixels [c, c + 1) after `pixelOf` maps a key;
-// columns the curve does not reach hold -infinity.
-std::vector<double> columnMaxima(const QCPGraphData* data, qsizetype count, int columns,
-                                 const std::function<double(double)>& pixelOf);
+// its key only) in each of `columns` pixel columns, column c covering pixels [c, c + 1) where a key lies at pixel
+// key * scale + offset; columns the curve does not reach hold -infinity.
+std::vector<double> columnMaxima(const QCPGraphData* data, qsizetype count, int columns, double scale, double offset);
 
 // The region of pixel columns c = 0, 1, ... covering rows [y0[c], y1[c]) (none where y0[c] >= y1[c]) as disjoint
 // rectangles: the spans of a row merged down over the rows with the same spans. Few rectangles for a smooth curve,
