@@ -15,8 +15,8 @@
 #include <QTemporaryDir>
 #include <cmath>
 #include <memory>
-#include <vector>
 #include <qcustomplot.h>
+#include <vector>
 
 // The drawn file (in a private folder) saved over `path` atomically.
 static QString saveDrawn(bool ok, const QString& drawn, const QString& path);

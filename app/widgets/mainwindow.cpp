@@ -16,10 +16,10 @@
 #include "run/node_fates.h"
 #include "run/plan_files.h"
 
-#include "runstatus.h"
 #include "about.h"
 #include "comparisontable.h"
 #include "examplefiles.h"
+#include "runstatus.h"
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
 #include "util/units.h"

@@ -318,9 +318,9 @@ void SchedulerPanel::editBudget() {
     ProjectSettings s = m_doc->settings();
     s.budget_bytes = budgetBytes();
     if (s.budget_bytes == m_doc->settings().budget_bytes) return;
-    const QString what = s.budget_bytes
-                             ? tr("Set the budget to %1").arg(QString::fromStdString(formatBytes(double(s.budget_bytes))))
-                             : tr("Remove the budget");
+    const QString what =
+        s.budget_bytes ? tr("Set the budget to %1").arg(QString::fromStdString(formatBytes(double(s.budget_bytes))))
+                       : tr("Remove the budget");
     m_doc->editSettings(s, what, QStringLiteral("budget %1").arg(m_gesture));
 }
 
