@@ -50,19 +50,6 @@ void appendJsonString(std::string& out, const std::string& s) {
     out += '"';
 }
 
-void appendCsvField(std::string& out, const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) {
-        out += s;
-        return;
-    }
-    out += '"';
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    out += '"';
-}
-
 bool isTransfer(IntervalKind k) {
     return k == IntervalKind::Write || k == IntervalKind::Read;
 }
@@ -295,6 +282,19 @@ template <typename Text> std::string traceOf(const Text& text, const Timeline& t
 }
 
 } // namespace
+
+void appendCsvField(std::string& out, const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) {
+        out += s;
+        return;
+    }
+    out += '"';
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+}
 
 std::string timelineToCsv(const Plan& plan, const Timeline& tl) {
     return csvOf(ChainText{plan}, tl);

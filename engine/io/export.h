@@ -10,6 +10,10 @@
 
 namespace ckpt {
 
+// One CSV field: as it is, or in double quotes (quotes doubled) when it holds a comma, a quote or a line break
+// (RFC 4180).
+void appendCsvField(std::string& out, const std::string& field);
+
 // CSV with a header line and one row per interval of the timeline (a free has none), in timeline order:
 //   index          the action's index in the plan (0-based)
 //   action         the plan's action as a short code: "F12/tape", "B7", "W40@1" (write x40 to level 1), "R40@1"

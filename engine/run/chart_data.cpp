@@ -10,16 +10,7 @@ namespace ckpt {
 namespace {
 
 void field(std::string& out, const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) {
-        out += s;
-        return;
-    }
-    out += '"';
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    out += '"';
+    appendCsvField(out, s);
 }
 
 // The shortest text that reads back to the same double.
