@@ -10,6 +10,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <qcustomplot.h>
 
@@ -66,9 +67,13 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
 }
 
 int TradeoffView::seriesCount() const {
+    return m_series;
+}
+
+int TradeoffView::dominatedCount() const {
     int n = 0;
     for (int g = 0; g < m_plot->graphCount(); ++g)
-        n += m_plot->graph(g)->dataCount() > 0;
+        if (m_plot->graph(g)->lineStyle() == QCPGraph::lsNone) n += m_plot->graph(g)->dataCount();
     return n;
 }
 
@@ -76,6 +81,7 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
     m_runs = std::move(runs);
     m_plot->clearGraphs();
     m_pointRun.clear();
+    m_series = 0;
     std::map<std::string, std::vector<int>> byScheduler;
     std::vector<std::string> order;
     for (int i = 0; i < int(m_runs.size()); ++i) {
@@ -104,16 +110,52 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         }
         g->setPen(pen);
         g->setScatterStyle(scatter);
-        QVector<QCPGraphData> data;
-        for (int id : ids) {
+        // The line joins the scheduler's best trade-offs only: a point another run of it beats on memory and time
+        // (or equals) is drawn faint, unjoined, so the curve does not zigzag through results nobody would choose.
+        auto point = [&](int id) {
             const Run& r = *m_runs[std::size_t(id)];
-            double x = double(r.timeline->totals.peak_bytes[0]),
-                   y = r.timeline->totals.makespan_s / r.baseline_makespan_s;
-            data.push_back(QCPGraphData(x, y));
-            xmax = std::max(xmax, x), ymax = std::max(ymax, y);
+            return QCPGraphData(double(r.timeline->totals.peak_bytes[0]),
+                                r.timeline->totals.makespan_s / r.baseline_makespan_s);
+        };
+        std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) {
+            const QCPGraphData pa = point(a), pb = point(b);
+            return pa.key < pb.key || (pa.key == pb.key && pa.value < pb.value);
+        });
+        std::vector<int> best, dominated;
+        double lowest = std::numeric_limits<double>::infinity();
+        for (int id : ids) {
+            const QCPGraphData p = point(id);
+            xmax = std::max(xmax, p.key), ymax = std::max(ymax, p.value);
+            if (p.value < lowest) {
+                lowest = p.value;
+                best.push_back(id);
+            } else {
+                dominated.push_back(id);
+            }
         }
-        g->data()->set(data, false); // already sorted by key; keep the run order for clicks
-        m_pointRun.push_back(ids);
+        QVector<QCPGraphData> data;
+        for (int id : best)
+            data.push_back(point(id));
+        g->data()->set(data, true); // sorted by key; the run order for clicks is m_pointRun's
+        m_pointRun.push_back(best);
+        ++m_series;
+        if (dominated.empty()) continue;
+        QCPGraph* faint = m_plot->addGraph();
+        faint->setName(g->name() + tr(" (dominated)"));
+        faint->removeFromLegend();
+        faint->setLineStyle(QCPGraph::lsNone);
+        QCPScatterStyle light = scatter;
+        QColor c = pen.color();
+        c.setAlpha(80);
+        light.setPen(QPen(c, pen.widthF()));
+        if (light.brush().style() != Qt::NoBrush) light.setBrush(c);
+        faint->setPen(QPen(c));
+        faint->setScatterStyle(light);
+        QVector<QCPGraphData> faintData;
+        for (int id : dominated)
+            faintData.push_back(point(id));
+        faint->data()->set(faintData, true);
+        m_pointRun.push_back(dominated);
     }
     // A scheduler this machine cannot run gets a legend line with the reason and nothing drawn.
     std::map<std::string, std::string> unavailable;

@@ -17,7 +17,8 @@ public:
     ~TradeoffView() override;
     void setRuns(std::vector<std::shared_ptr<const ckpt::Run>> runs);
     QCustomPlot* plot() const { return m_plot; }
-    int seriesCount() const;
+    int seriesCount() const;    // schedulers drawn (their best trade-offs joined by a line)
+    int dominatedCount() const; // points drawn faint: another run of the same scheduler is as good or better
     // Runs made before the problem or machine changed: drawn grey (the window says why).
     void setStale(bool stale);
     bool isStale() const { return m_stale; }
@@ -33,6 +34,7 @@ private:
     QCustomPlot* m_plot;
     std::unique_ptr<ChartHint> m_hint;
     std::vector<std::shared_ptr<const ckpt::Run>> m_runs;
+    int m_series = 0;
     std::vector<std::vector<int>> m_pointRun; // per graph, the run index of each point (in key order)
     bool m_stale = false;
 };

@@ -112,6 +112,52 @@ private slots:
 
     // The 1000-step LSTM under a 5 % budget (the explorer's default view): thousands of memory samples reduced to at
     // most one step per pixel column, and the highest drawn total is the simulator's peak, to the byte.
+    // Revolve at every slot count on the small chain: the line joins exactly the distinct points no other run beats
+    // on both memory and time (checked pairwise here, not by the view's sweep), in falling time; the rest are faint
+    // and out of the legend.
+    void onlyTheBestTradeOffsAreJoined() {
+        const QString root(CKPT_SOURCE_DIR);
+        auto chain = ckpt::loadChain((root + "/examples/small-hetero-12.ckpt-chain.json").toStdString());
+        QVERIFY(chain);
+        std::vector<std::shared_ptr<const ckpt::Run>> runs;
+        std::vector<std::pair<double, double>> points;
+        for (int s = 1; s <= 14; ++s) {
+            ckpt::SolveRequest req;
+            req.params = {{"slots", std::to_string(s)}};
+            auto run = std::make_shared<const ckpt::Run>(
+                ckpt::runScheduler("revolve", ckpt::Problem(*chain), ckpt::Hardware::unbounded(), req));
+            QVERIFY2(run->feasible, run->message.c_str());
+            points.emplace_back(double(run->timeline->totals.peak_bytes[0]),
+                                run->timeline->totals.makespan_s / run->baseline_makespan_s);
+            runs.push_back(run);
+        }
+        std::set<std::pair<double, double>> best;
+        for (const auto& p : points) {
+            bool beaten = false;
+            for (const auto& q : points)
+                beaten |= q.first <= p.first && q.second <= p.second && q != p;
+            if (!beaten) best.insert(p);
+        }
+        QVERIFY(best.size() >= 2 && best.size() < points.size()); // the case has both kinds
+        TradeoffView v;
+        v.setRuns(runs);
+        QCPGraph* line = series(v.plot(), "revolve");
+        QVERIFY(line);
+        QCOMPARE(line->dataCount(), int(best.size()));
+        for (int k = 0; k < line->dataCount(); ++k) {
+            const auto d = line->data()->at(k);
+            QVERIFY(best.count(std::make_pair(d->key, d->value)));
+            if (k > 0) QVERIFY(d->value < line->data()->at(k - 1)->value);
+        }
+        QCOMPARE(v.seriesCount(), 1);
+        QCOMPARE(v.dominatedCount(), int(points.size() - best.size()));
+        for (int g = 0; g < v.plot()->graphCount(); ++g)
+            if (v.plot()->graph(g) != line && v.plot()->graph(g)->dataCount() > 0) {
+                QVERIFY(!v.plot()->legend->hasItemWithPlottable(v.plot()->graph(g)));
+                QVERIFY(v.plot()->graph(g)->scatterStyle().pen().color().alpha() < 255);
+            }
+    }
+
     void denseMemoryIsDecimatedToItsExactPeak() {
         const QString root(CKPT_SOURCE_DIR);
         auto chain = ckpt::loadChain((root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json").toStdString());
