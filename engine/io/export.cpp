@@ -10,20 +10,6 @@ namespace ckpt {
 
 namespace {
 
-void appendInt(std::string& out, long long v) {
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-}
-
-// The shortest text that reads back to the same double.
-void appendDouble(std::string& out, double v) {
-    if (!std::isfinite(v)) v = 0;
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-}
-
 // Microseconds with nanosecond resolution, as trace viewers expect.
 void appendMicros(std::string& out, double seconds) {
     double us = std::isfinite(seconds) ? seconds * 1e6 : 0;
@@ -282,6 +268,20 @@ template <typename Text> std::string traceOf(const Text& text, const Timeline& t
 }
 
 } // namespace
+
+void appendInt(std::string& out, long long v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+// The shortest text that reads back to the same double.
+void appendDouble(std::string& out, double v) {
+    if (!std::isfinite(v)) v = 0;
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
 
 void appendCsvField(std::string& out, const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) {

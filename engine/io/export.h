@@ -13,6 +13,9 @@ namespace ckpt {
 // One CSV field: as it is, or in double quotes (quotes doubled) when it holds a comma, a quote or a line break
 // (RFC 4180).
 void appendCsvField(std::string& out, const std::string& field);
+// An integer, and the shortest text that reads back to the same double (a non-finite one as 0).
+void appendInt(std::string& out, long long v);
+void appendDouble(std::string& out, double v);
 
 // CSV with a header line and one row per interval of the timeline (a free has none), in timeline order:
 //   index          the action's index in the plan (0-based)

@@ -3,7 +3,6 @@
 #include "io/export.h"
 #include "schedulers/graph_registry.h"
 
-#include <charconv>
 #include <cmath>
 
 namespace ckpt {
@@ -13,18 +12,9 @@ void field(std::string& out, const std::string& s) {
     appendCsvField(out, s);
 }
 
-// The shortest text that reads back to the same double.
+// The shortest text that reads back to the same double; a non-finite one is an empty field (no value).
 void number(std::string& out, double v) {
-    if (!std::isfinite(v)) return; // an empty field: no value
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-}
-
-void integer(std::string& out, long long v) {
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
+    if (std::isfinite(v)) appendDouble(out, v);
 }
 
 // The line the memory chart draws for `level`: the budget (level 0) or the capacity, the smaller; 0 for none.
@@ -59,22 +49,22 @@ std::string memoryCsv(const Run& run, const Hardware& hw) {
     const Timeline& tl = *run.timeline;
     for (int l = 0; l < int(tl.memory.size()); ++l) {
         std::string head;
-        integer(head, l);
+        appendInt(head, l);
         head += ',';
         field(head, l < hw.levelCount() ? hw.level(l).name : std::string());
         head += ',';
         std::string tail = ",";
-        if (std::int64_t limit = limitOf(run, hw, l)) integer(tail, limit);
+        if (std::int64_t limit = limitOf(run, hw, l)) appendInt(tail, limit);
         tail += '\n';
         auto row = [&](double time, const MemorySample& m) {
             out += head;
             number(out, time);
             for (std::int64_t b : m.bytes) {
                 out += ',';
-                integer(out, b);
+                appendInt(out, b);
             }
             out += ',';
-            integer(out, m.total());
+            appendInt(out, m.total());
             out += tail;
         };
         const auto& curve = tl.memory[std::size_t(l)];
@@ -92,19 +82,19 @@ std::string sweepCsv(const Run& run) {
     for (const Interval& iv : run.timeline->intervals) {
         if (iv.lane != 0) continue;
         const bool back = iv.kind == IntervalKind::Backward;
-        integer(out, iv.action);
+        appendInt(out, iv.action);
         out += ',';
         out += intervalKindName(iv.kind);
         out += ',';
-        integer(out, iv.index);
+        appendInt(out, iv.index);
         out += ',';
         number(out, iv.start);
         out += ',';
         number(out, iv.end);
         out += ',';
-        integer(out, back ? iv.index : iv.index - 1);
+        appendInt(out, back ? iv.index : iv.index - 1);
         out += ',';
-        integer(out, back ? iv.index - 1 : iv.index);
+        appendInt(out, back ? iv.index - 1 : iv.index);
         out += ',';
         const Action& a = plan->actions[std::size_t(iv.action)];
         if (a.kind == ActionKind::Forward)
@@ -149,13 +139,13 @@ std::string runsCsv(const std::vector<Run>& runs, const Hardware& hw, const std:
                 break;
             }
         out += ',';
-        integer(out, r.budget_bytes);
+        appendInt(out, r.budget_bytes);
         out += ',';
         out += r.feasible ? "ok" : r.available ? "infeasible" : "n/a";
         const Totals* t = r.feasible && r.timeline ? &r.timeline->totals : nullptr;
         for (int l = 0; l < hw.levelCount(); ++l) {
             out += ',';
-            if (t && std::size_t(l) < t->peak_bytes.size()) integer(out, t->peak_bytes[std::size_t(l)]);
+            if (t && std::size_t(l) < t->peak_bytes.size()) appendInt(out, t->peak_bytes[std::size_t(l)]);
         }
         out += ',';
         if (t) {
@@ -163,9 +153,9 @@ std::string runsCsv(const std::vector<Run>& runs, const Hardware& hw, const std:
             out += ',';
             number(out, r.baseline_makespan_s > 0 ? t->makespan_s / r.baseline_makespan_s : 1.0);
             out += ',';
-            integer(out, t->forward_steps);
+            appendInt(out, t->forward_steps);
             out += ',';
-            integer(out, t->recomputed_steps);
+            appendInt(out, t->recomputed_steps);
         } else {
             out += ",,,";
         }

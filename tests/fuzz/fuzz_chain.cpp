@@ -8,17 +8,9 @@ using namespace ckpt;
 using namespace ckpt::fuzz;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    auto doc = parseJson(text(data, size), kSource);
-    if (!doc) {
-        checkError(doc.error());
-        return 0;
-    }
-    if (tooLargeByDesign(*doc)) return 0;
-    auto chain = chainFromJson(*doc, kSource);
-    if (!chain) {
-        checkError(chain.error());
-        return 0;
-    }
+    auto chain = loadInput(
+        data, size, [](const auto& doc) { return chainFromJson(doc, kSource); }, true);
+    if (!chain) return 0;
 
     const auto again = readBack(chainToJson(*chain), "chain", [](const auto& j) { return chainFromJson(j, "saved"); });
     check(again == *chain, "a chain does not read back equal");

@@ -11,16 +11,8 @@ using namespace ckpt;
 using namespace ckpt::fuzz;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    auto doc = parseJson(text(data, size), kSource);
-    if (!doc) {
-        checkError(doc.error());
-        return 0;
-    }
-    auto spec = figureFromJson(*doc, kSource);
-    if (!spec) {
-        checkError(spec.error());
-        return 0;
-    }
+    auto spec = loadInput(data, size, [](const auto& doc) { return figureFromJson(doc, kSource); });
+    if (!spec) return 0;
     const PrintSize& page = spec->size;
     check(page.width_pt >= 36 && page.height_pt >= 36 && page.width_pt <= 20000 && page.height_pt <= 20000,
           "a page size out of range");

@@ -19,16 +19,8 @@ bool sameGraph(const Graph& a, const Graph& b) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    auto doc = parseJson(text(data, size), kSource);
-    if (!doc) {
-        checkError(doc.error());
-        return 0;
-    }
-    auto graph = graphFromJson(*doc, kSource);
-    if (!graph) {
-        checkError(graph.error());
-        return 0;
-    }
+    auto graph = loadInput(data, size, [](const auto& doc) { return graphFromJson(doc, kSource); });
+    if (!graph) return 0;
 
     const auto again = readBack(graphToJson(*graph), "graph", [](const auto& j) { return graphFromJson(j, "saved"); });
     check(sameGraph(again, *graph), "a graph does not read back equal");

@@ -18,16 +18,8 @@ bool samePlan(const GraphPlan& a, const GraphPlan& b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const Graph graph = fixedGraph();
-    auto doc = parseJson(text(data, size), kSource);
-    if (!doc) {
-        checkError(doc.error());
-        return 0;
-    }
-    auto plan = graphPlanFromJson(*doc, graph, kSource);
-    if (!plan) {
-        checkError(plan.error());
-        return 0;
-    }
+    auto plan = loadInput(data, size, [&](const auto& doc) { return graphPlanFromJson(doc, graph, kSource); });
+    if (!plan) return 0;
 
     const auto again = readBack(graphPlanToJson(*plan, graph), "graph plan",
                                 [&](const auto& j) { return graphPlanFromJson(j, graph, "saved"); });

@@ -10,16 +10,8 @@ using namespace ckpt;
 using namespace ckpt::fuzz;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    auto doc = parseJson(text(data, size), kSource);
-    if (!doc) {
-        checkError(doc.error());
-        return 0;
-    }
-    auto hw = hardwareFromJson(*doc, kSource);
-    if (!hw) {
-        checkError(hw.error());
-        return 0;
-    }
+    auto hw = loadInput(data, size, [](const auto& doc) { return hardwareFromJson(doc, kSource); });
+    if (!hw) return 0;
 
     const auto again =
         readBack(hardwareToJson(*hw), "hardware", [](const auto& j) { return hardwareFromJson(j, "saved"); });

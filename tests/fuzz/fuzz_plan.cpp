@@ -16,16 +16,8 @@ bool samePlan(const Plan& a, const Plan& b) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    auto doc = parseJson(text(data, size), kSource);
-    if (!doc) {
-        checkError(doc.error());
-        return 0;
-    }
-    auto plan = planFromJson(*doc, kSource);
-    if (!plan) {
-        checkError(plan.error());
-        return 0;
-    }
+    auto plan = loadInput(data, size, [](const auto& doc) { return planFromJson(doc, kSource); });
+    if (!plan) return 0;
 
     const Chain chain = fixedChain();
     const auto again =

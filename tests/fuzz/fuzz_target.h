@@ -9,7 +9,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
@@ -30,6 +33,25 @@ inline std::string text(const std::uint8_t* data, std::size_t size) {
 // A document that would make a loader allocate more than a fuzzer's memory limit by design (a "uniform" chain of
 // millions of steps is inside the documented limit): skipped, since the size caps are judged elsewhere.
 bool tooLargeByDesign(const nlohmann::json& doc);
+
+// The input parsed and loaded by `load` (a JSON document to a Result), or nothing when either refused it, after
+// checking the refusal names the input. `skipTooLarge`: also nothing for documents tooLargeByDesign.
+template <typename Load>
+auto loadInput(const std::uint8_t* data, std::size_t size, Load load, bool skipTooLarge = false)
+    -> std::optional<std::decay_t<decltype(*load(std::declval<const nlohmann::json&>()))>> {
+    auto doc = parseJson(text(data, size), kSource);
+    if (!doc) {
+        checkError(doc.error());
+        return std::nullopt;
+    }
+    if (skipTooLarge && tooLargeByDesign(*doc)) return std::nullopt;
+    auto loaded = load(*doc);
+    if (!loaded) {
+        checkError(loaded.error());
+        return std::nullopt;
+    }
+    return std::move(*loaded);
+}
 
 // What a loaded file saves as (`saved`) must parse and load again (`load` reads a JSON document); returns what it
 // loaded, for the target to compare with the original.
