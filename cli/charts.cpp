@@ -33,7 +33,7 @@ Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const
 }
 
 Chart runsChart(FigureChart kind, const std::vector<Run>& runs, const std::vector<std::string>& series,
-                const Hardware& hw) {
+                const Hardware& hw, LogAxes log) {
     Chart c;
     c.csv = runsCsv(runs, hw, series);
     // The views name a series by its run's scheduler: runs carry the legend's names from here on.
@@ -49,6 +49,7 @@ Chart runsChart(FigureChart kind, const std::vector<Run>& runs, const std::vecto
         c.view.reset(s), c.plot = s->plot();
     } else {
         auto* t = new TradeoffView;
+        t->setLogAxes(log.memory, log.time);
         t->setRuns(shown);
         c.view.reset(t), c.plot = t->plot();
     }

@@ -24,7 +24,8 @@ struct Chart {
 Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const Problem& problem, const Hardware& hw);
 // Runs as the trade-off chart or as forward steps against slots; series[i] names run i in the legend (empty or
 // missing: its scheduler), and picks its look (schedulerstyle.h).
+// A trade-off's axes are logarithmic as `log` says.
 Chart runsChart(FigureChart kind, const std::vector<Run>& runs, const std::vector<std::string>& series,
-                const Hardware& hw);
+                const Hardware& hw, LogAxes log = {});
 
 } // namespace ckpt::cli

@@ -10,6 +10,7 @@
 #include "plots/printlayout.h"
 #include "plots/sharedlegend.h"
 #include "plots/timelineview.h"
+#include "plots/tradeoffview.h"
 #include "run/scheduler_lookup.h"
 #include "util/units.h"
 
@@ -193,7 +194,8 @@ std::string layoutCsv(const QList<ChartPanel>& panels, const std::vector<int>& p
             if (!e || !e->visible()) continue;
             if (auto* a = qobject_cast<QCPAxisRect*>(e); a && a->maximumSize().height() > 0) row("axes", a->rect());
             if (auto* l = qobject_cast<QCPLegend*>(e); l && l->itemCount() > 0) row("legend", l->outerRect());
-            if (qobject_cast<QCPTextElement*>(e)) row("title", e->outerRect());
+            if (qobject_cast<QCPTextElement*>(e))
+                row(e->objectName() == "footnote" ? "footnote" : "title", e->outerRect());
         }
     }
     return out;
@@ -254,7 +256,7 @@ int cmdFigure(int argc, char** argv) {
         }
         reportUnavailable(*runs);
         if (p.chart == FigureChart::Tradeoff || p.chart == FigureChart::StepsVsSlots) {
-            charts.push_back(runsChart(p.chart, *runs, names, *loaded->hw));
+            charts.push_back(runsChart(p.chart, *runs, names, *loaded->hw, p.log));
         } else {
             auto run = std::make_shared<const Run>(std::move(runs->front()));
             if (!run->feasible) {
@@ -294,10 +296,33 @@ int cmdFigure(int argc, char** argv) {
     for (const Chart& c : charts)
         plots << c.plot;
     std::unique_ptr<QCustomPlot> legend = takeSharedLegend(plots);
+    // What hollow markers mean, said once under the panels rather than under each trade-off.
+    bool hollow = false;
+    int tradeoffs = 0;
+    for (const Chart& c : charts)
+        tradeoffs += dynamic_cast<TradeoffView*>(c.view.get()) != nullptr;
+    if (tradeoffs >= 2)
+        for (const Chart& c : charts)
+            if (auto* t = dynamic_cast<TradeoffView*>(c.view.get())) {
+                hollow |= t->hollowCount() > 0;
+                t->setHollowNote(false);
+            }
+    if (hollow) {
+        if (!legend) {
+            legend = std::make_unique<QCustomPlot>();
+            legend->plotLayout()->clear();
+        }
+        auto* note = new QCPTextElement(legend.get(), TradeoffView::hollowNote());
+        note->setObjectName("footnote");
+        note->setTextFlags(Qt::AlignLeft);
+        legend->plotLayout()->addElement(legend->plotLayout()->rowCount(), 0, note);
+    }
     int bottom = page.height();
     if (legend) {
         fitForPrint(legend.get(), page.width(), page.height(), font);
-        const int h = legend->plotLayout()->element(0, 0)->minimumOuterSizeHint().height() + 2;
+        int h = 2;
+        for (int row = 0; row < legend->plotLayout()->rowCount(); ++row)
+            if (QCPLayoutElement* e = legend->plotLayout()->element(row, 0)) h += e->minimumOuterSizeHint().height();
         bottom = page.height() - h;
         fitForPrint(legend.get(), page.width(), h, font);
     }

@@ -20,7 +20,7 @@ usage:
              [--csv FILE] [--json]
   ckpt render PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH | --preset NAME]
-             [--font-size PT] [--dpi N] [--data FILE.csv]
+             [--font-size PT] [--dpi N] [--data FILE.csv] [--log none|memory|time|both]
   ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
@@ -34,6 +34,7 @@ usage:
 
 PROBLEM is a ckpt-chain or ckpt-graph JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
 SPEC is a ckpt-figure file (examples/figures/): panels, each a problem, a machine, schedulers and a chart.
+--log makes the trade-off's memory or time axis logarithmic (a linear time axis clips far outliers to arrows).
 --data writes the numbers behind a chart as CSV (ckpt figure: one file per panel and layout.csv, into DIR).
 BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or
 percentages of store-all's peak: "5%,10%,50%".

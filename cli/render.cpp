@@ -21,7 +21,7 @@ int cmdRender(int argc, char** argv) {
     Args args;
     if (!args.parse(argc, argv, 2, {},
                     {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets",
-                     "schedulers", "font-size", "preset", "dpi", "data"})) {
+                     "schedulers", "font-size", "preset", "dpi", "data", "log"})) {
         complain("render: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }
@@ -70,6 +70,19 @@ int cmdRender(int argc, char** argv) {
         }
         dpi = *v;
     }
+    LogAxes log;
+    if (args.has("log")) {
+        auto axes = parseLogAxes(args.value("log"));
+        if (!axes) {
+            complain("render: --log: expected none, memory, time or both, got '" + args.value("log") + "'");
+            return BadInput;
+        }
+        if (chart != "tradeoff" && (axes->memory || axes->time)) {
+            complain("render: --log: only the tradeoff chart has logarithmic axes");
+            return BadInput;
+        }
+        log = *axes;
+    }
     // A graph renders like a chain (the sweep diagram needs a chain's steps: a graph that is a chain has them).
     auto problem = loadChainOrGraph(args.positional()[0]);
     if (!problem) return BadInput;
@@ -115,7 +128,7 @@ int cmdRender(int argc, char** argv) {
                 complain(r.scheduler + ": " + r.message);
                 return BadInput;
             }
-        drawn = runsChart(kind, all, {}, *hw);
+        drawn = runsChart(kind, all, {}, *hw, log);
     } else {
         if (!args.has("scheduler")) {
             complain("render: --scheduler NAME is required for the " + chart + " chart");

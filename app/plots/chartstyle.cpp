@@ -128,7 +128,10 @@ void applyChartColours(QCustomPlot* plot, const ChartColours& c) {
     plot->setBackground(QBrush(c.background));
     colourAxes(plot, c);
     for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
-        if (auto* legend = qobject_cast<QCPLegend*>(e)) colourLegend(legend, c);
+        if (auto* legend = qobject_cast<QCPLegend*>(e))
+            colourLegend(legend, c);
+        else if (auto* text = qobject_cast<QCPTextElement*>(e))
+            text->setTextColor(c.foreground); // a title or a footnote
     for (QCPAxisRect* rect : plot->axisRects())
         for (QCPLayoutElement* e : rect->insetLayout()->elements(true))
             if (auto* legend = qobject_cast<QCPLegend*>(e)) colourLegend(legend, c);

@@ -59,6 +59,49 @@ void wrapLegend(QCustomPlot* plot, QCPLegend* legend, double widthPt, double fon
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
 
+// `text` with line breaks between words so that no line is wider than `width` (a longer word keeps its own line).
+QString wrapped(const QString& text, const QFont& font, double width) {
+    const QFontMetricsF fm(font);
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.simplified().split(' ', Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + ' ' + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines.join('\n');
+}
+
+// True when the axis's tick labels at its ticker's current count do not crowd each other.
+bool labelsApart(QCPAxis* a, const QFontMetricsF& fm, double fontPt) {
+    QVector<double> ticks;
+    QVector<QString> labels;
+    const QString format = a->numberFormat();
+    a->ticker()->generate(a->range(), a->parentPlot()->locale(), format.isEmpty() ? QChar('g') : format.at(0),
+                          a->numberPrecision(), ticks, nullptr, &labels);
+    const bool across = a->orientation() == Qt::Horizontal;
+    double last = 0;
+    QString lastLabel;
+    bool first = true;
+    for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
+        if (!a->range().contains(ticks[i])) continue;
+        const double at = a->coordToPixel(ticks[i]);
+        if (!first) {
+            const double need = across ? (fm.horizontalAdvance(labels[i]) + fm.horizontalAdvance(lastLabel)) / 2 +
+                                             2 * fm.averageCharWidth()
+                                       : 1.5 * fontPt;
+            if (std::abs(at - last) < need) return false;
+        }
+        first = false, last = at, lastLabel = labels[i];
+    }
+    return true;
+}
+
 } // namespace
 
 void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double fontPt) {
@@ -97,6 +140,27 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
     for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
         if (auto* legend = qobject_cast<QCPLegend*>(e)) wrapLegend(plot, legend, widthPt, fontPt);
     if (plot->legend && plot->legend->visible()) wrapLegend(plot, plot->legend, widthPt, fontPt);
+    // Labels on the data (a clipped point's value) at the text's size.
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) text->setFont(sized(text->font(), fontPt));
+    // A footnote goes last, under the legend, at the text's size.
+    auto* grid = plot->plotLayout();
+    for (int row = 0; row + 1 < grid->rowCount(); ++row) {
+        auto* note = qobject_cast<QCPTextElement*>(grid->element(row, 0));
+        if (!note || note->objectName() != "footnote") continue;
+        grid->take(note);
+        grid->simplify();
+        grid->addElement(grid->rowCount(), 0, note);
+        grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
+        break;
+    }
+    for (QCPLayoutElement* e : grid->elements(true))
+        if (auto* text = qobject_cast<QCPTextElement*>(e)) {
+            text->setFont(sized(text->font(), fontPt));
+            text->setMargins(QMargins(2, 1, 2, 1));
+            // QCustomPlot sizes a text element by its unwrapped text: break the lines here, to the page's width.
+            if (text->objectName() == "footnote") text->setText(wrapped(text->text(), text->font(), widthPt - 6));
+        }
     // Named ticks (a Gantt's lanes, named after memory levels) drop a parenthesised detail when they would take more
     // than a quarter of the width: "host DRAM (PCIe 4.0 x16)" prints as "host DRAM".
     for (QCPAxisRect* r : rects)
@@ -113,18 +177,17 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
             named->setTicks(shorter);
         }
     plot->plotLayout()->setMargins(QMargins(1, 1, 1, 1));
-    // Tick counts from the room each axis has once laid out: per label, the widest a byte or time label gets
-    // ("888.88 MiB") and two characters across, or two and a half lines up.
+    // Tick counts from the room each axis has once laid out: the most ticks (up to 8) whose labels, as the ticker
+    // writes them, stand apart by two characters across, or by one and a half lines up.
     for (int pass = 0; pass < 2; ++pass) { // the second pass sees the margins the first pass's labels need
         layoutAt(plot, widthPt, heightPt);
         for (QCPAxisRect* r : rects)
             for (QCPAxis* a : r->axes()) {
-                const bool across = a->orientation() == Qt::Horizontal;
-                const double room = across ? r->width() : r->height();
-                const double per =
-                    across ? fm.horizontalAdvance("888.88 MiB") + 2 * fm.averageCharWidth() : 2.5 * fontPt;
                 a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit
-                a->ticker()->setTickCount(std::clamp(int(room / per), 1, 8));
+                for (int count = 8; count >= 1; --count) {
+                    a->ticker()->setTickCount(count);
+                    if (count == 1 || labelsApart(a, fm, fontPt)) break;
+                }
             }
     }
 }

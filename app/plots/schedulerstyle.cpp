@@ -3,7 +3,9 @@
 #include "schedulers/graph_registry.h"
 #include "schedulers/registry.h"
 
+#include <QPainterPath>
 #include <array>
+#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -36,7 +38,7 @@ const Entry kTable[] = {
     {"reversible", kGreen, QCPScatterStyle::ssCrossCircle, Qt::DashDotLine},
     {"dtr", kOrange, QCPScatterStyle::ssPlusSquare, Qt::DotLine},
     {"lower-set-dp", kBlue, QCPScatterStyle::ssPeace, Qt::DashLine},
-    {"checkmate", kVermillion, QCPScatterStyle::ssDisc, Qt::SolidLine},
+    {"checkmate", kVermillion, QCPScatterStyle::ssCustom, Qt::SolidLine},
 };
 
 const Entry* entryOf(const std::string& name) {
@@ -101,6 +103,23 @@ SchedulerStyle schedulerStyle(const std::string& name) {
     return {colors[h % colors.size()], QCPScatterStyle::ssDiamond, dashes[(h / colors.size()) % dashes.size()], false};
 }
 
+namespace {
+
+// The one shape QCustomPlot lacks that reads as closed and apart from the others: a pentagon, in QCustomPlot's
+// custom-shape units (a marker of size 6 spans 6).
+QPainterPath pentagon() {
+    QPainterPath path;
+    for (int k = 0; k < 5; ++k) {
+        const double a = -M_PI / 2 + k * 2 * M_PI / 5;
+        const QPointF p(3.3 * std::cos(a), 3.3 * std::sin(a) + 0.4);
+        k == 0 ? path.moveTo(p) : path.lineTo(p);
+    }
+    path.closeSubpath();
+    return path;
+}
+
+} // namespace
+
 QPen schedulerPen(const SchedulerStyle& style, double width) {
     QPen pen(style.color, width, style.dash);
     pen.setCapStyle(Qt::FlatCap);
@@ -108,9 +127,9 @@ QPen schedulerPen(const SchedulerStyle& style, double width) {
 }
 
 QCPScatterStyle schedulerScatter(const SchedulerStyle& style, double size) {
-    // The marker's outline is solid even when the line is dashed, so the shape stays readable.
-    // (A QColor against Qt::NoBrush in one conditional would make the brush an opaque black: QColor(QRgb 0).)
-    const QBrush fill = style.marker == QCPScatterStyle::ssDisc ? QBrush(style.color) : QBrush(Qt::NoBrush);
-    QCPScatterStyle s(style.marker, QPen(style.color, 1.2), fill, size);
-    return s;
+    // The marker's outline is solid even when the line is dashed, so the shape stays readable. Hollow: a chart
+    // that marks proven results fills them itself (tradeoffview.cpp).
+    if (style.marker == QCPScatterStyle::ssCustom)
+        return QCPScatterStyle(pentagon(), QPen(style.color, 1.2), Qt::NoBrush, size);
+    return QCPScatterStyle(style.marker, QPen(style.color, 1.2), Qt::NoBrush, size);
 }

@@ -9,19 +9,43 @@ QString BytesTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
     return QString::fromStdString(ckpt::formatBytes(tick));
 }
 
-double BytesTicker::getTickStep(const QCPRange& range) {
-    // A step of 1, 2, 2.5 or 5 times a power of ten, in the binary unit of the range's top (KiB, MiB, GiB).
-    double exact = range.size() / double(tickCount() + 1e-10);
-    if (exact <= 0) return 1;
-    double top = std::max(std::abs(range.upper), 1.0);
-    double unit = std::pow(1024.0, std::floor(std::log(top) / std::log(1024.0)));
+namespace {
+
+// A step of 1, 2, 2.5 or 5 times a power of ten near `exact` (in `unit`s); rounded up when `roundUp`.
+double niceStep(double exact, double unit, bool roundUp) {
+    if (exact <= 0) return unit;
     double m = exact / unit;
     double p = std::pow(10.0, std::floor(std::log10(m)));
     double r = m / p;
     double nice = r < 1.5 ? 1 : r < 2.2 ? 2 : r < 3.5 ? 2.5 : r < 7.5 ? 5 : 10;
-    // On a page the tick count is the most that fit (printlayout.cpp): round the step up, never to more ticks.
-    if (tickStepStrategy() == tssMeetTickCount) nice = r <= 1 ? 1 : r <= 2 ? 2 : r <= 2.5 ? 2.5 : r <= 5 ? 5 : 10;
+    if (roundUp) nice = r <= 1 ? 1 : r <= 2 ? 2 : r <= 2.5 ? 2.5 : r <= 5 ? 5 : 10;
     return nice * p * unit;
+}
+
+// In the binary unit of the range's top (KiB, MiB, GiB). On a page the tick count is the most that fit
+// (printlayout.cpp): the step is rounded up, never to more ticks.
+double bytesStep(const QCPRange& range, int count, bool roundUp) {
+    const double top = std::max(std::abs(range.upper), 1.0);
+    const double unit = std::pow(1024.0, std::floor(std::log(top) / std::log(1024.0)));
+    return niceStep(range.size() / double(count + 1e-10), unit, roundUp);
+}
+
+} // namespace
+
+double BytesTicker::getTickStep(const QCPRange& range) {
+    return bytesStep(range, tickCount(), tickStepStrategy() == tssMeetTickCount);
+}
+
+double BytesLogTicker::getTickStep(const QCPRange& range) {
+    return bytesStep(range, tickCount(), tickStepStrategy() == tssMeetTickCount);
+}
+
+double NiceTicker::getTickStep(const QCPRange& range) {
+    return niceStep(range.size() / double(tickCount() + 1e-10), 1, tickStepStrategy() == tssMeetTickCount);
+}
+
+QString BytesLogTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+    return QString::fromStdString(ckpt::formatBytes(tick));
 }
 
 QString SecondsTicker::getTickLabel(double tick, const QLocale&, QChar, int) {

@@ -6,19 +6,76 @@
 #include "tickers.h"
 #include "util/units.h"
 
+#include "run/chart_data.h"
+
+#include <QCheckBox>
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <qcustomplot.h>
+#include <utility>
 
 using namespace ckpt;
+
+namespace {
+
+// A series whose markers are filled (a result proven optimal) or hollow (anything else), point by point.
+class MarkedGraph : public QCPGraph {
+public:
+    using QCPGraph::QCPGraph;
+    std::vector<bool> hollow; // per point, in key order
+    static QBrush fill(QColor c) {
+        c.setAlpha(std::min(c.alpha(), 110)); // see-through, so a marker under another one still shows
+        return c;
+    }
+
+protected:
+    void drawScatterPlot(QCPPainter* painter, const QVector<QPointF>& scatters,
+                         const QCPScatterStyle& style) const override {
+        QCPScatterStyle open = style, filled = style;
+        open.setBrush(Qt::NoBrush);
+        filled.setBrush(fill(style.isPenDefined() ? style.pen().color() : pen().color()));
+        // The positions given are those in view; each is matched to its point by position to find its look.
+        for (const QPointF& at : scatters) {
+            bool isHollow = false;
+            double nearest = std::numeric_limits<double>::infinity();
+            int k = 0;
+            for (auto it = mDataContainer->constBegin(); it != mDataContainer->constEnd(); ++it, ++k) {
+                const QPointF p = coordsToPixels(it->key, it->value);
+                const double d = std::abs(p.x() - at.x()) + std::abs(p.y() - at.y());
+                if (d < nearest) nearest = d, isHollow = k < int(hollow.size()) && hollow[std::size_t(k)];
+            }
+            const QCPScatterStyle& look = isHollow ? open : filled;
+            look.applyTo(painter, mPen);
+            look.drawShape(painter, at);
+        }
+    }
+};
+
+} // namespace
 
 TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* options = new QHBoxLayout;
+    options->setContentsMargins(6, 2, 6, 0);
+    options->addStretch();
+    m_logMemoryBox = new QCheckBox(tr("Log memory axis"), this);
+    m_logMemoryBox->setToolTip(tr("Peak memory on a logarithmic scale (powers of two)"));
+    m_logTimeBox = new QCheckBox(tr("Log time axis"), this);
+    m_logTimeBox->setToolTip(tr("Time overhead on a logarithmic scale: shows points far above the rest, which the "
+                                "linear axis clips to an arrow"));
+    options->addWidget(m_logMemoryBox);
+    options->addWidget(m_logTimeBox);
+    layout->addLayout(options);
+    connect(m_logMemoryBox, &QCheckBox::toggled, this, [this](bool on) { setLogAxes(on, m_logY); });
+    connect(m_logTimeBox, &QCheckBox::toggled, this, [this](bool on) { setLogAxes(m_logX, on); });
     m_plot = new QCustomPlot(this);
     layout->addWidget(m_plot);
     m_plot->xAxis->setLabel(tr("peak memory in level 0"));
@@ -77,11 +134,68 @@ int TradeoffView::dominatedCount() const {
     return n;
 }
 
+int TradeoffView::hollowCount() const {
+    int n = 0;
+    for (int g = 0; g < m_plot->graphCount(); ++g)
+        if (auto* marked = dynamic_cast<MarkedGraph*>(m_plot->graph(g)))
+            n += int(std::count(marked->hollow.begin(), marked->hollow.end(), true));
+    return n;
+}
+
+int TradeoffView::clippedCount() const {
+    return m_clipped;
+}
+
+QString TradeoffView::footnote() const {
+    return m_footnote ? m_footnote->text() : QString();
+}
+
+void TradeoffView::setFootnote(const QString& text) {
+    // In a row of its own under the chart while there is something to say; an empty row would still take room.
+    if (text.isEmpty()) {
+        if (m_footnote) m_plot->plotLayout()->remove(m_footnote);
+        m_plot->plotLayout()->simplify();
+        m_footnote = nullptr;
+        return;
+    }
+    if (!m_footnote) {
+        m_footnote = new QCPTextElement(m_plot);
+        m_footnote->setObjectName("footnote");
+        m_footnote->setTextFlags(Qt::AlignLeft);
+        const int row = m_plot->plotLayout()->rowCount();
+        m_plot->plotLayout()->addElement(row, 0, m_footnote);
+        m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    }
+    m_footnote->setText(text);
+}
+
+QString TradeoffView::hollowNote() {
+    return tr("Hollow: not proven optimal (a heuristic, or a solver stopped by a limit).");
+}
+
+void TradeoffView::setHollowNote(bool on) {
+    if (on == m_hollowNote) return;
+    m_hollowNote = on;
+    setRuns(m_runs);
+}
+
+void TradeoffView::setLogAxes(bool memory, bool time) {
+    if (memory == m_logX && time == m_logY) return;
+    m_logX = memory, m_logY = time;
+    const QSignalBlocker a(m_logMemoryBox), b(m_logTimeBox);
+    m_logMemoryBox->setChecked(memory);
+    m_logTimeBox->setChecked(time);
+    setRuns(m_runs);
+}
+
 void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
     m_runs = std::move(runs);
     m_plot->clearGraphs();
+    for (QCPAbstractItem* item : std::exchange(m_marks, {}))
+        m_plot->removeItem(item);
     m_pointRun.clear();
     m_series = 0;
+    m_clipped = 0;
     std::map<std::string, std::vector<int>> byScheduler;
     std::vector<std::string> order;
     for (int i = 0; i < int(m_runs.size()); ++i) {
@@ -90,14 +204,27 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         if (!byScheduler.count(r.scheduler)) order.push_back(r.scheduler);
         byScheduler[r.scheduler].push_back(i);
     }
-    double xmax = 0, ymax = 1;
+    auto point = [&](int id) {
+        const Run& r = *m_runs[std::size_t(id)];
+        return QCPGraphData(double(r.timeline->totals.peak_bytes[0]),
+                            r.timeline->totals.makespan_s / r.baseline_makespan_s);
+    };
+    auto hollowOf = [&](const std::vector<int>& ids) {
+        std::vector<bool> hollow;
+        for (int id : ids)
+            hollow.push_back(!provenOptimal(*m_runs[std::size_t(id)]));
+        return hollow;
+    };
+    double xmin = std::numeric_limits<double>::infinity(), xmax = 0;
+    std::vector<double> ys;
+    struct Drawn {
+        double x, y;
+        QColor colour;
+    };
+    std::vector<Drawn> drawn;
     for (std::size_t s = 0; s < order.size(); ++s) {
         auto ids = byScheduler[order[s]];
-        std::sort(ids.begin(), ids.end(), [&](int a, int b) {
-            return m_runs[std::size_t(a)]->timeline->totals.peak_bytes[0] <
-                   m_runs[std::size_t(b)]->timeline->totals.peak_bytes[0];
-        });
-        QCPGraph* g = m_plot->addGraph();
+        auto* g = new MarkedGraph(m_plot->xAxis, m_plot->yAxis);
         g->setName(QString::fromStdString(order[s]));
         const SchedulerStyle style = schedulerStyle(order[s]);
         QPen pen = schedulerPen(style);
@@ -106,17 +233,10 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
             const QColor grey(160, 160, 160);
             pen.setColor(grey);
             scatter.setPen(QPen(grey));
-            if (scatter.brush().style() != Qt::NoBrush) scatter.setBrush(grey);
         }
         g->setPen(pen);
-        g->setScatterStyle(scatter);
         // The line joins the scheduler's best trade-offs only: a point another run of it beats on memory and time
         // (or equals) is drawn faint, unjoined, so the curve does not zigzag through results nobody would choose.
-        auto point = [&](int id) {
-            const Run& r = *m_runs[std::size_t(id)];
-            return QCPGraphData(double(r.timeline->totals.peak_bytes[0]),
-                                r.timeline->totals.makespan_s / r.baseline_makespan_s);
-        };
         std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) {
             const QCPGraphData pa = point(a), pb = point(b);
             return pa.key < pb.key || (pa.key == pb.key && pa.value < pb.value);
@@ -125,7 +245,9 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         double lowest = std::numeric_limits<double>::infinity();
         for (int id : ids) {
             const QCPGraphData p = point(id);
-            xmax = std::max(xmax, p.key), ymax = std::max(ymax, p.value);
+            xmin = std::min(xmin, p.key), xmax = std::max(xmax, p.key);
+            ys.push_back(p.value);
+            drawn.push_back({p.key, p.value, pen.color()});
             if (p.value < lowest) {
                 lowest = p.value;
                 best.push_back(id);
@@ -137,10 +259,15 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         for (int id : best)
             data.push_back(point(id));
         g->data()->set(data, true); // sorted by key; the run order for clicks is m_pointRun's
+        g->hollow = hollowOf(best);
+        // The legend's marker is filled when the scheduler proves its results.
+        const std::vector<bool> all = hollowOf(ids);
+        if (std::find(all.begin(), all.end(), false) != all.end()) scatter.setBrush(g->fill(pen.color()));
+        g->setScatterStyle(scatter);
         m_pointRun.push_back(best);
         ++m_series;
         if (dominated.empty()) continue;
-        QCPGraph* faint = m_plot->addGraph();
+        auto* faint = new MarkedGraph(m_plot->xAxis, m_plot->yAxis);
         faint->setName(g->name() + tr(" (dominated)"));
         faint->removeFromLegend();
         faint->setLineStyle(QCPGraph::lsNone);
@@ -148,14 +275,28 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         QColor c = pen.color();
         c.setAlpha(80);
         light.setPen(QPen(c, pen.widthF()));
-        if (light.brush().style() != Qt::NoBrush) light.setBrush(c);
         faint->setPen(QPen(c));
         faint->setScatterStyle(light);
         QVector<QCPGraphData> faintData;
         for (int id : dominated)
             faintData.push_back(point(id));
         faint->data()->set(faintData, true);
+        faint->hollow = hollowOf(dominated);
         m_pointRun.push_back(dominated);
+    }
+    // A scheduler whose best trade-offs are exactly another's is drawn on top of it: the footnote says so (not the
+    // legend, which a figure shares between panels).
+    QStringList same;
+    {
+        std::vector<QCPGraph*> lines;
+        for (int g = 0; g < m_plot->graphCount(); ++g)
+            if (m_plot->graph(g)->lineStyle() != QCPGraph::lsNone) lines.push_back(m_plot->graph(g));
+        for (std::size_t a = 1; a < lines.size(); ++a)
+            for (std::size_t b = 0; b < a; ++b)
+                if (samePoints(lines[a], lines[b])) {
+                    same << tr("%1 = %2.").arg(lines[a]->name(), lines[b]->name());
+                    break;
+                }
     }
     // A scheduler this machine cannot run gets a legend line with the reason and nothing drawn.
     std::map<std::string, std::string> unavailable;
@@ -167,8 +308,45 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         g->setPen(Qt::NoPen);
         m_pointRun.emplace_back();
     }
-    m_plot->xAxis->setRange(0, std::max(1.0, xmax * 1.08));
-    m_plot->yAxis->setRange(0.95, ymax * 1.05 + 0.02);
+    // The time axis covers every point but those far above the rest (linear axes only).
+    const double top = ys.empty() ? 1 : m_logY ? *std::max_element(ys.begin(), ys.end()) : keptTop(ys);
+    for (const Drawn& d : drawn) {
+        if (d.y <= top) continue;
+        ++m_clipped;
+        addClipMark(d.x, d.y, d.colour);
+    }
+    m_plot->xAxis->setScaleType(m_logX ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    m_plot->yAxis->setScaleType(m_logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (m_logX) {
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesLogTicker));
+        const double lo = std::isfinite(xmin) && xmin > 0 ? xmin : 1;
+        m_plot->xAxis->setRange(lo / 1.25, std::max(lo * 2, xmax * 1.25));
+    } else {
+        m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+        m_plot->xAxis->setRange(0, std::max(1.0, xmax * 1.08));
+    }
+    if (m_logY) {
+        // Powers of two over a wide range (1×, 2×, 4×...); over a narrow one, evenly stepped labels read better.
+        if (top > 4) {
+            auto ticker = QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog);
+            ticker->setLogBase(2);
+            m_plot->yAxis->setTicker(ticker);
+        } else {
+            m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new NiceTicker));
+        }
+        m_plot->yAxis->setRange(0.95, top * 1.1);
+    } else {
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new NiceTicker));
+        // Room above the highest point for the clipped points' arrows and values.
+        const double upper = std::max(top, 1.0) * 1.05 + 0.02;
+        m_plot->yAxis->setRange(0.95, m_clipped ? upper + (upper - 0.95) * 0.15 : upper);
+    }
+    QStringList notes;
+    if (m_hollowNote && hollowCount() > 0) notes << hollowNote();
+    if (m_clipped > 0) notes << tr("↑: above the axis, with its value.");
+    notes << same;
+    if (m_plot->graphCount() == 0) notes.clear();
+    setFootnote(notes.join(' '));
     // Nothing drawn yet: a line saying how to fill the chart instead of axes from "0 B" to "1 B".
     if (m_plot->graphCount() > 0)
         m_hint->hide();
@@ -177,6 +355,48 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
                                     : tr("No run was feasible: raise the budgets that 'Run all' compares"));
     applyChartColours(m_plot, chartColours(palette()));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool TradeoffView::samePoints(const QCPGraph* a, const QCPGraph* b) {
+    if (a->dataCount() != b->dataCount() || a->dataCount() == 0) return false;
+    for (int k = 0; k < a->dataCount(); ++k) {
+        const auto p = a->data()->at(k), q = b->data()->at(k);
+        if (std::abs(p->key - q->key) > 1e-9 * std::abs(q->key) || std::abs(p->value - q->value) > 1e-9 * q->value)
+            return false;
+    }
+    return true;
+}
+
+double TradeoffView::keptTop(std::vector<double> ys) {
+    // Sorted from the highest: the top c points are clipped when the lowest of them is more than four times as far
+    // above 1 (store-all's time) as the highest point kept, counted as at least 0.5 (so a point under 3× is always
+    // kept). At most a quarter of the points go.
+    std::sort(ys.begin(), ys.end(), std::greater<>());
+    std::size_t clip = 0;
+    for (std::size_t c = 1; c <= std::max<std::size_t>(1, ys.size() / 4) && c < ys.size(); ++c)
+        if (ys[c - 1] - 1 > 4 * std::max(ys[c] - 1, 0.5)) clip = c;
+    return ys[clip];
+}
+
+void TradeoffView::addClipMark(double x, double y, const QColor& colour) {
+    auto* arrow = new QCPItemLine(m_plot);
+    for (QCPItemPosition* p : {arrow->start, arrow->end}) {
+        p->setTypeX(QCPItemPosition::ptPlotCoords);
+        p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    }
+    arrow->start->setCoords(x, 0.1);
+    arrow->end->setCoords(x, 0.0);
+    arrow->setHead(QCPLineEnding::esSpikeArrow);
+    arrow->setPen(QPen(colour, 1.2));
+    auto* label = new QCPItemText(m_plot);
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(x, 0.0);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setPadding(QMargins(3, 0, 0, 0));
+    label->setColor(colour);
+    label->setText(QString::number(y, 'g', 3) + "×");
+    m_marks << arrow << label;
 }
 
 void TradeoffView::setStale(bool stale) {

@@ -1,13 +1,21 @@
 #pragma once
 // Time overhead (makespan ÷ store-all's) against peak memory in level 0, one series per scheduler over a budget
-// sweep. A click on a point says which run it is.
+// sweep. A click on a point says which run it is. A scheduler's best trade-offs are joined, the others faint; a
+// result proven optimal is a filled marker, any other (a heuristic, a solver stopped by a limit) a hollow one, with
+// a footnote. On linear axes a point far above the rest is clipped to an arrow at the top with its value, so that
+// one poor result does not squash every curve; logarithmic axes show everything.
 #include "run/runner.h"
 
+#include <QList>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 class QCustomPlot;
+class QCPTextElement;
+class QCPAbstractItem;
+class QCPGraph;
+class QCheckBox;
 class ChartHint;
 
 class TradeoffView : public QWidget {
@@ -23,6 +31,15 @@ public:
     void setStale(bool stale);
     bool isStale() const { return m_stale; }
     QString emptyHint() const; // the line shown instead of the chart before any run, else empty
+    void setLogAxes(bool memory, bool time);
+    bool logMemory() const { return m_logX; }
+    bool logTime() const { return m_logY; }
+    int hollowCount() const;  // points drawn hollow: not proven optimal
+    int clippedCount() const; // points above the time axis, drawn as an arrow with their value
+    QString footnote() const; // the line under the chart (empty: none)
+    // Whether the footnote explains hollow markers (a figure of several panels says it once, under them all).
+    void setHollowNote(bool on);
+    static QString hollowNote();
 
 signals:
     void runClicked(int indexInRuns);
@@ -31,10 +48,22 @@ protected:
     void changeEvent(QEvent* e) override; // a new palette (a dark style): new chart colours
 
 private:
+    static bool samePoints(const QCPGraph* a, const QCPGraph* b); // the same points, to rounding
+    static double keptTop(std::vector<double> ys);                // the highest overhead the linear axis shows
+    void setFootnote(const QString& text);
+    void addClipMark(double x, double y, const QColor& colour);
+
     QCustomPlot* m_plot;
     std::unique_ptr<ChartHint> m_hint;
     std::vector<std::shared_ptr<const ckpt::Run>> m_runs;
     int m_series = 0;
     std::vector<std::vector<int>> m_pointRun; // per graph, the run index of each point (in key order)
     bool m_stale = false;
+    bool m_logX = false, m_logY = false;
+    bool m_hollowNote = true;
+    int m_clipped = 0;
+    QCPTextElement* m_footnote = nullptr;
+    QList<QCPAbstractItem*> m_marks; // the clipped points' arrows and values
+    QCheckBox* m_logMemoryBox;
+    QCheckBox* m_logTimeBox;
 };

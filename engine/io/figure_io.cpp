@@ -128,6 +128,18 @@ Result<std::vector<long long>> readSlots(const json& v, const JsonPath& path, co
     return out;
 }
 
+} // namespace
+
+std::optional<LogAxes> parseLogAxes(const std::string& text) {
+    if (text == "none") return LogAxes{};
+    if (text == "memory") return LogAxes{true, false};
+    if (text == "time") return LogAxes{false, true};
+    if (text == "both") return LogAxes{true, true};
+    return std::nullopt;
+}
+
+namespace {
+
 Result<FigureChart> chartOf(const json& v, const JsonPath& path, const Reading& in) {
     if (v.is_string())
         for (FigureChart c : {FigureChart::Gantt, FigureChart::Memory, FigureChart::Sweep, FigureChart::Tradeoff,
@@ -192,13 +204,22 @@ Result<FigurePanel> readPanel(const json& v, const JsonPath& path, const Reading
     const json* budgets = r.find("budgets", false);
     const json* budget = r.find("budget", false);
     const json* slots = r.find("slots", false);
+    const json* log = r.find("log", false);
     if (!r.ok()) return r.error();
+    if (log) {
+        JsonPath at = path.member("log");
+        auto axes = log->is_string() ? parseLogAxes(log->get<std::string>()) : std::nullopt;
+        if (!axes) return in.expected(at, "\"none\", \"memory\", \"time\" or \"both\"", *log);
+        p.log = *axes;
+    }
     {
         JsonPath at = path.member("chart");
         auto c = chartOf(*chart, at, in);
         if (!c) return c.errorValue();
         p.chart = *c;
     }
+    if (log && (p.log.memory || p.log.time) && p.chart != FigureChart::Tradeoff)
+        return in.fail(path.member("log"), "only a tradeoff chart has logarithmic axes");
     if (p.problem.empty()) {
         JsonPath at = path.member("problem");
         return in.expected(at, "the path of a ckpt-chain or ckpt-graph file", v.at("problem"));

@@ -30,6 +30,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,13 @@ namespace ckpt {
 
 enum class FigureChart { Gantt, Memory, Sweep, Tradeoff, StepsVsSlots };
 const char* figureChartName(FigureChart chart); // "gantt", ..., "steps-vs-slots"
+
+// Which axes of a trade-off chart are logarithmic: "none", "memory", "time" or "both" (`ckpt render --log`, a
+// panel's "log").
+struct LogAxes {
+    bool memory = false, time = false;
+};
+std::optional<LogAxes> parseLogAxes(const std::string& text);
 
 struct FigureSeries {
     std::string scheduler;
@@ -53,6 +61,7 @@ struct FigurePanel {
     std::vector<FigureSeries> series;
     std::string budgets; // a budget list as --budgets reads it ("none,5%,1GiB"); one budget for most charts
     std::vector<long long> slot_counts;       // the slot counts swept (steps-vs-slots, or a tradeoff over slots)
+    LogAxes log;                              // a trade-off's logarithmic axes
     int row = 0, col = 0, rows = 1, cols = 1; // the cells it covers, always set once loaded
 };
 

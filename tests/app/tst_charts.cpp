@@ -158,6 +158,69 @@ private slots:
             }
     }
 
+    // Revolve (optimal by construction) and periodic segments (a heuristic) on a uniform 40-step chain: every
+    // periodic point is hollow, every revolve point filled, and the footnote says what hollow means. Revolve with one
+    // slot re-runs 820 forward steps (7.5× store-all's time, by the closed form n(n+1)/2): the linear time axis clips
+    // it to an arrow instead of squashing the other points under a 7.5× range; a logarithmic one shows it.
+    void unprovenPointsAreHollowAndOutliersClipped() {
+        const ckpt::Chain chain = *ckpt::Chain::uniform("u", 40, ckpt::Step{1, 2, 100, 300, 0, 0});
+        auto solve = [&](const char* name, const char* knob, int value) {
+            ckpt::SolveRequest req;
+            req.params = {{knob, std::to_string(value)}};
+            auto run = std::make_shared<const ckpt::Run>(
+                ckpt::runScheduler(name, ckpt::Problem(chain), ckpt::Hardware::unbounded(), req));
+            return run;
+        };
+        std::vector<std::shared_ptr<const ckpt::Run>> runs;
+        for (int s : {1, 4, 8, 16})
+            runs.push_back(solve("revolve", "slots", s));
+        for (int k : {4, 8})
+            runs.push_back(solve("periodic", "segments", k));
+        for (const auto& r : runs)
+            QVERIFY2(r->feasible, r->message.c_str());
+        const double outlier = runs[0]->timeline->totals.makespan_s / runs[0]->baseline_makespan_s;
+        QCOMPARE(outlier, (40 * 41 / 2 + 2 * 40) / 120.0);
+        double others = 0;
+        for (std::size_t i = 1; i < runs.size(); ++i)
+            others = std::max(others, runs[i]->timeline->totals.makespan_s / runs[i]->baseline_makespan_s);
+        QVERIFY(others < 2.5);
+
+        TradeoffView v;
+        v.setRuns(runs);
+        QCOMPARE(v.hollowCount(), 2); // the periodic points
+        QVERIFY(v.footnote().contains("Hollow"));
+        QCOMPARE(v.clippedCount(), 1);
+        QVERIFY(v.plot()->yAxis->range().upper < outlier / 2); // not squashed
+        QVERIFY(v.plot()->yAxis->range().upper >= others);     // every other point in view
+        QVERIFY(v.footnote().contains("above the axis"));
+
+        v.setLogAxes(false, true);
+        QCOMPARE(v.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(v.clippedCount(), 0);
+        QVERIFY(v.plot()->yAxis->range().contains(outlier));
+        QVERIFY(!v.footnote().contains("above the axis"));
+        v.setLogAxes(true, false);
+        QCOMPARE(v.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        for (const auto& r : runs)
+            QVERIFY(v.plot()->xAxis->range().contains(double(r->timeline->totals.peak_bytes[0])));
+
+        // A series exactly on another (as multistage on revolve when the disk is never worth it): the footnote says so.
+        std::vector<std::shared_ptr<const ckpt::Run>> twins(runs.begin() + 1, runs.begin() + 4);
+        for (int i = 1; i < 4; ++i) {
+            auto copy = std::make_shared<ckpt::Run>(*runs[std::size_t(i)]);
+            copy->scheduler = "multistage";
+            twins.push_back(copy);
+        }
+        v.setRuns(twins);
+        QVERIFY2(v.footnote().contains("multistage = revolve."), qPrintable(v.footnote()));
+        // Only proven results: nothing hollow, no footnote about it.
+        runs.resize(4);
+        v.setRuns({runs.begin() + 1, runs.end()});
+        QCOMPARE(v.hollowCount(), 0);
+        QCOMPARE(v.clippedCount(), 0);
+        QVERIFY(v.footnote().isEmpty());
+    }
+
     void denseMemoryIsDecimatedToItsExactPeak() {
         const QString root(CKPT_SOURCE_DIR);
         auto chain = ckpt::loadChain((root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json").toStdString());

@@ -221,6 +221,45 @@ private slots:
 
     // A bad spec stops before anything is solved, naming the spec, the JSON path and what was expected; a file the
     // spec names that is missing is named with the field that names it.
+    // "log": both in a spec, and --log memory in render, make the trade-off's memory axis logarithmic: its labels
+    // 40, 60 and 80 MiB stand ln(60/40) : ln(80/60) = 1.41 : 1 apart on the page, where a linear axis has 1 : 1.
+    void logAxesFromSpecAndCommand() {
+        // (b − a) : (c − b) of where the labels a, b, c stand across the page.
+        auto spacing = [](const QString& pdf, const QString& a = "40", const QString& b = "60",
+                          const QString& c = "80") {
+            QMap<QString, double> at;
+            for (const Word& w : words(pdf))
+                if (w.text == a || w.text == b || w.text == c) at[w.text] = w.box.center().x();
+            if (at.size() != 3) return 0.0;
+            return (at[b] - at[a]) / (at[c] - at[b]);
+        };
+        const QString chain = kExamples + "small-hetero-12.ckpt-chain.json";
+        const QString spec = m_dir.filePath("log.json");
+        QJsonObject panel{{"chart", "tradeoff"},
+                          {"problem", chain},
+                          {"scheduler", "revolve"},
+                          {"log", "both"},
+                          {"budgets", "20%,40%,60%,100%"}};
+        writeJson(spec, QJsonObject{{"format", "ckpt-figure"}, {"version", 1}, {"panels", QJsonArray{panel}}});
+        auto o = ckptRun({"figure", spec, "--out", m_dir.filePath("log.pdf")});
+        QVERIFY2(o.code == 0, o.err.constData());
+        QVERIFY2(std::abs(spacing(m_dir.filePath("log.pdf")) - std::log(1.5) / std::log(4.0 / 3)) < 0.05,
+                 qPrintable(QString::number(spacing(m_dir.filePath("log.pdf")))));
+        const QStringList render = {"render",  chain,       "--chart",          "tradeoff", "--schedulers",
+                                    "revolve", "--budgets", "20%,40%,60%,100%", "--out"};
+        auto r = ckptRun(render + QStringList{m_dir.filePath("log2.pdf"), "--log", "memory"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(std::abs(spacing(m_dir.filePath("log2.pdf")) - std::log(1.5) / std::log(4.0 / 3)) < 0.05);
+        auto lin = ckptRun(render + QStringList{m_dir.filePath("lin.pdf")});
+        QVERIFY2(lin.code == 0, lin.err.constData());
+        const double linear = spacing(m_dir.filePath("lin.pdf"), "20", "40", "60");
+        QVERIFY2(std::abs(linear - 1) < 0.05, qPrintable(QString::number(linear)));
+        auto bad = ckptRun({"render", chain, "--chart", "gantt", "--scheduler", "revolve", "--log", "time", "--out",
+                            m_dir.filePath("log3.pdf")});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("--log: only the tradeoff chart"));
+    }
+
     void badSpecsSayWhereAndWhat() {
         const QString chain = kExamples + "small-hetero-12.ckpt-chain.json";
         struct Case {
@@ -242,6 +281,10 @@ private slots:
                          {"scheduler", "store-all"},
                          {"slots", QJsonArray{1, 2}}},
              "panels[0].schedulers[0]: store-all has no slot count to sweep"},
+            {QJsonObject{{"chart", "tradeoff"}, {"problem", chain}, {"scheduler", "revolve"}, {"log", "x"}},
+             "panels[0].log: expected \"none\", \"memory\", \"time\" or \"both\""},
+            {QJsonObject{{"chart", "gantt"}, {"problem", chain}, {"scheduler", "revolve"}, {"log", "time"}},
+             "panels[0].log: only a tradeoff chart has logarithmic axes"},
         };
         for (const Case& c : cases) {
             const QString spec = m_dir.filePath("bad.json");
