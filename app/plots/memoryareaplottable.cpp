@@ -86,6 +86,14 @@ std::vector<MemoryStep> decimateMemory(const StackedMemory& m, double t0, double
     return out;
 }
 
+bool MemoryAreaPlottable::holdsNothing() const {
+    if (!m_memory) return true;
+    const std::size_t c = std::size_t(m_category);
+    for (const auto& tops : m_memory->tops)
+        if (tops[c] > (c > 0 ? tops[c - 1] : 0.0)) return false;
+    return true;
+}
+
 MemoryAreaPlottable::MemoryAreaPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis, int category)
     : QCPAbstractPlottable(keyAxis, valueAxis), m_category(category) {
     setSelectable(QCP::stNone);

@@ -45,6 +45,7 @@ public:
     MemoryAreaPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis, int category);
 
     void setMemory(std::shared_ptr<const StackedMemory> memory);
+    bool holdsNothing() const; // the category is zero at every sample (or no memory is set): nothing is drawn
     // What draw() draws at the axes' current range and length.
     std::vector<MemoryStep> drawnSteps() const { return steps(); }
 

@@ -36,15 +36,36 @@ QList<QStringList> legendEntries(const QList<QCustomPlot*>& plots) {
 std::unique_ptr<QCustomPlot> takeSharedLegend(const QList<QCustomPlot*>& plots) {
     if (plots.size() < 2) return nullptr;
     const QList<QStringList> entries = legendEntries(plots);
-    // The same entries in any order (a chart lists its series in the order its runs first succeeded).
-    auto sorted = [](QStringList l) {
-        l.sort();
-        return l;
-    };
     for (int k = 0; k < plots.size(); ++k)
-        if (legendsOf(plots[k]).size() != 1 || entries[k].isEmpty() || sorted(entries[k]) != sorted(entries[0]))
-            return nullptr;
-    QCPLegend* source = legendsOf(plots[0]).front();
+        if (legendsOf(plots[k]).size() != 1 || entries[k].isEmpty()) return nullptr;
+    // Charts whose legends have nothing in common (a Gantt chart beside a trade-off) keep their own.
+    for (int k = 0; k < plots.size(); ++k) {
+        bool shares = false;
+        for (int j = 0; j < plots.size() && !shares; ++j)
+            for (const QString& e : entries[k])
+                shares |= j != k && entries[j].contains(e);
+        if (!shares) return nullptr;
+    }
+    // Every entry any chart lists, once: an entry a chart adds goes right after the one before it in that chart, so
+    // each chart's order holds ("write" and "read" after "backward" though the first chart has no transfers). A name
+    // has one look in every chart (schedulerstyle.h, the Gantt's kinds), so the first chart listing it gives it.
+    QStringList order;
+    QList<QCPAbstractLegendItem*> items;
+    for (QCustomPlot* plot : plots) {
+        QCPLegend* l = legendsOf(plot).front();
+        int after = -1;
+        for (int i = 0; i < l->itemCount(); ++i) {
+            if (!l->item(i)) continue;
+            const QString name = entryText(l->item(i));
+            int at = int(order.indexOf(name));
+            if (at < 0) {
+                at = after + 1;
+                order.insert(at, name);
+                items.insert(at, l->item(i));
+            }
+            after = at;
+        }
+    }
 
     auto strip = std::make_unique<QCustomPlot>();
     strip->setAutoAddPlottableToLegend(false);
@@ -55,8 +76,7 @@ std::unique_ptr<QCustomPlot> takeSharedLegend(const QList<QCustomPlot*>& plots) 
     auto* legend = new QCPLegend;
     strip->plotLayout()->addElement(0, 0, legend);
     legend->setLayer(QStringLiteral("legend"));
-    for (int i = 0; i < source->itemCount(); ++i) {
-        QCPAbstractLegendItem* item = source->item(i);
+    for (QCPAbstractLegendItem* item : items) {
         if (auto* g = qobject_cast<GanttKindLegendItem*>(item)) {
             legend->addItem(new GanttKindLegendItem(legend, g->kind()));
         } else if (auto* p = qobject_cast<QCPPlottableLegendItem*>(item)) {

@@ -9,6 +9,7 @@ class QCustomPlot;
 
 // The legends' entries as text, one list per chart ("forward", "revolve", ...): equal lists mean the same legend.
 QList<QStringList> legendEntries(const QList<QCustomPlot*>& plots);
-// When every chart has one legend and all list the same entries, in any order (and there are two charts or more): takes
-// the legends out of the charts and returns a plot that draws one copy; otherwise nullptr and the charts keep theirs.
+// When there are two charts or more, each with one legend sharing an entry with another's: takes the legends out of
+// the charts and returns a plot that draws every entry once, in the charts' order; otherwise nullptr and the charts
+// keep theirs.
 std::unique_ptr<QCustomPlot> takeSharedLegend(const QList<QCustomPlot*>& plots);

@@ -15,6 +15,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <array>
 #include <qcustomplot.h>
 
 using namespace ckpt;
@@ -399,11 +400,16 @@ QCPRange TimelineView::timeRange() const {
 // Lists what is drawn: the Gantt's kinds only with the Gantt, the memory categories, the budget line when shown.
 void TimelineView::refreshLegend() {
     d->legend->clearItems();
+    // Only the kinds of bar and the categories of memory this plan has (no "write" without a transfer).
+    std::array<bool, 5> kinds{};
+    if (d->timeline)
+        for (const Interval& i : d->timeline->intervals)
+            kinds[std::size_t(i.kind)] = true;
     if (!d->memoryOnly)
         for (int k = 0; k < 5; ++k)
-            d->legend->addItem(new GanttKindLegendItem(d->legend, IntervalKind(k)));
+            if (kinds[std::size_t(k)]) d->legend->addItem(new GanttKindLegendItem(d->legend, IntervalKind(k)));
     for (MemoryAreaPlottable* area : d->layers)
-        d->legend->addItem(new QCPPlottableLegendItem(d->legend, area));
+        if (!area->holdsNothing()) d->legend->addItem(new QCPPlottableLegendItem(d->legend, area));
     if (d->budgetLine->visible()) {
         d->budgetEntry->setName(d->run && d->run->budget_bytes > 0 && d->level == 0 ? tr("budget") : tr("capacity"));
         d->legend->addItem(new QCPPlottableLegendItem(d->legend, d->budgetEntry));

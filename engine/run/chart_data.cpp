@@ -105,11 +105,13 @@ std::string sweepCsv(const Run& run) {
 }
 
 std::string optimalityOf(const Run& run) {
+    // A figure's series may be named "SCHEDULER CHOICE" ("bptt-dp ism"); scheduler names have no spaces.
+    const std::string name = run.scheduler.substr(0, run.scheduler.find(' '));
     if (run.graphPlan()) {
-        if (const GraphSchedulerInfo* g = findGraphScheduler(run.scheduler)) return optimalityName(g->optimality);
+        if (const GraphSchedulerInfo* g = findGraphScheduler(name)) return optimalityName(g->optimality);
     }
-    if (const SchedulerInfo* s = findScheduler(run.scheduler)) return optimalityName(s->optimality);
-    if (const GraphSchedulerInfo* g = findGraphScheduler(run.scheduler)) return optimalityName(g->optimality);
+    if (const SchedulerInfo* s = findScheduler(name)) return optimalityName(s->optimality);
+    if (const GraphSchedulerInfo* g = findGraphScheduler(name)) return optimalityName(g->optimality);
     return {};
 }
 

@@ -39,6 +39,7 @@ std::string runsCsv(const std::vector<Run>& runs, const Hardware& hw, const std:
 // limit cut the proof short (checkmate records "optimal": "no: ..." in its parameters then).
 bool provenOptimal(const Run& run);
 // The registry's kind of the run's scheduler: "baseline", "optimal", "approximate", "heuristic" (empty: unknown).
+// A run named as a figure's series, "SCHEDULER CHOICE", is its scheduler's.
 std::string optimalityOf(const Run& run);
 
 } // namespace ckpt
