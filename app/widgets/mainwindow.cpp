@@ -13,6 +13,7 @@
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "presentation.h"
 #include "run/node_fates.h"
 #include "run/plan_files.h"
 
@@ -439,6 +440,14 @@ void MainWindow::buildMenus() {
         view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), m_timeline, &TimelineView::resetZoom);
     bar->addAction(back);
     bar->addAction(reset);
+    view->addSeparator();
+    auto* presentation = new Presentation(this);
+    QAction* present = view->addAction(tr("&Presentation mode"));
+    present->setCheckable(true);
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    present->setToolTip(tr("Full screen with large text and lines and the docks hidden, for teaching (F11)"));
+    connect(present, &QAction::toggled, presentation, &Presentation::setOn);
+    addAction(present); // its shortcut works with the menu bar hidden too
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About"), this,
                     [this] { QMessageBox::about(this, tr("About Checkpoint Explorer"), aboutText()); });

@@ -297,6 +297,61 @@ private slots:
         QVERIFY2(w.width() <= 1600, qPrintable(QString::number(w.width())));
         QVERIFY2(!summary.contains(QRegularExpression("\\d\\.\\d{6}")), qPrintable(summary)); // no raw doubles
     }
+
+    // View ▸ Presentation mode (F11): docks and toolbars hidden, the window's text 1.5 times larger, the Gantt's
+    // tick labels 1.5 times and its series' lines twice as wide, also on a plan run while it is on; F11 again gives
+    // every size back exactly.
+    void presentationModeScalesAndRestores() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(w.runCurrentNow());
+        QApplication::processEvents();
+        QAction* present = nullptr;
+        for (QAction* a : w.actions())
+            if (a->shortcut() == QKeySequence(Qt::Key_F11)) present = a;
+        QVERIFY(present);
+        QCustomPlot* plot = w.timelineView()->plot();
+        auto widths = [&] {
+            QList<double> out;
+            for (int i = 0; i < plot->plottableCount(); ++i)
+                if (plot->plottable(i)->pen().style() != Qt::NoPen) out << plot->plottable(i)->pen().widthF();
+            return out;
+        };
+        auto tickSize = [&] {
+            const QFont f = plot->xAxis->tickLabelFont();
+            return f.pointSizeF() > 0 ? f.pointSizeF() : f.pixelSize();
+        };
+        const double windowText = w.font().pointSizeF(), ticks = tickSize();
+        const QList<double> pens = widths();
+        QVERIFY(!pens.isEmpty());
+        present->trigger();
+        plot->replot();
+        QVERIFY(present->isChecked());
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            QVERIFY(!d->isVisible());
+        QCOMPARE(w.font().pointSizeF(), windowText * 1.5);
+        QCOMPARE(tickSize(), ticks * 1.5);
+        const QList<double> wide = widths();
+        QCOMPARE(wide.size(), pens.size());
+        for (int i = 0; i < pens.size(); ++i)
+            QCOMPARE(wide[i], std::max(pens[i], 1.0) * 2);
+        // A run while presenting is drawn at the same scale.
+        QVERIFY(w.runCurrentNow());
+        QApplication::processEvents();
+        plot->replot();
+        QCOMPARE(widths(), wide);
+        present->trigger();
+        plot->replot();
+        QCOMPARE(w.font().pointSizeF(), windowText);
+        QCOMPARE(tickSize(), ticks);
+        QCOMPARE(widths(), pens);
+        bool docked = false;
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            docked |= d->isVisible();
+        QVERIFY(docked);
+    }
 };
 
 QTEST_MAIN(TestViews)
