@@ -33,6 +33,7 @@ struct TimelineView::Impl {
     QCPItemText* rangeLabel = nullptr;
     std::unique_ptr<ChartHint> hint; // in place of the charts while there is no plan
     bool memoryOnly = false;
+    ckpt::Hardware hw = ckpt::Hardware::unbounded(); // the machine of the shown run
     QCPLegend* legend = nullptr;
     QComboBox* levelBox = nullptr;
     std::vector<std::int64_t> limits; // per level: the budget or capacity drawn as a line (0: none)
@@ -265,8 +266,25 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
 
 TimelineView::~TimelineView() = default;
 
+const Hardware& TimelineView::hardware() const {
+    return d->hw;
+}
+
+int TimelineView::memoryLevel() const {
+    return d->level;
+}
+
+bool TimelineView::memoryOnly() const {
+    return d->memoryOnly;
+}
+
+QStringList TimelineView::nodeNames() const {
+    return d->nodeNames;
+}
+
 void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
     d->run = std::move(run);
+    d->hw = hw;
     d->history.clear();
     if (!d->run || !d->run->timeline) {
         d->timeline.reset();

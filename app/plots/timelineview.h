@@ -23,7 +23,11 @@ public:
     // Shows a feasible run (run->timeline set); a null run clears the view.
     void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Hardware& hw);
     std::shared_ptr<const ckpt::Run> run() const;
+    const ckpt::Hardware& hardware() const; // the machine the shown run was drawn for
     void setMemoryLevel(int level);
+    int memoryLevel() const;
+    bool memoryOnly() const;
+    QStringList nodeNames() const;
 
     QCustomPlot* plot() const;    // for export and tests
     int intervalCount() const;    // intervals held by the Gantt plottable (one per timed action)

@@ -24,6 +24,7 @@ public:
     explicit TradeoffView(QWidget* parent = nullptr);
     ~TradeoffView() override;
     void setRuns(std::vector<std::shared_ptr<const ckpt::Run>> runs);
+    const std::vector<std::shared_ptr<const ckpt::Run>>& runs() const { return m_runs; }
     QCustomPlot* plot() const { return m_plot; }
     int seriesCount() const;    // schedulers drawn (their best trade-offs joined by a line)
     int dominatedCount() const; // points drawn faint: another run of the same scheduler is as good or better

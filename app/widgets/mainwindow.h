@@ -3,6 +3,7 @@
 #include "io/project_io.h"
 #include "models/autosave.h"
 #include "run/runner.h"
+#include "widgets/exportdialog.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -79,6 +80,8 @@ public:
     // The error (a tab with nothing to export says so), or empty.
     QString exportCurrentTab(const QString& path, int width, int height);
     QSize exportSize() const; // what the export dialog proposes for the current tab
+    // Copies of the charts a tab shows, for the Export dialog (none for the graph and the Comparison table).
+    ExportDialog::MakeCharts chartCopies(const QString& tab) const;
     QString exportPlan(const QString& path, const QString& format); // json|csv|trace
     // The chart tabs by name: timeline, graph, sweep, tradeoff, comparison, side, trainer. False if unknown.
     bool showChartTab(const QString& name);

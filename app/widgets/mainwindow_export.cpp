@@ -1,6 +1,7 @@
 // The window's exports: what the current tab shows (a chart, the graph, the stacked timelines as PDF, SVG or PNG;
 // the Comparison table as CSV) and the shown plan (JSON, CSV, Chrome trace).
 #include "comparisontable.h"
+#include "exportdialog.h"
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/comparisonmodel.h"
@@ -154,11 +155,75 @@ bool askSize(QWidget* parent, int& w, int& h) {
 }
 } // namespace
 
+ExportDialog::MakeCharts MainWindow::chartCopies(const QString& tab) const {
+    // Each copy drawn as the tab shows it (the run, the memory level, the zoom, the log axes), from the same views
+    // `ckpt render` draws with; the window's own charts stay as they are on screen.
+    auto timeline = [](const TimelineView* from) {
+        auto v = std::make_unique<TimelineView>();
+        v->setNodeNames(from->nodeNames());
+        v->setRun(from->run(), from->hardware());
+        v->setMemoryLevel(from->memoryLevel());
+        v->setMemoryOnly(from->memoryOnly());
+        if (from->run()) v->setTimeRange(from->timeRange());
+        return v;
+    };
+    using Views = std::vector<std::unique_ptr<QWidget>>;
+    if (tab == "timeline")
+        return [this, timeline] {
+            Views out;
+            out.push_back(timeline(m_timeline));
+            return out;
+        };
+    if (tab == "side")
+        return [this, timeline] {
+            Views out;
+            out.push_back(timeline(m_sideView));
+            out.push_back(timeline(m_pinnedView));
+            return out;
+        };
+    if (tab == "trainer")
+        return [this, timeline] {
+            Views out;
+            out.push_back(timeline(m_trainer->predictedView()));
+            out.push_back(timeline(m_trainer->measuredView()));
+            return out;
+        };
+    if (tab == "sweep")
+        return [this] {
+            auto v = std::make_unique<SweepView>();
+            v->setRun(m_runs->shownRun(), m_doc->chain(), m_doc->hardware());
+            Views out;
+            out.push_back(std::move(v));
+            return out;
+        };
+    if (tab == "tradeoff")
+        return [this] {
+            auto v = std::make_unique<TradeoffView>();
+            v->setLogAxes(m_tradeoff->logMemory(), m_tradeoff->logTime());
+            v->setStale(m_tradeoff->isStale());
+            v->setRuns(m_tradeoff->runs());
+            Views out;
+            out.push_back(std::move(v));
+            return out;
+        };
+    return {};
+}
+
 void MainWindow::exportChartDialog(const QString& format) {
     const QString which = currentChartTab();
     if (which == "comparison") return exportComparisonDialog();
     // Said before asking for a size and a file.
     if (QString nothing = nothingToExport(); !nothing.isEmpty()) return report(nothing);
+    if (ExportDialog::MakeCharts make = chartCopies(which)) {
+        const QString stem =
+            m_path.isEmpty() && m_sourcePath.isEmpty()
+                ? QStringLiteral("chart")
+                : QFileInfo(m_path.isEmpty() ? m_sourcePath : m_path).completeBaseName().section('.', 0, 0);
+        ExportDialog dialog(make, stem + "-" + which + "." + format, this);
+        if (dialog.exec() == QDialog::Accepted)
+            statusBar()->showMessage(tr("Wrote %1").arg(dialog.exportedPath()), 5000);
+        return;
+    }
     const QSize size = exportSize();
     int w = size.width(), h = size.height();
     if (!askSize(this, w, h)) return;
