@@ -21,6 +21,8 @@ usage:
   ckpt render PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH | --preset NAME]
              [--font-size PT] [--dpi N] [--data FILE.csv] [--log none|memory|time|both]
+  ckpt explain PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
+             [--from ACTION] [--to ACTION]
   ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
@@ -84,6 +86,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "bench") return cmdBench(argc, argv);
     if (cmd == "generate") return cmdGenerate(argc, argv);
     if (cmd == "train") return cmdTrain(argc, argv);
+    if (cmd == "explain") return cmdExplain(argc, argv);
     if (cmd == "render" || cmd == "figure") {
 #ifdef CKPT_HAVE_CHARTS
         return cmd == "render" ? cmdRender(argc, argv) : cmdFigure(argc, argv);

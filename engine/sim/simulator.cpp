@@ -79,6 +79,7 @@ public:
                 why = "action " + std::to_string(k) + " (" + toString(schedule[k]) + "): " + err;
                 break;
             }
+            if (opt.observe) opt.observe(cur, holdings());
         }
         if (bad < 0 && !backwardDone[1]) {
             int missing = n;
@@ -116,6 +117,21 @@ private:
 
     void event(double t, int level, int action, MemoryCategory cat, std::int64_t delta) {
         ledger.add(t, level, action, cat, delta);
+    }
+
+    Holdings holdings() const {
+        Holdings h;
+        h.states.resize(static_cast<std::size_t>(levels));
+        for (int l = 0; l < levels; ++l)
+            for (int j = 0; j <= n; ++j)
+                if (copies[static_cast<std::size_t>(l)][static_cast<std::size_t>(j)].held)
+                    h.states[static_cast<std::size_t>(l)].push_back(j);
+        for (int i = 1; i <= n; ++i)
+            if (tape[static_cast<std::size_t>(i)]) h.tapes.push_back(i);
+        // Backward i leaves the gradient of x_{i-1}; the lowest step reversed says how far the backward has come.
+        for (int i = 1; i <= n && h.gradient < 0; ++i)
+            if (backwardDone[static_cast<std::size_t>(i)]) h.gradient = i - 1;
+        return h;
     }
 
     bool dead(int j) const { return j >= n || backwardDone[static_cast<std::size_t>(j) + 1]; }

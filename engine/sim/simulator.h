@@ -7,11 +7,23 @@
 #include "sim/timeline.h"
 #include "util/result.h"
 
+#include <functional>
+#include <vector>
+
 namespace ckpt {
+
+// What the simulator holds once an action is done, from its own bookkeeping (for narration and teaching views).
+struct Holdings {
+    std::vector<std::vector<int>> states; // [level]: the j of every x_j held there, ascending
+    std::vector<int> tapes;               // the steps whose tape is held (in level 0), ascending
+    int gradient = -1;                    // j: the gradient of x_j is held (the backward has reached x_j); -1: none
+};
 
 struct SimOptions {
     std::int64_t budget_bytes = 0; // > 0: level 0 may hold at most this much (in addition to its capacity)
     bool memory_curve = true;      // false: totals and peaks only (faster, for sweeps)
+    // Called after each valid action with its index and what is then held. Empty: not called (no cost).
+    std::function<void(std::int32_t action, const Holdings& held)> observe;
 };
 
 // What the simulator holds per action, estimated before it allocates: an interval, up to four memory events and,

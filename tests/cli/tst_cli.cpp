@@ -65,6 +65,35 @@ private slots:
         QVERIFY2(m.err.contains("nope.json"), m.err.constData());
     }
 
+    // ckpt explain: a header, then per action its index and sentence and a "held:" line; the count matches the
+    // plan's actions (as ckpt solve --json reports them); a graph that is not a chain and a bad range are refused.
+    void explainPrintsAHandout() {
+        Output o =
+            ckptRun({"explain", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3"});
+        QCOMPARE(o.code, 0);
+        Output j = ckptRun(
+            {"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3", "--json"});
+        QCOMPARE(j.code, 0);
+        const int actions = QJsonDocument::fromJson(j.out).object()["actions"].toInt();
+        QVERIFY(actions > 12);
+        const QStringList lines = QString::fromUtf8(o.out).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 2 * actions);
+        QVERIFY(lines[0].contains("revolve") && lines[0].contains("makespan"));
+        QVERIFY2(lines[1].trimmed().startsWith("0  Forward step 1"), qPrintable(lines[1]));
+        QVERIFY(lines[2].contains("held: L0: x0"));
+        QVERIFY(lines.last().contains("grad x0"));
+        Output part = ckptRun({"explain", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve",
+                               "--slots", "3", "--from", "5", "--to", "6"});
+        QCOMPARE(QString::fromUtf8(part.out).split('\n', Qt::SkipEmptyParts).size(), 1 + 2 * 2);
+        QCOMPARE(ckptRun({"explain", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--from",
+                          "100000"})
+                     .code,
+                 2);
+        Output g = ckptRun({"explain", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "store-all"});
+        QCOMPARE(g.code, 2);
+        QVERIFY(g.err.contains("narrates chain plans"));
+    }
+
     void badArguments() {
         QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "nonsense"}).code, 2);
         QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget",

@@ -1,0 +1,75 @@
+// ckpt explain: a chain plan told action by action, with what each memory level holds, for handouts.
+#include "commands.h"
+#include "common.h"
+#include "run/narrate.h"
+#include "util/units.h"
+
+#include <cstdio>
+
+namespace ckpt::cli {
+
+int cmdExplain(int argc, char** argv) {
+    Args args;
+    if (!args.parse(argc, argv, 2, {}, {"hardware", "scheduler", "slots", "budget", "param", "from", "to"})) {
+        complain("explain: " + args.error() + " (see ckpt --help)");
+        return BadInput;
+    }
+    if (args.positional().size() != 1 || !args.has("scheduler")) {
+        complain("explain: expected PROBLEM and --scheduler NAME (see ckpt --help)");
+        return BadInput;
+    }
+    const std::string name = args.value("scheduler");
+    auto hw = loadMachine(args.value("hardware"));
+    if (!hw) return BadInput;
+    auto problem = loadChainOrGraph(args.positional()[0]);
+    if (!problem) return BadInput;
+    SolveRequest req;
+    if (!readSolveRequest(args, name, *problem, *hw, req)) return BadInput;
+    Run run = runScheduler(name, *problem, *hw, req);
+    if (!run.feasible) {
+        complain("explain: " + run.message);
+        return exitCodeOf(run);
+    }
+    const Plan* plan = run.chainPlan();
+    const Chain* chain = problem->chain();
+    if (!plan || !chain) {
+        complain("explain: narrates chain plans; " + args.positional()[0] + " is a graph that is not a chain");
+        return BadInput;
+    }
+    auto told = narrate(*chain, *hw, *plan, run.budget_bytes);
+    if (!told) {
+        complain("explain: " + told.error());
+        return BadInput;
+    }
+    const long long count = (long long)told->actions.size();
+    long long from = 0, to = count - 1;
+    for (const char* key : {"from", "to"})
+        if (args.has(key)) {
+            char* end = nullptr;
+            const std::string v = args.value(key);
+            const long long k = std::strtoll(v.c_str(), &end, 10);
+            if (v.empty() || *end || k < 0 || k >= count) {
+                complain(std::string("explain: --") + key + ": expected an action index from 0 to " +
+                         std::to_string(count - 1) + ", got '" + v + "'");
+                return BadInput;
+            }
+            (std::string(key) == "from" ? from : to) = k;
+        }
+    const Timeline& tl = *run.timeline;
+    std::printf("%s: %s", chain->name().c_str(), run.scheduler.c_str());
+    for (const auto& [k, v] : run.params)
+        std::printf(" %s=%s", k.c_str(), v.c_str());
+    std::printf(" · %d steps · budget %s · makespan %s (%.3f× store-all) · peak L0 %s · %lld actions\n",
+                chain->length(), run.budget_bytes ? formatBytes(double(run.budget_bytes)).c_str() : "none",
+                formatSeconds(tl.totals.makespan_s).c_str(), tl.totals.makespan_s / run.baseline_makespan_s,
+                formatBytes(double(tl.totals.peak_bytes[0])).c_str(), count);
+    const int width = int(std::to_string(count).size());
+    for (long long k = from; k <= to; ++k) {
+        const NarratedAction& a = told->actions[std::size_t(k)];
+        std::printf("%*lld  %s\n%*s  held: %s\n", width, k, a.sentence.c_str(), width, "",
+                    heldLine(a, *told, *hw, run.budget_bytes).c_str());
+    }
+    return Done;
+}
+
+} // namespace ckpt::cli
