@@ -110,6 +110,7 @@ void SweepView::setRun(std::shared_ptr<const Run> run, const Chain&, const Hardw
         m_plot->yAxis->setRange(-0.5, double(m_run->timeline->totals.steps) + 0.5);
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    emit revealedActionChanged(revealedAction());
 }
 
 void SweepView::rebuild() {
@@ -157,6 +158,15 @@ void SweepView::setRevealed(int actions) {
     }
     rebuild();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    emit revealedActionChanged(revealedAction());
+}
+
+int SweepView::revealedAction() const {
+    if (!m_run || !m_run->timeline || m_revealed <= 0) return -1;
+    int shown = 0;
+    for (const Interval& iv : m_run->timeline->intervals)
+        if (iv.lane == 0 && ++shown == m_revealed) return iv.action;
+    return -1;
 }
 
 void SweepView::play() {

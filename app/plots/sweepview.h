@@ -26,6 +26,11 @@ public:
     int segmentCount() const { return m_segments; } // compute intervals drawn (forward + backward)
     QString emptyHint() const; // the line shown instead of the chart when there is no chain plan, else empty
 
+    int revealedAction() const; // the plan's index of the last action shown (-1: none)
+
+signals:
+    void revealedActionChanged(int action); // the last action shown, as the slider, Step or Play move it
+
 public slots:
     void setRevealed(int actions); // show the first `actions` compute intervals
     void play();

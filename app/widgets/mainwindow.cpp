@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "graphview.h"
+#include "heldnowpanel.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
@@ -47,6 +48,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -125,13 +127,22 @@ void MainWindow::buildUi() {
     resize(1600, 1000);
     m_tabs = new QTabWidget(this);
     m_timeline = new TimelineView(m_tabs);
-    m_sweep = new SweepView(m_tabs);
+    // The Sweep tab: the diagram, and beside it what the action it has reached does and leaves held.
+    auto* sweepTab = new QSplitter(Qt::Horizontal, m_tabs);
+    m_sweepTab = sweepTab;
+    m_sweep = new SweepView(sweepTab);
+    m_heldNow = new HeldNowPanel(sweepTab);
+    sweepTab->addWidget(m_sweep);
+    sweepTab->addWidget(m_heldNow);
+    sweepTab->setStretchFactor(0, 3);
+    sweepTab->setStretchFactor(1, 1);
+    connect(m_sweep, &SweepView::revealedActionChanged, m_heldNow, &HeldNowPanel::setAction);
     m_tradeoff = new TradeoffView(m_tabs);
     m_comparisonTable = new ComparisonTable(m_comparison, m_tabs);
     m_tabs->addTab(m_timeline, tr("&Timeline"));
     m_graphView = new GraphView(m_tabs);
     m_tabs->addTab(m_graphView, tr("&Graph"));
-    m_tabs->addTab(m_sweep, tr("S&weep"));
+    m_tabs->addTab(m_sweepTab, tr("S&weep"));
     m_tabs->addTab(m_tradeoff, tr("Trade-&off"));
     m_tabs->addTab(m_comparisonTable, tr("&Comparison"));
     auto* side = new QWidget(m_tabs);

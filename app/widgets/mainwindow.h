@@ -21,6 +21,7 @@ class ComparisonTable;
 class SchedulerPanel;
 class TimelineView;
 class SweepView;
+class HeldNowPanel;
 class TradeoffView;
 class TrainerPanel;
 class QTableView;
@@ -105,6 +106,7 @@ public:
     SchedulerPanel* schedulerPanel() const { return m_panel; }
     TimelineView* timelineView() const { return m_timeline; }
     SweepView* sweepView() const { return m_sweep; }
+    HeldNowPanel* heldNowPanel() const { return m_heldNow; }
     TradeoffView* tradeoffView() const { return m_tradeoff; }
     TrainerPanel* trainerPanel() const { return m_trainer; }
     // Side by side: the shown plan above a pinned one, on one time axis, with the differences in a line.
@@ -165,6 +167,8 @@ private:
     SchedulerPanel* m_panel = nullptr;
     TimelineView* m_timeline = nullptr;
     SweepView* m_sweep = nullptr;
+    QWidget* m_sweepTab = nullptr; // the sweep diagram and the Held now panel
+    HeldNowPanel* m_heldNow = nullptr;
     TradeoffView* m_tradeoff = nullptr;
     TrainerPanel* m_trainer = nullptr;
     TimelineView* m_sideView = nullptr;

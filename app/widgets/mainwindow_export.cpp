@@ -48,7 +48,7 @@ QString MainWindow::currentChartTab() const {
     const QWidget* w = m_tabs->currentWidget();
     const QList<std::pair<const QWidget*, QString>> tabs{{m_timeline, "timeline"},
                                                          {m_graphView, "graph"},
-                                                         {m_sweep, "sweep"},
+                                                         {m_sweepTab, "sweep"},
                                                          {m_tradeoff, "tradeoff"},
                                                          {m_comparisonTable, "comparison"},
                                                          {m_sideView->parentWidget(), "side"},

@@ -165,7 +165,7 @@ void MainWindow::updateMode() {
     const bool graph = m_doc->isGraph();
     m_problemStack->setCurrentIndex(graph ? 1 : 0);
     m_problemTabs->setTabText(m_problemTabs->indexOf(m_problemStack), graph ? tr("Gr&aph") : tr("Ch&ain"));
-    const int g = m_tabs->indexOf(m_graphView), s = m_tabs->indexOf(m_sweep), t = m_tabs->indexOf(m_trainer);
+    const int g = m_tabs->indexOf(m_graphView), s = m_tabs->indexOf(m_sweepTab), t = m_tabs->indexOf(m_trainer);
     m_tabs->setTabEnabled(g, graph);
     m_tabs->setTabToolTip(g, graph ? tr("The graph laid out by Graphviz, coloured by what the shown plan does with "
                                         "each node (wheel: zoom, drag: pan, right-click: edit)")
@@ -195,7 +195,7 @@ QStringList MainWindow::chartTabNames() {
 bool MainWindow::showChartTab(const QString& name) {
     QWidget* w = name == "timeline"     ? static_cast<QWidget*>(m_timeline)
                  : name == "graph"      ? static_cast<QWidget*>(m_graphView)
-                 : name == "sweep"      ? static_cast<QWidget*>(m_sweep)
+                 : name == "sweep"      ? m_sweepTab
                  : name == "tradeoff"   ? static_cast<QWidget*>(m_tradeoff)
                  : name == "comparison" ? static_cast<QWidget*>(m_comparisonTable)
                  : name == "side"       ? m_sideView->parentWidget()

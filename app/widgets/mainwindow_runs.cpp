@@ -1,6 +1,7 @@
 // The window's runs (in the background, with progress and cancel).
 #include "comparisontable.h"
 #include "graphview.h"
+#include "heldnowpanel.h"
 #include "mainwindow.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
@@ -241,6 +242,9 @@ void MainWindow::showShownRun() {
     // The sweep diagram is drawn from a chain plan's steps (it ignores other runs); the graph view colours a graph's
     // nodes (it has no graph for a chain).
     m_sweep->setRun(run, m_doc->chain(), hw);
+    const Chain chain = m_doc->chain();
+    m_heldNow->setRun(run, m_doc->isGraph() ? nullptr : &chain, hw);
+    m_heldNow->setAction(m_sweep->revealedAction());
     m_graphView->setRun(run);
     updateSideBySide();
     updateSummary();

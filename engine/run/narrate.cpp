@@ -26,7 +26,7 @@ std::string levelName(const Hardware& hw, int l) {
 
 Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& plan, std::int64_t budget_bytes) {
     Narration out;
-    if (auto it = plan.params.find("slots"); it != plan.params.end()) out.slots = std::atoi(it->second.c_str());
+    if (auto it = plan.params.find("slots"); it != plan.params.end()) out.slot_count = std::atoi(it->second.c_str());
     std::vector<Holdings> after;
     after.reserve(plan.actions.size());
     SimOptions opt;
@@ -89,8 +89,8 @@ Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& pl
         }
         for (auto it = checkpoints.begin(); it != checkpoints.end();)
             it = contains(now.states[0], *it) ? std::next(it) : checkpoints.erase(it);
-        if (out.slots > 0)
-            s += "; " + std::to_string(checkpoints.size()) + " of " + std::to_string(out.slots) + " slots in use";
+        if (out.slot_count > 0)
+            s += "; " + std::to_string(checkpoints.size()) + " of " + std::to_string(out.slot_count) + " slots in use";
         else if (!checkpoints.empty())
             s += "; " + std::to_string(checkpoints.size()) +
                  (checkpoints.size() == 1 ? " checkpoint" : " checkpoints") + " held";
@@ -122,8 +122,8 @@ std::string heldLine(const NarratedAction& a, const Narration& n, const Hardware
         for (int j : states)
             line += " " + x(j);
         if (l == 0) {
-            if (n.slots > 0)
-                line += " [" + std::to_string(a.checkpoints.size()) + "/" + std::to_string(n.slots) + " slots]";
+            if (n.slot_count > 0)
+                line += " [" + std::to_string(a.checkpoints.size()) + "/" + std::to_string(n.slot_count) + " slots]";
             if (!a.held.tapes.empty()) {
                 line += " · tapes";
                 for (int t : a.held.tapes)

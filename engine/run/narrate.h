@@ -24,7 +24,7 @@ struct NarratedAction {
 
 struct Narration {
     std::vector<NarratedAction> actions;
-    int slots = 0; // the plan's slot count when it has one (revolve, periodic...), else 0
+    int slot_count = 0; // the plan's slot count when it has one (revolve, periodic...), else 0
 };
 
 // Fails as the simulator does on an invalid plan. `budget_bytes` as SimOptions.

@@ -11,7 +11,9 @@
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "run/budget.h"
+#include "run/narrate.h"
 #include "widgets/graphview.h"
+#include "widgets/heldnowpanel.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
 
@@ -351,6 +353,39 @@ private slots:
         for (QDockWidget* d : w.findChildren<QDockWidget*>())
             docked |= d->isVisible();
         QVERIFY(docked);
+    }
+
+    // The Sweep tab's Held now panel follows the diagram: at each position it tells the last action shown, in the
+    // narration's words, with what is held; stepping back then forward gives the same text again.
+    void heldNowFollowsTheSweep() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(source("examples/small-hetero-12.ckpt-chain.json")));
+        w.document()->settings().params["revolve"] = {{"slots", "3"}};
+        w.schedulerPanel()->setCurrentScheduler("revolve");
+        auto run = w.runCurrentNow();
+        QVERIFY(run && run->feasible);
+        QApplication::processEvents();
+        auto told = ckpt::narrate(w.document()->chain(), w.document()->hardware(), *run->chainPlan());
+        QVERIFY(told);
+        HeldNowPanel* panel = w.heldNowPanel();
+        QCOMPARE(panel->action(), w.sweepView()->revealedAction()); // all shown: the last action
+        w.sweepView()->setRevealed(14);
+        const int k = w.sweepView()->revealedAction();
+        QCOMPARE(panel->action(), k);
+        QVERIFY2(
+            panel->sentence().contains(QString::fromStdString(told->actions[std::size_t(k)].sentence).toHtmlEscaped()),
+            qPrintable(panel->sentence()));
+        const QString held = panel->heldText();
+        QVERIFY2(held.contains("checkpoints: x0 x6 x9 (3 of 3 slots)"), qPrintable(held));
+        w.sweepView()->setRevealed(13);
+        QVERIFY(panel->action() < k);
+        QVERIFY(panel->heldText() != held);
+        w.sweepView()->setRevealed(14);
+        QCOMPARE(panel->action(), k);
+        QCOMPARE(panel->heldText(), held);
+        w.sweepView()->setRevealed(0);
+        QVERIFY(panel->sentence().startsWith("Before the first action"));
     }
 };
 
