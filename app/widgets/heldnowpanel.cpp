@@ -20,7 +20,7 @@ HeldNowPanel::HeldNowPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_sentence);
     layout->addWidget(m_levels);
     layout->addStretch();
-    setMinimumWidth(280);
+    setMinimumWidth(180); // any wider and the window no longer fits a small screen (tst_views)
     setToolTip(tr("What the action the Sweep tab has reached does, and what each memory level holds once it is done"));
     refresh();
 }
