@@ -10,6 +10,7 @@
 #include "schedulers/graph_registry.h"
 #include "sim/graph_simulator.h"
 #include "widgets/graphview.h"
+#include "plots/sweepview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
 
@@ -73,7 +74,8 @@ private slots:
             QVERIFY(std::find(listed.begin(), listed.end(), s.name) != listed.end());
         }
         // Chain-only tabs are off, with the reason.
-        const int sweep = w.chartTabs()->indexOf(reinterpret_cast<QWidget*>(w.sweepView()));
+        // The tab holds the diagram and the Held now panel.
+        const int sweep = w.chartTabs()->indexOf(w.sweepView()->parentWidget());
         QVERIFY(!w.chartTabs()->isTabEnabled(sweep));
         QVERIFY(w.chartTabs()->tabToolTip(sweep).contains("chain"));
         // A chain file turns the document back.
