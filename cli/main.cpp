@@ -23,6 +23,7 @@ usage:
              [--font-size PT] [--dpi N] [--data FILE.csv] [--log none|memory|time|both]
   ckpt explain PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              [--from ACTION] [--to ACTION]
+  ckpt lesson LESSON.json [--check]
   ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
@@ -87,6 +88,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "generate") return cmdGenerate(argc, argv);
     if (cmd == "train") return cmdTrain(argc, argv);
     if (cmd == "explain") return cmdExplain(argc, argv);
+    if (cmd == "lesson") return cmdLesson(argc, argv);
     if (cmd == "render" || cmd == "figure") {
 #ifdef CKPT_HAVE_CHARTS
         return cmd == "render" ? cmdRender(argc, argv) : cmdFigure(argc, argv);

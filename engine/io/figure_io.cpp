@@ -26,29 +26,10 @@ struct Reading {
     }
 };
 
-// A parameter's value as text: scheduler parameters are texts ("10", "hsm"), and a number is written as one.
-Result<std::string> paramText(const json& v, const JsonPath& path, const Reading& in) {
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
-    if (v.is_number_float()) {
-        const double d = v.get<double>();
-        if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9e15) return std::to_string((long long)d);
-        return v.dump();
-    }
-    return in.expected(path, "a text or a number", v);
-}
-
-// {"name": value} into `out`, later keys replacing earlier ones.
+// {"name": value} into `out` (io/json_reader.h).
 std::optional<Error> readParams(const json& v, const JsonPath& path, const Reading& in,
                                 std::map<std::string, std::string>& out) {
-    if (!v.is_object()) return in.expected(path, "an object of {parameter: value}", v);
-    for (const auto& [name, value] : v.items()) {
-        JsonPath at = path.member(name.c_str());
-        auto text = paramText(value, at, in);
-        if (!text) return text.errorValue();
-        out[name] = *text;
-    }
-    return std::nullopt;
+    return io::readParamTexts(v, path, in.source, out);
 }
 
 // "5%,none" or ["5%", "1 GiB", 1048576] into one list text; `single` asks for exactly one budget.

@@ -244,4 +244,24 @@ void optionalSeconds(FieldReader& r, const char* key, double& out) {
     if (const json* v = r.find(key, false); v && !v->is_null()) r.seconds(key, out, false);
 }
 
+std::optional<Error> readParamTexts(const json& v, const JsonPath& path, const std::string& source,
+                                    std::map<std::string, std::string>& out) {
+    if (!v.is_object()) return expected(source, path, "an object of {parameter: value}", v);
+    for (const auto& [name, value] : v.items()) {
+        JsonPath at = path.member(name.c_str());
+        if (value.is_string()) {
+            out[name] = value.get<std::string>();
+        } else if (value.is_number_integer() || value.is_number_unsigned()) {
+            out[name] = value.dump();
+        } else if (value.is_number_float()) {
+            const double d = value.get<double>();
+            out[name] = std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9e15 ? std::to_string((long long)d)
+                                                                                     : value.dump();
+        } else {
+            return expected(source, at, "a text or a number", value);
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace ckpt::io

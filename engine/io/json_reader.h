@@ -4,6 +4,7 @@
 #include "util/result.h"
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -72,6 +73,11 @@ private:
     const std::string& m_source;
     std::optional<Error> m_error;
 };
+
+// Scheduler parameters {"name": value} into `out` as texts ("10", "hsm"; a whole number written as one), later
+// keys replacing earlier ones.
+std::optional<Error> readParamTexts(const json& v, const JsonPath& path, const std::string& source,
+                                    std::map<std::string, std::string>& out);
 
 // An informational time that may be absent or null (unknown): both leave `out` as it is.
 void optionalSeconds(FieldReader& r, const char* key, double& out);
