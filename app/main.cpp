@@ -1,4 +1,4 @@
-// ckpt-explorer [FILE] | ckpt-explorer --screenshot OUT.png [--tab TAB] [FILE]
+// ckpt-explorer [--scene N] [FILE] | ckpt-explorer --screenshot OUT.png [--tab TAB] [--scene N] [FILE]
 #include "models/document.h"
 #include "widgets/about.h"
 #include "widgets/mainwindow.h"
@@ -39,7 +39,9 @@ int main(int argc, char** argv) {
                            "first; graph needs a graph file).",
                            "TAB", "timeline");
     parser.addOption(tab);
-    parser.addPositionalArgument("file", "A project, chain, graph or hardware file to open.", "[FILE]");
+    QCommandLineOption scene("scene", "With a lesson file: start at scene N (1 is the first).", "N");
+    parser.addOption(scene);
+    parser.addPositionalArgument("file", "A project, chain, graph, hardware or lesson file to open.", "[FILE]");
     parser.process(app);
     // The runs report their own failures; what still escapes (memory running out in the GUI thread) ends here with
     // a message instead of an abort.
@@ -65,6 +67,15 @@ int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption&
     if (!parser.positionalArguments().isEmpty() && !window.openFile(parser.positionalArguments().front())) {
         if (screenshot) {
             std::fprintf(stderr, "ckpt-explorer: %s\n", qPrintable(window.lastError()));
+            return 2;
+        }
+    }
+    if (parser.isSet("scene")) {
+        bool number = false;
+        const int n = parser.value("scene").toInt(&number);
+        if (window.sceneIndex() < 0 || !number || !window.showScene(n - 1)) {
+            std::fprintf(stderr, "ckpt-explorer: --scene: expected a scene number of the lesson opened, got '%s'\n",
+                         qPrintable(parser.value("scene")));
             return 2;
         }
     }

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
+#include <QStyle>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -22,15 +23,20 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot(this);
     layout->addWidget(m_plot, 1);
     auto* controls = new QHBoxLayout;
-    auto button = [&](const QString& text, const QString& tip) {
+    // The style's media icons: a font's ⏸ glyph is missing on many systems (a box is drawn instead).
+    auto button = [&](const QString& text, const QString& tip, QStyle::StandardPixmap icon = QStyle::SP_CustomBase) {
         auto* b = new QToolButton(this);
         b->setText(text);
         b->setToolTip(tip);
+        if (icon != QStyle::SP_CustomBase) {
+            b->setIcon(style()->standardIcon(icon));
+            b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        }
         controls->addWidget(b);
         return b;
     };
-    QToolButton* playButton = button(tr("▶ Play"), tr("Reveal the schedule action by action"));
-    QToolButton* pauseButton = button(tr("⏸ Pause"), tr("Stop playing"));
+    QToolButton* playButton = button(tr("Play"), tr("Reveal the schedule action by action"), QStyle::SP_MediaPlay);
+    QToolButton* pauseButton = button(tr("Pause"), tr("Stop playing"), QStyle::SP_MediaPause);
     QToolButton* stepButton = button(tr("Step"), tr("Reveal one more action"));
     QToolButton* allButton = button(tr("Show all"), tr("Show the whole schedule"));
     m_slider = new QSlider(Qt::Horizontal, this);
@@ -57,6 +63,11 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     m_plot->xAxis->setLabel(tr("time"));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new SecondsTicker));
     m_plot->yAxis->setLabel(tr("step"));
+    // Steps are whole numbers: ticks at multiples of 1 (1, 2, 5, 10... apart), never at 2.5.
+    auto steps = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
+    steps->setTickStep(1);
+    steps->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->yAxis->setTicker(steps);
     auto graph = [&](const QColor& c, const QString& name, double width) {
         QCPGraph* g = m_plot->addGraph();
         g->setPen(QPen(c, width));

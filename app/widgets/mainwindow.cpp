@@ -187,6 +187,13 @@ void MainWindow::buildUi() {
     m_staleBanner->setWordWrap(true);
     m_staleBanner->setVisible(false);
     cl->addWidget(m_staleBanner);
+    m_lessonBanner = new QLabel(central);
+    m_lessonBanner->setObjectName("lessonBanner");
+    m_lessonBanner->setWordWrap(true);
+    m_lessonBanner->setTextFormat(Qt::RichText);
+    m_lessonBanner->setStyleSheet("QLabel#lessonBanner { background: #eef4fb; color: #1a1a1a; padding: 6px; }");
+    m_lessonBanner->setVisible(false);
+    cl->addWidget(m_lessonBanner);
     cl->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
@@ -384,8 +391,8 @@ void MainWindow::buildMenus() {
         });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!confirmDiscard()) return;
-        QString p = QFileDialog::getOpenFileName(this, tr("Open a project, chain, graph or hardware file"), QString(),
-                                                 tr("JSON (*.json);;All files (*)"));
+        QString p = QFileDialog::getOpenFileName(this, tr("Open a project, chain, graph, hardware or lesson file"),
+                                                 QString(), tr("JSON (*.json);;All files (*)"));
         if (!p.isEmpty()) openFile(p);
     });
     m_recentMenu = file->addMenu(tr("Open &recent"));
@@ -453,6 +460,16 @@ void MainWindow::buildMenus() {
     bar->addAction(reset);
     view->addSeparator();
     auto* presentation = new Presentation(this);
+    m_lessonNext = view->addAction(tr("&Next scene of the lesson"), QKeySequence(Qt::Key_PageDown), this,
+                                   [this] { showScene(m_scene + 1); });
+    m_lessonBack = view->addAction(tr("Previous scene of the &lesson"), QKeySequence(Qt::Key_PageUp), this,
+                                   [this] { showScene(m_scene - 1); });
+    for (QAction* a : {m_lessonNext, m_lessonBack}) {
+        a->setShortcutContext(Qt::WindowShortcut);
+        addAction(a); // with the menu bar hidden too (presentation mode)
+    }
+    m_lessonNext->setToolTip(tr("Open a lesson (File ▸ Open, a .ckpt-lesson.json file) to step through its scenes"));
+    updateLessonActions();
     QAction* present = view->addAction(tr("&Presentation mode"));
     present->setCheckable(true);
     present->setShortcut(QKeySequence(Qt::Key_F11));
@@ -522,10 +539,13 @@ bool MainWindow::openFile(const QString& path) {
         return true;
     }
     default:
+        if (doc->is_object() && doc->value("format", nlohmann::json()) == "ckpt-lesson") return openLesson(path);
         return report(QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain, ckpt-graph, "
-                                                 "ckpt-hardware or ckpt-graph-plan")),
+                                                 "ckpt-hardware, ckpt-graph-plan or ckpt-lesson")),
                false;
     }
+    m_lesson.reset(); // another document: the lesson is over
+    updateLessonActions();
     newDocument();
     m_lastError.clear();
     addRecent(path);

@@ -1,5 +1,6 @@
 #pragma once
 // The explorer's window: problem and machine editors on the left, the charts in the middle, runs in the background.
+#include "io/lesson_io.h"
 #include "io/project_io.h"
 #include "models/autosave.h"
 #include "run/runner.h"
@@ -46,6 +47,11 @@ public:
 
     // A project, a chain, a graph, a hardware file, or a graph plan (for the open graph), judged by its "format".
     bool openFile(const QString& path);
+    // A ckpt-lesson file (also through openFile): its first scene, then Page Down / Page Up (showScene).
+    bool openLesson(const QString& path);
+    bool showScene(int index); // the problem, machine, scheduler, parameters and budget of the scene; its caption
+    int sceneIndex() const { return m_lesson ? m_scene : -1; }
+    QString lessonCaption() const; // the banner's text while a lesson is open
     bool saveProjectTo(const QString& path);
     // Unsaved changes: the undo stack is not where the document was opened or last saved.
     bool isModified() const;
@@ -189,6 +195,13 @@ private:
     RunController* m_runs = nullptr;
     RunStatus* m_runStatus = nullptr;
     QLabel* m_staleBanner = nullptr;
+    QLabel* m_lessonBanner = nullptr; // the scene's caption while a lesson is open
+    std::unique_ptr<ckpt::Lesson> m_lesson;
+    QString m_lessonPath;
+    int m_scene = -1;
+    QAction* m_lessonNext = nullptr;
+    QAction* m_lessonBack = nullptr;
+    void updateLessonActions();
     QLabel* m_editMessage = nullptr;
     QLabel* m_hwMessage = nullptr;
     QLabel* m_summary = nullptr;

@@ -387,6 +387,41 @@ private slots:
         w.sweepView()->setRevealed(0);
         QVERIFY(panel->sentence().startsWith("Before the first action"));
     }
+
+    // The shipped lesson, end to end with the keyboard: File ▸ Open takes it, each Page Down sets the next scene's
+    // problem, machine, scheduler, parameters and budget, shows its caption, and the scene's plan solves; Page Up
+    // goes back; opening another file ends the lesson.
+    void aLessonStepsWithTheKeyboard() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        const QString file = source("examples/lessons/intro.ckpt-lesson.json");
+        QVERIFY(w.openFile(file));
+        auto lesson = ckpt::loadLesson(file.toStdString());
+        QVERIFY(lesson);
+        for (int k = 0; k < int(lesson->scenes.size()); ++k) {
+            if (k > 0) QTest::keyClick(&w, Qt::Key_PageDown);
+            QCOMPARE(w.sceneIndex(), k);
+            const ckpt::LessonScene& s = lesson->scenes[std::size_t(k)];
+            QCOMPARE(w.document()->settings().scheduler, s.scheduler);
+            QVERIFY(w.lessonCaption().contains(QString("scene %1 of 7").arg(k + 1)));
+            QVERIFY(w.lessonCaption().contains(QString::fromStdString(s.caption).left(40).toHtmlEscaped()));
+            auto run = w.runCurrentNow();
+            QVERIFY2(run && run->feasible, run ? run->message.c_str() : "no run");
+            QCOMPARE(run->scheduler, s.scheduler);
+            if (!s.budget.empty()) QVERIFY(run->budget_bytes > 0);
+        }
+        QTest::keyClick(&w, Qt::Key_PageDown); // past the last scene: stays
+        QCOMPARE(w.sceneIndex(), 6);
+        QTest::keyClick(&w, Qt::Key_PageUp);
+        QCOMPARE(w.sceneIndex(), 5);
+        QCOMPARE(w.document()->settings().scheduler, std::string("dtr"));
+        QVERIFY(w.openFile(source("examples/small-hetero-12.ckpt-chain.json")));
+        QCOMPARE(w.sceneIndex(), -1);
+        QVERIFY(w.lessonCaption().isEmpty());
+    }
 };
 
 QTEST_MAIN(TestViews)
