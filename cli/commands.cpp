@@ -148,16 +148,10 @@ int cmdSolve(int argc, char** argv) {
         complain("solve: --scheduler NAME is required (ckpt list shows them)");
         return BadInput;
     }
-    const std::string name = args.value("scheduler");
-    auto hw = loadMachine(args.value("hardware"));
-    if (!hw) return BadInput;
-    auto problem = loadChainOrGraph(args.positional()[0]);
-    if (!problem) return BadInput;
-    SolveRequest req;
-    if (!readSolveRequest(args, name, *problem, *hw, req)) return BadInput;
-    Run run = runScheduler(name, *problem, *hw, req);
-    if (int code = printRun(args, run, *hw, ""); code != Done || !args.has("out")) return code;
-    return writePlan(args.value("out"), args.value("format"), run, *problem) ? Done : BadInput;
+    auto solved = solveFromArgs(args, args.value("scheduler"));
+    if (!solved) return BadInput;
+    if (int code = printRun(args, solved->run, solved->hw, ""); code != Done || !args.has("out")) return code;
+    return writePlan(args.value("out"), args.value("format"), solved->run, solved->problem) ? Done : BadInput;
 }
 
 int cmdSimulate(int argc, char** argv) {

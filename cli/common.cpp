@@ -170,4 +170,15 @@ int exitCodeOf(const Run& run) {
     return run.bad_input ? BadInput : Infeasible;
 }
 
+std::optional<Solved> solveFromArgs(const Args& args, const std::string& name) {
+    auto hw = loadMachine(args.value("hardware"));
+    if (!hw) return std::nullopt;
+    auto problem = loadChainOrGraph(args.positional()[0]);
+    if (!problem) return std::nullopt;
+    SolveRequest req;
+    if (!readSolveRequest(args, name, *problem, *hw, req)) return std::nullopt;
+    Run run = runScheduler(name, *problem, *hw, req);
+    return Solved{std::move(*problem), std::move(*hw), std::move(run)};
+}
+
 } // namespace ckpt::cli

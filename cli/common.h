@@ -38,6 +38,15 @@ std::string describeRun(const Run& run, const Hardware& hw);
 bool readSolveRequest(const Args& args, const std::string& name, const Problem& problem, const Hardware& hw,
                       SolveRequest& req);
 
+// PROBLEM (the first positional argument) on --hardware, solved by `name` with the options readSolveRequest reads:
+// what `ckpt solve` and `ckpt explain` start from. Nullopt after a message when an input is bad.
+struct Solved {
+    Problem problem;
+    Hardware hw;
+    Run run;
+};
+std::optional<Solved> solveFromArgs(const Args& args, const std::string& name);
+
 // One stderr line per scheduler the machine cannot run ("ckpt: NAME: n/a: reason"); such runs are not failures.
 void reportUnavailable(const std::vector<Run>& runs);
 

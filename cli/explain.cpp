@@ -18,14 +18,11 @@ int cmdExplain(int argc, char** argv) {
         complain("explain: expected PROBLEM and --scheduler NAME (see ckpt --help)");
         return BadInput;
     }
-    const std::string name = args.value("scheduler");
-    auto hw = loadMachine(args.value("hardware"));
-    if (!hw) return BadInput;
-    auto problem = loadChainOrGraph(args.positional()[0]);
-    if (!problem) return BadInput;
-    SolveRequest req;
-    if (!readSolveRequest(args, name, *problem, *hw, req)) return BadInput;
-    Run run = runScheduler(name, *problem, *hw, req);
+    auto solved = solveFromArgs(args, args.value("scheduler"));
+    if (!solved) return BadInput;
+    const Run& run = solved->run;
+    const Hardware* hw = &solved->hw;
+    const Problem* problem = &solved->problem;
     if (!run.feasible) {
         complain("explain: " + run.message);
         return exitCodeOf(run);
