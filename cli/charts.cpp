@@ -12,6 +12,8 @@ namespace ckpt::cli {
 
 Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const Problem& problem, const Hardware& hw) {
     Chart c;
+    if (const Plan* plan = run->chainPlan()) c.actions = plan->actions.size();
+    if (const GraphPlan* plan = run->graphPlan()) c.actions = plan->actions.size();
     if (kind == FigureChart::Sweep && problem.chain()) {
         auto* s = new SweepView;
         s->setRun(run, *problem.chain(), hw);

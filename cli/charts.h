@@ -17,7 +17,8 @@ namespace ckpt::cli {
 struct Chart {
     std::unique_ptr<QWidget> view; // owns the plot
     QCustomPlot* plot = nullptr;
-    std::string csv; // the numbers behind the chart (run/chart_data.h)
+    std::string csv;         // the numbers behind the chart (run/chart_data.h)
+    std::size_t actions = 0; // the plan's actions (one run's charts)
 };
 
 // One feasible run: the Gantt chart (its memory below), the memory chart alone, or the sweep diagram (a chain's run).

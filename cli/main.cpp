@@ -21,6 +21,7 @@ usage:
   ckpt render PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              --chart gantt|memory|sweep|tradeoff --out FILE.(pdf|svg|png) [--size WxH | --preset NAME]
              [--font-size PT] [--dpi N] [--data FILE.csv] [--log none|memory|time|both]
+             [--at ACTION] [--frames DIR [--every N]]
   ckpt explain PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              [--from ACTION] [--to ACTION]
   ckpt lesson LESSON.json [--check]
@@ -37,6 +38,7 @@ usage:
 
 PROBLEM is a ckpt-chain or ckpt-graph JSON file, HW a ckpt-hardware file (default: one unbounded level), PLAN a ckpt-plan file.
 SPEC is a ckpt-figure file (examples/figures/): panels, each a problem, a machine, schedulers and a chart.
+--at marks one action of the plan (sweep: drawn up to it); --frames writes DIR/frame-NNNNN.png per action (or per N).
 --log makes the trade-off's memory or time axis logarithmic (a linear time axis clips far outliers to arrows).
 --data writes the numbers behind a chart as CSV (ckpt figure: one file per panel and layout.csv, into DIR).
 BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or

@@ -5,28 +5,35 @@
 #include "io/files.h"
 #include "plots/chartexport.h"
 #include "plots/printsize.h"
+#include "plots/sweepview.h"
+#include "plots/timelineview.h"
 #include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
 #include "util/units.h"
 
 #include <QApplication>
 #include <QWidget>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 
 namespace ckpt::cli {
 
+constexpr long long kMaxFrames = 2000; // pictures one --frames may write
+
 int cmdRender(int argc, char** argv) {
     Args args;
     if (!args.parse(argc, argv, 2, {},
                     {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets",
-                     "schedulers", "font-size", "preset", "dpi", "data", "log"})) {
+                     "schedulers", "font-size", "preset", "dpi", "data", "log", "at", "frames", "every"})) {
         complain("render: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }
-    if (args.positional().size() != 1 || !args.has("out") || !args.has("chart")) {
-        complain("render: expected PROBLEM, --chart gantt|memory|sweep|tradeoff and --out FILE (see ckpt --help)");
+    if (args.positional().size() != 1 || !(args.has("out") || args.has("frames")) || !args.has("chart")) {
+        complain("render: expected PROBLEM, --chart gantt|memory|sweep|tradeoff and --out FILE or --frames DIR (see "
+                 "ckpt --help)");
         return BadInput;
     }
     std::string chart = args.value("chart");
@@ -34,9 +41,18 @@ int cmdRender(int argc, char** argv) {
         complain("render: --chart: expected gantt, memory, sweep or tradeoff, got '" + chart + "'");
         return BadInput;
     }
+    if ((args.has("at") || args.has("frames")) && chart == "tradeoff") {
+        complain("render: --at and --frames show one plan's actions: not for the tradeoff chart");
+        return BadInput;
+    }
+    if (args.has("every") && !args.has("frames")) {
+        complain("render: --every goes with --frames DIR");
+        return BadInput;
+    }
     // PDF and SVG default to one column at 8 pt; a PNG without a size keeps the screen's 1600 × 900 pixels.
     const std::string out = args.value("out");
-    const bool png = out.size() >= 4 && out.compare(out.size() - 4, 4, ".png") == 0;
+    // Frames are PNG pictures; alone (no --out) they are sized like a PNG.
+    const bool png = out.size() >= 4 ? out.compare(out.size() - 4, 4, ".png") == 0 : args.has("frames");
     PrintSize size;
     const bool screen = png && !args.has("size") && !args.has("preset");
     if (screen) size = {1600, 900, 9, true};
@@ -145,6 +161,60 @@ int cmdRender(int argc, char** argv) {
         drawn = oneRunChart(kind, run, *problem, *hw);
     }
     drawn.view->resize(int(size.width_pt), int(size.height_pt));
+    // One action marked (--at), or one picture per action (--frames): for handouts and slides.
+    const long long actions = kind == FigureChart::Tradeoff ? 0 : (long long)drawn.actions;
+    auto actionArg = [&](const char* key, long long lowest, long long& value) {
+        char* end = nullptr;
+        const std::string v = args.value(key);
+        value = std::strtoll(v.c_str(), &end, 10);
+        if (v.empty() || *end || value < lowest || value >= std::max(actions, lowest + 1)) {
+            complain(std::string("render: --") + key + ": expected " +
+                     (std::string(key) == "every" ? "a whole number from 1"
+                                                  : "an action index from 0 to " + std::to_string(actions - 1)) +
+                     ", got '" + v + "'");
+            return false;
+        }
+        return true;
+    };
+    auto mark = [&](long long action) {
+        if (auto* t = dynamic_cast<TimelineView*>(drawn.view.get())) t->markAction(int(action));
+        if (auto* s = dynamic_cast<SweepView*>(drawn.view.get())) s->revealUpTo(int(action));
+    };
+    if (args.has("at")) {
+        long long at = 0;
+        if (!actionArg("at", 0, at)) return BadInput;
+        mark(at);
+    }
+    if (args.has("frames")) {
+        long long every = 1;
+        if (args.has("every") && !actionArg("every", 1, every)) return BadInput;
+        if (actions / every > kMaxFrames) {
+            complain("render: --frames: " + std::to_string(actions / every + 1) + " pictures, over the limit of " +
+                     std::to_string(kMaxFrames) + "; give --every N (one picture per N actions)");
+            return BadInput;
+        }
+        const std::string dir = args.value("frames");
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec) {
+            complain("render: --frames: " + dir + ": cannot create the folder (" + ec.message() + ")");
+            return BadInput;
+        }
+        int written = 0;
+        for (long long k = 0; k < actions; k += every) {
+            mark(k);
+            char name[32];
+            std::snprintf(name, sizeof name, "frame-%05lld.png", k);
+            const QString file = QString::fromStdString((std::filesystem::path(dir) / name).string());
+            if (QString err = exportChart(drawn.plot, file, size, dpi); !err.isEmpty()) {
+                complain(err.toStdString());
+                return BadInput;
+            }
+            ++written;
+        }
+        std::printf("render: wrote %d frames to %s\n", written, dir.c_str());
+        if (!args.has("out")) return Done;
+    }
     QString err = exportChart(drawn.plot, QString::fromStdString(out), size, dpi);
     if (!err.isEmpty()) {
         complain(err.toStdString());

@@ -47,6 +47,9 @@ void wrapLegend(QCustomPlot* plot, QCPLegend* legend, double widthPt, double fon
         QCPAbstractLegendItem* item = legend->item(i);
         if (!item) continue; // an empty cell of an earlier wrap
         item->setFont(sized(item->font(), fontPt));
+        // The layout measures text on the screen in whole pixels; on the page a line is a little taller, and an item
+        // clips to its cell, so each keeps a sliver below for the descenders ("g", "p").
+        item->setMargins(QMargins(0, 0, 0, int(std::ceil(fontPt * 0.15))));
         QString text;
         if (auto* p = qobject_cast<QCPPlottableLegendItem*>(item)) text = p->plottable()->name();
         widest = std::max(widest, QFontMetricsF(item->font()).horizontalAdvance(text.isEmpty() ? "recompute" : text));

@@ -172,6 +172,14 @@ void SweepView::setRevealed(int actions) {
     emit revealedActionChanged(revealedAction());
 }
 
+void SweepView::revealUpTo(int action) {
+    int shown = 0;
+    if (m_run && m_run->timeline)
+        for (const Interval& iv : m_run->timeline->intervals)
+            shown += iv.lane == 0 && iv.action <= action;
+    setRevealed(shown);
+}
+
 int SweepView::revealedAction() const {
     if (!m_run || !m_run->timeline || m_revealed <= 0) return -1;
     int shown = 0;

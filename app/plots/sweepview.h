@@ -26,7 +26,8 @@ public:
     int segmentCount() const { return m_segments; } // compute intervals drawn (forward + backward)
     QString emptyHint() const; // the line shown instead of the chart when there is no chain plan, else empty
 
-    int revealedAction() const; // the plan's index of the last action shown (-1: none)
+    int revealedAction() const;  // the plan's index of the last action shown (-1: none)
+    void revealUpTo(int action); // every compute action up to the plan's action `action` shown
 
 signals:
     void revealedActionChanged(int action); // the last action shown, as the slider, Step or Play move it

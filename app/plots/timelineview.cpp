@@ -29,6 +29,8 @@ struct TimelineView::Impl {
     QCPItemStraightLine* budgetLine = nullptr;
     QCPGraph* budgetEntry = nullptr; // no data: the budget line's legend entry
     QCPItemStraightLine* cursorLine = nullptr;
+    std::array<QCPItemStraightLine*, 2> actionLines{}; // the marked action's start, on the Gantt and the memory chart
+    int markedAction = -1;
     QCPItemRect* rangeRect = nullptr;
     QCPItemText* rangeLabel = nullptr;
     std::unique_ptr<ChartHint> hint; // in place of the charts while there is no plan
@@ -128,6 +130,19 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
         pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
     d->cursorLine->setPen(QPen(Qt::black, 1, Qt::DotLine));
     d->cursorLine->setVisible(false);
+    for (int k = 0; k < 2; ++k) {
+        QCPAxisRect* rect = k == 0 ? d->ganttRect : d->memoryRect;
+        auto* line = new QCPItemStraightLine(p);
+        line->setClipAxisRect(rect);
+        for (auto* pos : {line->point1, line->point2}) {
+            pos->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            pos->setAxisRect(rect); // the ratio is of this chart's height (the default is the first chart's)
+            pos->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        line->setPen(QPen(QColor(200, 0, 120), 1.5));
+        line->setVisible(false);
+        d->actionLines[std::size_t(k)] = line;
+    }
     d->rangeRect = new QCPItemRect(p);
     d->rangeRect->setClipAxisRect(d->memoryRect);
     for (auto* pos : {d->rangeRect->topLeft, d->rangeRect->bottomRight}) {
@@ -266,6 +281,28 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
 
 TimelineView::~TimelineView() = default;
 
+void TimelineView::markAction(int action) {
+    d->markedAction = -1;
+    double at = 0;
+    if (d->timeline)
+        for (const Interval& iv : d->timeline->intervals)
+            if (iv.action == action) {
+                d->markedAction = action;
+                at = iv.start;
+                break;
+            }
+    for (QCPItemStraightLine* line : d->actionLines) {
+        line->point1->setCoords(at, 0);
+        line->point2->setCoords(at, 1);
+        line->setVisible(d->markedAction >= 0);
+    }
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int TimelineView::markedAction() const {
+    return d->markedAction;
+}
+
 const Hardware& TimelineView::hardware() const {
     return d->hw;
 }
@@ -283,6 +320,9 @@ QStringList TimelineView::nodeNames() const {
 }
 
 void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
+    d->markedAction = -1; // an action of the run before
+    for (QCPItemStraightLine* line : d->actionLines)
+        line->setVisible(false);
     d->run = std::move(run);
     d->hw = hw;
     d->history.clear();

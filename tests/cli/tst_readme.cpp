@@ -82,7 +82,7 @@ private slots:
         QVERIFY(out.isValid());
         QStringList args = QProcess::splitCommand(command).mid(1);
         // What the command writes goes to the temporary folder, under the same file name.
-        static const QStringList writes = {"--out", "--csv", "--profile", "--timeline", "--data"};
+        static const QStringList writes = {"--out", "--csv", "--profile", "--timeline", "--data", "--frames"};
         for (int k = 0; k + 1 < args.size(); ++k)
             if (writes.contains(args[k])) args[k + 1] = out.filePath(QFileInfo(args[k + 1]).fileName());
         QProcess p;

@@ -95,6 +95,83 @@ private slots:
         QVERIFY(labels >= 3);
     }
 
+    // A legend row's text is whole on the page: the descender of the "g" in "gradients" (the Gantt legend's last row,
+    // at the page's foot) is printed, not clipped by its cell.
+    void legendDescendersArePrinted() {
+        // One level, so the legend is two rows and "gradients" is on the last.
+        const QString pdf = m_dir.filePath("g.pdf");
+        QCOMPARE(ckptRun({"render", QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json", "--chart",
+                          "gantt", "--scheduler", "revolve", "--slots", "3", "--out", pdf})
+                     .code,
+                 0);
+        const QImage page = ckpt::test::pageImage(pdf, 288);
+        const double s = 288.0 / 72;
+        int found = 0;
+        for (const Word& w : words(pdf))
+            if (w.text == "gradients") {
+                ++found;
+                // The lowest ink under its first letter: the g's descender reaches past 90 % of the box's height
+                // (cut by its cell, it stopped at 83 %).
+                double lowest = 0;
+                for (int y = int(w.box.top() * s); y < std::min(page.height(), int(w.box.bottom() * s) + 8); ++y)
+                    for (int x = int(w.box.left() * s); x < int((w.box.left() + 4) * s); ++x)
+                        if (qGray(page.pixel(x, y)) < 128) lowest = (y / s - w.box.top()) / w.box.height();
+                QVERIFY2(lowest > 0.9, qPrintable(QString("the g's ink ends at %1 of the word's height").arg(lowest)));
+            }
+        QCOMPARE(found, 1);
+    }
+
+    // --at ACTION draws a line at that action's start on the Gantt and memory charts; --frames DIR writes one picture
+    // per N actions, the line moving right as the plan goes on.
+    void atAndFrames() {
+        const QString example = QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json";
+        auto lineAt = [](const QImage& img) { // the leftmost column holding the marker's colour, or -1
+            for (int x = 0; x < img.width(); ++x)
+                for (int y = 0; y < img.height(); ++y) {
+                    const QColor c = img.pixelColor(x, y);
+                    if (c.red() > 170 && c.green() < 40 && c.blue() > 90 && c.blue() < 150) return x;
+                }
+            return -1;
+        };
+        const QString dir = m_dir.filePath("frames");
+        auto o = ckptRun({"render", example, "--scheduler", "revolve", "--slots", "3", "--chart", "gantt", "--frames",
+                          dir, "--every", "4", "--size", "400pxx300px"});
+        QCOMPARE(o.code, 0);
+        // revolve with 3 slots on 12 steps: 45 actions, so frames at 0, 4, ..., 44.
+        const QStringList frames = QDir(dir).entryList({"frame-*.png"}, QDir::Files, QDir::Name);
+        QCOMPARE(frames.size(), 12);
+        QCOMPARE(frames.first(), QString("frame-00000.png"));
+        QCOMPARE(frames.last(), QString("frame-00044.png"));
+        int last = -1;
+        for (const QString& f : frames) {
+            const int x = lineAt(QImage(QDir(dir).filePath(f)));
+            QVERIFY2(x > last, qPrintable(f + ": the line at " + QString::number(x)));
+            last = x;
+        }
+        const QString one = m_dir.filePath("at.png"), none = m_dir.filePath("none.png");
+        QCOMPARE(ckptRun({"render", example, "--scheduler", "revolve", "--slots", "3", "--chart", "memory", "--at",
+                          "20", "--out", one, "--size", "400pxx300px"})
+                     .code,
+                 0);
+        QCOMPARE(ckptRun({"render", example, "--scheduler", "revolve", "--slots", "3", "--chart", "memory", "--out",
+                          none, "--size", "400pxx300px"})
+                     .code,
+                 0);
+        QVERIFY(lineAt(QImage(one)) > 0);
+        QCOMPARE(lineAt(QImage(none)), -1);
+        // Past the plan's end, a zero step, a trade-off (no one plan), --every without --frames: exit 2, said why.
+        const QList<QStringList> bad = {{"--chart", "gantt", "--at", "45", "--out", one},
+                                        {"--chart", "gantt", "--at", "-1", "--out", one},
+                                        {"--chart", "sweep", "--frames", dir, "--every", "0"},
+                                        {"--chart", "tradeoff", "--at", "3", "--out", one},
+                                        {"--chart", "gantt", "--every", "3", "--out", one}};
+        for (const QStringList& extra : bad) {
+            auto b = ckptRun(QStringList{"render", example, "--scheduler", "revolve", "--slots", "3"} + extra);
+            QCOMPARE(b.code, 2);
+            QVERIFY2(b.err.contains("--at") || b.err.contains("--every"), b.err.constData());
+        }
+    }
+
     void sizesAndPresets() {
         QString pdf = render("s.pdf", {"--chart", "tradeoff", "--size", "3.5inx2.4in"});
         QCOMPARE(pageSize(pdf), QString("252 x 173")); // Qt writes whole points: 172.8 rounds to 173
