@@ -504,7 +504,7 @@ bool MainWindow::openFile(const QString& path) {
     case DocumentKind::Chain: {
         auto c = chainFromJson(*doc, p);
         if (!c) return report(QString::fromStdString(c.error())), false;
-        m_doc->setProject(Project{*c, m_doc->hardware(), m_doc->settings()});
+        m_doc->setProject(Project{*c, m_doc->hardware(), chainSettings(*c)});
         m_path.clear();
         m_sourcePath = path; // named in the title; Save proposes a project beside it, never this file
         break;

@@ -5,6 +5,7 @@
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "run/budget.h"
+#include "run/runner.h"
 #include "schedulers/revolve.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
@@ -218,6 +219,29 @@ private slots:
 
     // Issue 11: "Run all" replaced the shown plan by the compared run nearest the slider (65 % on the slider, a plan
     // against 75 % shown). The shown plan stays the solve for the slider's budget.
+    // Opening a chain kept the window's budget in bytes: the LSTM example's 5 % (12.5 MiB) is under any plan of the
+    // 12-step example, so a teacher opening it saw "revolve needs at least 40 MiB" before anything else. The budget is
+    // now the tightest of 5, 10, 20, 35 and 50 % of this chain's store-all peak that revolve meets: 50 % (35 % is
+    // 35 MiB, under revolve's 40 MiB with one slot).
+    void openingAChainGivesABudgetItsSchedulerMeets() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(kLstm));
+        w.schedulerPanel()->setCurrentScheduler("revolve");
+        const std::int64_t before = w.document()->settings().budget_bytes;
+        QVERIFY(w.openFile(kSmall));
+        const Problem small(w.document()->chain());
+        SolveRequest old;
+        old.budget_bytes = before;
+        QVERIFY(before > 0 && !runScheduler("revolve", small, w.document()->hardware(), old).feasible);
+        const std::int64_t peak = storeAllPeak(w.document()->chain(), w.document()->hardware());
+        QCOMPARE(w.document()->settings().scheduler, std::string("revolve"));
+        QCOMPARE(w.document()->settings().budget_bytes, std::int64_t(double(peak) * 0.5));
+        auto shown = w.runCurrentNow();
+        QVERIFY(shown && shown->feasible);
+        QVERIFY(summaryJson(*shown)["recomputed_steps"].get<int>() > 0);
+    }
+
     void runAllKeepsTheSlidersPlan() {
         MainWindow w;
         w.setInteractive(false);
