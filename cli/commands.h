@@ -11,6 +11,7 @@ int cmdCompare(int argc, char** argv);
 int cmdBench(int argc, char** argv);
 int benchGraphs(const class Args& args); // cli/bench_graphs.cpp: ckpt bench --graphs
 int cmdGenerate(int argc, char** argv);  // cli/generate.cpp
+int cmdImport(int argc, char** argv);    // cli/import.cpp: an ONNX model as a graph or a chain
 int cmdTrain(int argc, char** argv);     // cli/train.cpp: the real RNN trainer (engine/trainer)
 int cmdRender(int argc, char** argv);    // cli/render.cpp, built with the charts of app/plots
 int cmdFigure(int argc, char** argv);    // cli/figure.cpp: several charts from a spec (io/figure_io.h), idem
