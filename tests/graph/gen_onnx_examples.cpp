@@ -1,5 +1,6 @@
 // Writes the shape-only ONNX exports of examples/onnx/ (scripts/gen-onnx-examples runs it) and, given a second folder,
-// the ONNX seeds of the fuzz corpus. The models are those of tests/common/onnx_models.h.
+// the ONNX seeds of the fuzz corpus; with --weights, ResNet-50 with its weights' data for the import benchmark. The
+// models are those of tests/common/onnx_models.h.
 #include "common/onnx_models.h"
 
 #include <cstdio>
@@ -57,11 +58,26 @@ bool writeCorpus(const std::string& dir) {
     return ok;
 }
 
+// ResNet-50 with all its weights' data (zeros, as raw bytes like torch writes them): a full-size file (98 MiB) for
+// `ckpt bench --onnx`, not checked in.
+bool writeWithWeights(const std::string& path) {
+    OnnxBuilder b = resnet(50);
+    for (auto& t : *b.graph()->mutable_initializer()) {
+        std::int64_t n = 1;
+        for (auto d : t.dims())
+            n *= d;
+        t.set_raw_data(std::string(std::size_t(n) * 4, '\0'));
+    }
+    return write(path, b.bytes());
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--weights") return writeWithWeights(argv[2]) ? 0 : 1;
     if (argc < 2 || argc > 3) {
-        std::fprintf(stderr, "usage: gen_onnx_examples EXAMPLES_DIR [FUZZ_CORPUS_DIR]\n");
+        std::fprintf(stderr, "usage: gen_onnx_examples EXAMPLES_DIR [FUZZ_CORPUS_DIR]\n"
+                             "       gen_onnx_examples --weights RESNET50.onnx\n");
         return 2;
     }
     const std::string dir = argv[1];
