@@ -31,6 +31,9 @@ class QPushButton;
 class QMenu;
 class QTimer;
 class QCustomPlot;
+namespace ckpt {
+struct OnnxImportOptions;
+}
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -44,6 +47,10 @@ public:
 
     // A project, a chain, a graph, a hardware file, or a graph plan (for the open graph), judged by its "format".
     bool openFile(const QString& path);
+    // An ONNX model as a new, unsaved graph document, timed on the window's machine; false after a message. The
+    // window's File > Import ONNX… (and openFile of a .onnx file) asks for the options first, or takes the dialog's
+    // defaults without interaction.
+    bool importOnnx(const QString& path, const ckpt::OnnxImportOptions& options);
     bool saveProjectTo(const QString& path);
     // Unsaved changes: the undo stack is not where the document was opened or last saved.
     bool isModified() const;
@@ -127,6 +134,7 @@ protected:
 private:
     void buildUi();
     void buildMenus();
+    bool importOnnxDialog(const QString& path); // mainwindow_onnx.cpp
     QWidget* buildChainTab();
     QWidget* buildHardwareTab();
     QWidget* buildGraphTab();
