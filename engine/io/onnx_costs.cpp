@@ -205,13 +205,6 @@ double formulaFlops(const Rule& rule, const OnnxOp& op) {
 
 } // namespace
 
-std::int64_t OnnxTensor::elements() const {
-    std::int64_t n = 1;
-    for (std::int64_t d : dims)
-        n *= d;
-    return n;
-}
-
 OnnxOpKind onnxOpKind(const std::string& op) {
     static const std::unordered_map<std::string, OnnxOpKind> special = {
         {"Reshape", OnnxOpKind::View},
@@ -267,7 +260,7 @@ OnnxOpCost onnxOpCost(const OnnxOp& op) {
             const double bytes =
                 double(x->dims[0]) * double(x->dims[1]) * double(w->dims[0]) * double(w->dims[1]) * op.element_bytes;
             // Past 2^62 the graph's own bound refuses it; the cast stays defined.
-            cost.workspace_bytes = std::int64_t(std::min(bytes, 0x1p62));
+            cost.workspace_bytes = bytes < 0x1p62 ? std::int64_t(bytes) : std::int64_t(1) << 62;
         }
     }
     return cost;

@@ -30,7 +30,6 @@ struct OnnxTensor {
     bool present = false;    // an omitted optional input is not
     bool activation = false; // produced by the network (not a weight or a constant)
     std::int64_t bytes = 0;  // elements x element size
-    std::int64_t elements() const;
 };
 
 struct OnnxOp {

@@ -12,6 +12,7 @@
 
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #endif
@@ -106,10 +107,11 @@ struct Sized {
     std::vector<std::int64_t> dims;
     std::int64_t bytes = 0;
     bool known = false;
+    int element = 0; // bytes per element
 };
 
 Sized sized(std::vector<std::int64_t> dims, int elementSize) {
-    Sized s{std::move(dims), 0, elementSize > 0};
+    Sized s{std::move(dims), 0, elementSize > 0, elementSize};
     std::int64_t n = elementSize;
     for (std::int64_t d : s.dims)
         if (d < 0 || __builtin_mul_overflow(n, d, &n)) s.known = false;
@@ -179,6 +181,21 @@ std::string listed(const std::vector<std::string>& names) {
     return names.size() > 5 ? out + " and " + std::to_string(names.size() - 5) + " more" : out;
 }
 
+// Before shape inference, which would walk the body graphs.
+std::optional<Error> refuseControlFlow(const onnx::GraphProto& g, const std::string& source) {
+    for (const auto& n : g.node()) {
+        const bool standard = n.domain().empty() || n.domain() == "ai.onnx";
+        bool body = standard && onnxOpKind(n.op_type()) == OnnxOpKind::ControlFlow;
+        for (const auto& a : n.attribute())
+            body = body || a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS;
+        if (body)
+            return fail(source + ": node " + nodeLabel(n, standard ? n.op_type() : n.domain() + "." + n.op_type()) +
+                        ": control flow (Loop, If, Scan: a body graph run a data-dependent number of times) cannot "
+                        "be imported; export the model with the loop unrolled or the branch taken");
+    }
+    return std::nullopt;
+}
+
 Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& source, const OnnxImportOptions& options,
                          const std::string& inferenceError) {
     const onnx::GraphProto& g = model.graph();
@@ -190,6 +207,10 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     std::unordered_map<std::string, Value> values;
     std::int64_t weightBytes = 0;
     for (const auto& t : g.initializer()) {
+        for (auto d : t.dims())
+            if (d < 0)
+                return fail(source + ": initializer '" + validUtf8(t.name()) + "' has a negative dimension (" +
+                            std::to_string(d) + ")");
         Sized s = sized({t.dims().begin(), t.dims().end()}, elementBytes(t.data_type(), floatBytes));
         weightBytes = saturatingSum({weightBytes, s.bytes});
         values[t.name()] = Value{false, -1, std::move(s)};
@@ -213,13 +234,6 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         const bool standard = n.domain().empty() || n.domain() == "ai.onnx";
         const std::string op = standard ? n.op_type() : n.domain() + "." + n.op_type();
         const OnnxOpKind kind = standard ? onnxOpKind(n.op_type()) : OnnxOpKind::Unknown;
-        bool body = false;
-        for (const auto& a : n.attribute())
-            body = body || a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS;
-        if (kind == OnnxOpKind::ControlFlow || body)
-            return fail(source + ": node " + nodeLabel(n, op) +
-                        ": control flow (Loop, If, Scan: a body graph run a data-dependent number of times) cannot "
-                        "be imported; export the model with the loop unrolled or the branch taken");
         std::vector<const Value*> ins;
         bool anyActivation = false;
         for (const auto& name : n.input()) {
@@ -263,9 +277,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
             desc.outputs.push_back(OnnxTensor{s.dims, present, true, present ? s.bytes : 0});
             if (present) outputBytes = saturatingSum({outputBytes, s.bytes});
         }
-        if (!desc.outputs.empty() && !desc.outputs.front().dims.empty())
-            desc.element_bytes =
-                int(desc.outputs.front().bytes / std::max<std::int64_t>(1, desc.outputs.front().elements()));
+        if (n.output_size() > 0 && typed[n.output(0)].element > 0) desc.element_bytes = typed[n.output(0)].element;
         for (const auto& a : n.attribute()) {
             if (a.type() == onnx::AttributeProto::INT) desc.ints[a.name()] = {a.i()};
             if (a.type() == onnx::AttributeProto::INTS) desc.ints[a.name()] = {a.ints().begin(), a.ints().end()};
@@ -331,6 +343,7 @@ Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& 
     try {
         auto model = onnxio::parseModel(bytes, source);
         if (!model) return model.errorValue();
+        if (auto e = refuseControlFlow(model->graph(), source)) return *e;
         if (auto e = onnxio::fixInputs(*model->mutable_graph(), options, source)) return *e;
         const std::string inferenceError = onnxio::inferShapes(*model);
         return build(*model, source, options, inferenceError);
