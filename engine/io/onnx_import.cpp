@@ -225,7 +225,10 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     Builder b;
     for (const auto* in : onnxio::dataInputs(g)) {
         Sized s = typed[in->name()];
-        if (!s.known) return fail(source + ": input '" + validUtf8(in->name()) + "': its size does not fit in 64 bits");
+        if (!s.known)
+            return fail(source + ": input '" + validUtf8(in->name()) +
+                        (s.element == 0 ? "': its elements have no fixed size (strings, or no element type)"
+                                        : "': its size in bytes does not fit in 64 bits"));
         GraphNode node{b.uniqueId(in->name(), "input"), 0, 0, s.bytes, 0, false, false, false};
         values[in->name()] = Value{true, b.addNode(std::move(node), "input", 0, 0), s};
     }

@@ -270,6 +270,12 @@ private slots:
         QVERIFY2(refusal(load(loop)).startsWith("model.onnx: node 'repeat' (Loop): control flow (Loop, If, Scan"),
                  qPrintable(refusal(load(loop))));
 
+        OnnxBuilder strings("strings");
+        strings.input("s", {2}, {}, onnx::TensorProto::STRING);
+        strings.output(strings.op("Relu", "relu", {"s"}));
+        QCOMPARE(refusal(load(strings)),
+                 "model.onnx: input 's': its elements have no fixed size (strings, or no element type)");
+
         OnnxBuilder dangling("dangling");
         dangling.input("x", {2});
         dangling.output(dangling.op("Add", "sum", {"x", "nowhere"}));
