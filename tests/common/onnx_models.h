@@ -1,8 +1,9 @@
 #pragma once
 // The ONNX models of the importer's tests and of examples/onnx/, built with the ONNX C++ API (OnnxBuilder). The real
-// networks follow torchvision's module structure and names (the node ids of the shipped ckpt-graph examples), as
-// torch.onnx.export writes them in training mode (BatchNormalization kept, not fused into the conv); their weights are
-// shape-only, and the batch (and the transformer's sequence) is a symbolic dimension, as with dynamic_axes.
+// networks follow torchvision's module structure and names (the node ids of the shipped ckpt-graph examples) with the
+// operators torch.onnx.export writes for them, BatchNormalization kept as an operator of its own (an inference export
+// fuses it into the convolution) and Dropout without its training flag (an identity, which the importer folds). Their
+// weights are shape-only, and the batch (and the transformer's sequence) is a symbolic dimension, as with dynamic_axes.
 #include "common/onnx_builder.h"
 
 #include <cmath>
