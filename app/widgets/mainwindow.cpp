@@ -395,7 +395,7 @@ void MainWindow::buildMenus() {
                                                  QString(), tr("JSON (*.json);;All files (*)"));
         if (!p.isEmpty()) openFile(p);
     });
-    file->addAction(tr("&Import ONNX…"), this, [this] {
+    file->addAction(tr("&Import ONNX…"), QKeySequence(tr("Ctrl+I")), this, [this] {
         if (!confirmDiscard()) return;
         QString p = QFileDialog::getOpenFileName(this, tr("Import an ONNX model"), QString(),
                                                  tr("ONNX models (*.onnx);;All files (*)"));
