@@ -17,11 +17,12 @@ int cmdBench(int argc, char** argv) {
     Args args;
     if (!args.parse(argc, argv, 2, {"json", "graphs"},
                     {"steps", "slots", "repeat", "rotor-steps", "graph", "budgets", "schedulers", "param", "reduction",
-                     "overheads", "reduction-max-nodes"})) {
+                     "overheads", "reduction-max-nodes", "onnx", "batch"})) {
         complain("bench: " + args.error());
         return BadInput;
     }
     if (args.has("graphs")) return benchGraphs(args);
+    if (args.has("onnx")) return benchImport(args);
     int n = std::atoi(args.value("steps", "100000").c_str());
     int s = std::atoi(args.value("slots", "100").c_str());
     int repeat = std::max(1, std::atoi(args.value("repeat", "5").c_str()));

@@ -27,9 +27,12 @@ usage:
   ckpt lesson LESSON.json [--check]
   ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
+  ckpt import MODEL.onnx [--batch N] [--input NAME=1x3x224x224]... [--dtype fp32|fp16|bf16] [--hardware HW]
+             [--out NET.ckpt-graph.json] [--as-chain] [--strict]
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
   ckpt bench --graphs [--graph FILE,...] [--budgets LIST] [--schedulers a,b] [--param NAME.k=v]... [--reduction a,b]
              [--overheads 1,1.1,1.33] [--reduction-max-nodes N]
+  ckpt bench --onnx MODEL.onnx [--batch N] [--repeat K] [--json]
   ckpt train [--cell lstm|gru|rnn] [--hidden H] [--batch B] [--input I] [--length T] [--task copy|adding|sine|text]
              [--text FILE] [--scheduler NAME] [--slots N | --budget BYTES|P%] [--param k=v]... [--hardware HW|measured]
              [--iterations K] [--precision fp32|fp64] [--optimizer adam|sgd] [--lr X] [--clip X] [--seed N]
@@ -43,6 +46,8 @@ SPEC is a ckpt-figure file (examples/figures/): panels, each a problem, a machin
 --data writes the numbers behind a chart as CSV (ckpt figure: one file per panel and layout.csv, into DIR).
 BYTES take units: 4096, 512KiB, 64MiB, 1.5GiB (also KB, MB, GB). A budget LIST is comma-separated sizes or
 percentages of store-all's peak: "5%,10%,50%".
+ckpt import reads an ONNX model (Debian's libonnx infers its shapes): one node per operator, sized from the shapes,
+timed by FLOPs and bytes moved on HW's compute speed and level 0 bandwidth; --as-chain writes its segments as a chain.
 ckpt train runs a real RNN (engine/trainer) with the plan; defaults: lstm, H 64, B 16, T 100, task copy, store-all,
 100 iterations. HW "measured" is RAM plus a disk level of files at the speeds this machine just showed.
 Exit codes: 0 done, 1 infeasible (the message names the smallest budget that works), 2 bad input.
@@ -88,6 +93,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "compare") return cmdCompare(argc, argv);
     if (cmd == "bench") return cmdBench(argc, argv);
     if (cmd == "generate") return cmdGenerate(argc, argv);
+    if (cmd == "import") return cmdImport(argc, argv);
     if (cmd == "train") return cmdTrain(argc, argv);
     if (cmd == "explain") return cmdExplain(argc, argv);
     if (cmd == "lesson") return cmdLesson(argc, argv);

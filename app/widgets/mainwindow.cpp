@@ -395,6 +395,12 @@ void MainWindow::buildMenus() {
                                                  QString(), tr("JSON (*.json);;All files (*)"));
         if (!p.isEmpty()) openFile(p);
     });
+    file->addAction(tr("&Import ONNX…"), QKeySequence(tr("Ctrl+I")), this, [this] {
+        if (!confirmDiscard()) return;
+        QString p = QFileDialog::getOpenFileName(this, tr("Import an ONNX model"), QString(),
+                                                 tr("ONNX models (*.onnx);;All files (*)"));
+        if (!p.isEmpty()) importOnnxDialog(p);
+    });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
@@ -488,6 +494,7 @@ void MainWindow::report(const QString& message) {
 }
 
 bool MainWindow::openFile(const QString& path) {
+    if (path.endsWith(".onnx", Qt::CaseInsensitive)) return importOnnxDialog(path);
     const std::string p = path.toStdString();
     // Parsed once: its "format" says which reader takes the document (a large chain takes seconds to parse).
     auto doc = loadJson(p);

@@ -34,6 +34,9 @@ class QPushButton;
 class QMenu;
 class QTimer;
 class QCustomPlot;
+namespace ckpt {
+struct OnnxImportOptions;
+}
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -52,6 +55,10 @@ public:
     bool showScene(int index); // the problem, machine, scheduler, parameters and budget of the scene; its caption
     int sceneIndex() const { return m_lesson ? m_scene : -1; }
     QString lessonCaption() const; // the banner's text while a lesson is open
+    // An ONNX model as a new, unsaved graph document, timed on the window's machine; false after a message. The
+    // window's File > Import ONNX… (and openFile of a .onnx file) asks for the options first, or takes the dialog's
+    // defaults without interaction.
+    bool importOnnx(const QString& path, const ckpt::OnnxImportOptions& options);
     bool saveProjectTo(const QString& path);
     // Unsaved changes: the undo stack is not where the document was opened or last saved.
     bool isModified() const;
@@ -138,6 +145,7 @@ protected:
 private:
     void buildUi();
     void buildMenus();
+    bool importOnnxDialog(const QString& path); // mainwindow_onnx.cpp
     QWidget* buildChainTab();
     QWidget* buildHardwareTab();
     QWidget* buildGraphTab();

@@ -32,9 +32,9 @@ std::string because(const std::string& path, const char* what, int err) {
 
 namespace {
 
-std::string tooLarge(const std::string& path, std::uint64_t bytes) {
+std::string tooLarge(const std::string& path, std::uint64_t bytes, std::uint64_t limit, const char* why) {
     return path + ": the file is " + std::to_string(bytes) + " bytes; this program reads files of at most " +
-           std::to_string(kMaxReadBytes) + " bytes (256 MiB; a chain of a million different steps takes 120 to 180 MB)";
+           std::to_string(limit) + " bytes (" + why + ")";
 }
 
 #ifdef CKPT_HAVE_POSIX_OPEN
@@ -47,6 +47,10 @@ struct FdCloser {
 } // namespace
 
 Result<std::string> readTextFile(const std::string& path) {
+    return readFileBytes(path, kMaxReadBytes, "256 MiB; a chain of a million different steps takes 120 to 180 MB");
+}
+
+Result<std::string> readFileBytes(const std::string& path, std::uint64_t maxBytes, const char* why) {
     try {
 #ifdef CKPT_HAVE_POSIX_OPEN
         // O_NONBLOCK: opening a FIFO with no writer would wait forever; fstat then says what was opened.
@@ -59,15 +63,15 @@ Result<std::string> readTextFile(const std::string& path) {
         if (S_ISDIR(st.st_mode)) return fail(path + ": cannot read (it is a folder, not a file)");
         if (!S_ISREG(st.st_mode))
             return fail(path + ": cannot read (not a regular file: a pipe, a device or a socket never ends or blocks)");
-        if (static_cast<std::uint64_t>(st.st_size) > kMaxReadBytes)
-            return fail(tooLarge(path, static_cast<std::uint64_t>(st.st_size)));
+        if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
+            return fail(tooLarge(path, static_cast<std::uint64_t>(st.st_size), maxBytes, why));
         // Read into the string itself; one byte past the size tells a file that grew meanwhile (or /proc's size 0).
         std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
         std::size_t got = 0;
         for (;;) {
             if (got == text.size()) {
-                if (got > kMaxReadBytes) return fail(tooLarge(path, got));
-                text.resize(std::min<std::size_t>(std::max<std::size_t>(2 * got, 1 << 16), kMaxReadBytes + 1));
+                if (got > maxBytes) return fail(tooLarge(path, got, maxBytes, why));
+                text.resize(std::min<std::size_t>(std::max<std::size_t>(2 * got, 1 << 16), maxBytes + 1));
             }
             const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
             if (n < 0 && errno == EINTR) continue;
@@ -92,7 +96,7 @@ Result<std::string> readTextFile(const std::string& path) {
         for (;;) {
             std::size_t n = std::fread(buf, 1, sizeof buf, f.get());
             text.append(buf, n);
-            if (text.size() > kMaxReadBytes) return fail(tooLarge(path, text.size()));
+            if (text.size() > maxBytes) return fail(tooLarge(path, text.size(), maxBytes, why));
             if (n < sizeof buf) break;
         }
         if (std::ferror(f.get())) return fail(because(path, "cannot read", errno));

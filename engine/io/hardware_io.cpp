@@ -2,6 +2,7 @@
 #include "io/json_io.h"
 #include "io/json_reader.h"
 
+#include <cmath>
 #include <limits>
 
 namespace ckpt {
@@ -50,6 +51,16 @@ Result<Hardware> readHardware(const json& doc, const std::string& source) {
         r.rate("read_bytes_per_s", level.read_bytes_per_s, slow, slow);
         r.rate("write_bytes_per_s", level.write_bytes_per_s, slow, slow);
         r.seconds("latency_s", level.latency_s, false);
+        if (const json* f = r.find("flops_per_s", false); f && !f->is_null()) {
+            JsonPath fPath = at.member("flops_per_s");
+            if (k > 0)
+                r.setError(io::pathError(source, fPath, "only level 0, where compute runs, has a compute speed"));
+            else if (!f->is_number() || !std::isfinite(f->get<double>()) || f->get<double>() <= 0 ||
+                     f->get<double>() > 1e21)
+                r.setError(io::expected(source, fPath, "a number of FLOP/s > 0 and at most 1e21 (e.g. 19.5e12)", *f));
+            else
+                level.flops_per_s = f->get<double>();
+        }
         if (!r.ok()) return r.error();
         list.push_back(std::move(level));
     }
@@ -76,6 +87,7 @@ nlohmann::json hardwareToJson(const Hardware& hw) {
                   {"write_bytes_per_s", l.write_bytes_per_s},
                   {"latency_s", l.latency_s}};
         if (l.capacity_bytes != kUnbounded) j["capacity_bytes"] = l.capacity_bytes;
+        if (l.flops_per_s > 0) j["flops_per_s"] = l.flops_per_s;
         levels.push_back(std::move(j));
     }
     return json{{"format", kFormat}, {"version", 1}, {"name", hw.name()}, {"levels", std::move(levels)}};

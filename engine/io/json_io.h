@@ -4,7 +4,8 @@
 //                  "tape_bytes", optional "forward_tmp_bytes", "backward_tmp_bytes"}, ...] or "uniform": {"length", and
 //                  the same fields}. Times are seconds or strings such as "3ms"; sizes are integers or "512 KiB".
 //   ckpt-hardware: "name", "levels": [{"name", "capacity_bytes" (absent or null: unbounded), "read_bytes_per_s",
-//                  "write_bytes_per_s" (numbers or "25 GB/s"; optional on level 0), "latency_s"}], level 0 first.
+//                  "write_bytes_per_s" (numbers or "25 GB/s"; optional on level 0), "latency_s", and on level 0 only
+//                  an optional "flops_per_s", its compute speed (default kDefaultFlopsPerSecond)}], level 0 first.
 //   ckpt-plan:     "scheduler", "params" {name: text}, "budget_bytes", "predicted_makespan_s", "chain" {"name",
 //                  "length"} (informational), "actions": [["F", step, "none"|"state"|"tape"], ["B", step],
 //                  ["W"|"R"|"D", state, level], ...] (D frees). Only "actions" is required.

@@ -22,6 +22,11 @@ Result<Hardware> Hardware::make(std::string name, std::vector<MemoryLevel> level
                     where + field +
                     (k > 0 ? " must be a finite number >= 1e-9 (bytes per second)" : " must be a finite number >= 0"));
         if (auto e = whyBadSeconds(l.latency_s); !e.empty()) return fail(where + "latency_s" + e);
+        // Compute runs on level 0 only; 1e21 FLOP/s is a thousand times the fastest machine built.
+        if (!std::isfinite(l.flops_per_s) || l.flops_per_s < 0 || l.flops_per_s > 1e21)
+            return fail(where + "flops_per_s must be a finite number from 0 to 1e21 (FLOP/s; 0: not given)");
+        if (k > 0 && l.flops_per_s != 0)
+            return fail(where + "flops_per_s belongs to level 0, where compute runs; a slower level only stores");
     }
     Hardware h;
     h.m_name = std::move(name);

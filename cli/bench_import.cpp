@@ -1,0 +1,44 @@
+// ckpt bench --onnx MODEL.onnx: how long `ckpt import` takes (read, parse, shape inference, the graph), median of runs.
+#include "commands.h"
+#include "common.h"
+#include "io/onnx_import.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ckpt::cli {
+
+int benchImport(const Args& args) {
+    const std::string model = args.value("onnx");
+    const int repeat = std::max(1, std::atoi(args.value("repeat", "5").c_str()));
+    OnnxImportOptions options;
+    options.batch = std::atoll(args.value("batch", "32").c_str());
+    if (options.batch < 1) return complain("bench: --batch must be >= 1"), BadInput;
+    std::vector<double> ms;
+    int nodes = 0;
+    for (int k = 0; k < repeat; ++k) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto m = importOnnxFile(model, options);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        if (!m) return complain("bench: " + m.error()), BadInput;
+        nodes = m->graph.size();
+    }
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    if (args.has("json"))
+        std::puts(jsonText({{"onnx", model},
+                            {"batch", options.batch},
+                            {"nodes", nodes},
+                            {"import_ms", median},
+                            {"repeat", repeat}})
+                      .c_str());
+    else
+        std::printf("import of %s, batch %lld: %d nodes in %.2f ms (median of %d; read, parse, shape inference, "
+                    "graph)\n",
+                    model.c_str(), (long long)options.batch, nodes, median, repeat);
+    return Done;
+}
+
+} // namespace ckpt::cli

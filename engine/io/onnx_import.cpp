@@ -1,0 +1,386 @@
+#include "io/onnx_import.h"
+
+#include "io/files.h"
+#include "io/graph_io.h"
+#include "io/json_reader.h"
+#include "io/onnx_costs.h"
+#include "util/bounds.h"
+#include "util/utf8.h"
+
+#ifdef CKPT_HAVE_ONNX
+#include "io/onnx_reader.h"
+
+#include <limits>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#endif
+
+namespace ckpt {
+
+double OnnxImport::totalFlops() const {
+    double sum = 0;
+    for (double f : flops)
+        sum += f;
+    return sum;
+}
+
+nlohmann::json onnxImportToJson(const OnnxImport& imported, const std::string& comment) {
+    nlohmann::json doc = graphToJson(imported.graph);
+    doc["comment"] = comment;
+    auto& nodes = doc["nodes"];
+    for (std::size_t k = 0; k < nodes.size() && k < imported.ops.size(); ++k) {
+        nodes[k]["op"] = imported.ops[k];
+        nodes[k]["flops"] = imported.flops[k];
+    }
+    return doc;
+}
+
+#ifndef CKPT_HAVE_ONNX
+
+bool onnxImportAvailable() {
+    return false;
+}
+
+namespace {
+Error unavailable(const std::string& source) {
+    return fail(source + ": this build cannot import ONNX models: libonnx-dev was not installed when it was configured "
+                         "(install it, e.g. with scripts/setup-debian, and configure again)");
+}
+} // namespace
+
+Result<OnnxImport> importOnnxFile(const std::string& path, const OnnxImportOptions&) {
+    return unavailable(path);
+}
+Result<OnnxImport> importOnnxBytes(const std::string&, const std::string& source, const OnnxImportOptions&) {
+    return unavailable(source);
+}
+Result<std::vector<OnnxInput>> onnxInputs(const std::string& path) {
+    return unavailable(path);
+}
+
+#else
+
+bool onnxImportAvailable() {
+    return true;
+}
+
+namespace {
+
+constexpr const char* kOnnxLimit = "2 GiB: protobuf's limit for one message; larger models keep their weights in "
+                                   "external files";
+
+int elementBytes(int type, int floatBytes) {
+    using T = onnx::TensorProto;
+    switch (type) {
+    case T::FLOAT:
+        return floatBytes ? floatBytes : 4;
+    case T::DOUBLE:
+        return floatBytes ? floatBytes : 8;
+    case T::FLOAT16:
+    case T::BFLOAT16:
+        return floatBytes ? floatBytes : 2;
+    case T::UINT8:
+    case T::INT8:
+    case T::BOOL:
+        return 1;
+    case T::UINT16:
+    case T::INT16:
+        return 2;
+    case T::INT32:
+    case T::UINT32:
+        return 4;
+    case T::INT64:
+    case T::UINT64:
+    case T::COMPLEX64:
+        return 8;
+    case T::COMPLEX128:
+        return 16;
+    default:
+        return 0; // strings and undefined: no size
+    }
+}
+
+// A tensor's dims and bytes; `known` false when a dimension is not a number >= 0 or the bytes do not fit.
+struct Sized {
+    std::vector<std::int64_t> dims;
+    std::int64_t bytes = 0;
+    bool known = false;
+    int element = 0; // bytes per element
+};
+
+Sized sized(std::vector<std::int64_t> dims, int elementSize) {
+    Sized s{std::move(dims), 0, elementSize > 0, elementSize};
+    std::int64_t n = elementSize;
+    for (std::int64_t d : s.dims)
+        if (d < 0 || __builtin_mul_overflow(n, d, &n)) s.known = false;
+    if (s.known) s.bytes = n;
+    return s;
+}
+
+Sized sizedType(const onnx::TypeProto& type, int floatBytes) {
+    if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return {};
+    std::vector<std::int64_t> dims;
+    for (const auto& d : type.tensor_type().shape().dim()) {
+        if (!d.has_dim_value()) return {};
+        dims.push_back(d.dim_value());
+    }
+    return sized(std::move(dims), elementBytes(type.tensor_type().elem_type(), floatBytes));
+}
+
+// A value of the network: a constant (weights, constants and what is computed from them alone) or an activation, the
+// output of graph node `producer` (directly, or through views).
+struct Value {
+    bool activation = false;
+    int producer = -1;
+    Sized size;
+};
+
+struct Builder {
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+    std::vector<std::string> ops;
+    std::vector<double> flops, bytes;
+    std::unordered_set<std::string> ids;
+    std::map<std::string, std::vector<std::string>> unknownOps; // operator -> its nodes
+    std::vector<std::string> unsized;                           // nodes with an output shape inference left unsized
+    std::map<std::string, int> unnamed;                         // operator -> how many unnamed nodes so far
+
+    // ONNX names are any bytes and may repeat or be empty; graph ids are unique UTF-8.
+    std::string uniqueId(const std::string& name, const std::string& op) {
+        std::string base = validUtf8(name);
+        if (base.empty()) base = op + "_" + std::to_string(unnamed[op]++);
+        std::string id = base;
+        for (int k = 2; ids.count(id); ++k)
+            id = base + "_" + std::to_string(k);
+        ids.insert(id);
+        return id;
+    }
+
+    int addNode(GraphNode node, const std::string& op, double f, double b) {
+        nodes.push_back(std::move(node));
+        ops.push_back(op);
+        flops.push_back(f);
+        bytes.push_back(b);
+        return int(nodes.size()) - 1;
+    }
+};
+
+// The node's name, or its first output's when it has none.
+std::string nodeLabel(const onnx::NodeProto& n, const std::string& op) {
+    std::string name = n.name();
+    if (name.empty() && n.output_size() > 0) name = n.output(0);
+    return "'" + validUtf8(name) + "' (" + op + ")";
+}
+
+std::string listed(const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t k = 0; k < names.size() && k < 5; ++k)
+        out += (k ? ", " : "") + names[k];
+    return names.size() > 5 ? out + " and " + std::to_string(names.size() - 5) + " more" : out;
+}
+
+// Before shape inference, which would walk the body graphs.
+std::optional<Error> refuseControlFlow(const onnx::GraphProto& g, const std::string& source) {
+    for (const auto& n : g.node()) {
+        const bool standard = n.domain().empty() || n.domain() == "ai.onnx";
+        bool body = standard && onnxOpKind(n.op_type()) == OnnxOpKind::ControlFlow;
+        for (const auto& a : n.attribute())
+            body = body || a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS;
+        if (body)
+            return fail(source + ": node " + nodeLabel(n, standard ? n.op_type() : n.domain() + "." + n.op_type()) +
+                        ": control flow (Loop, If, Scan: a body graph run a data-dependent number of times) cannot "
+                        "be imported; export the model with the loop unrolled or the branch taken");
+    }
+    return std::nullopt;
+}
+
+Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& source, const OnnxImportOptions& options,
+                         const std::string& inferenceError) {
+    const onnx::GraphProto& g = model.graph();
+    const int floatBytes = options.element_bytes;
+    std::unordered_map<std::string, Sized> typed; // every value's inferred type
+    for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
+        for (const auto& v : *list)
+            typed[v.name()] = sizedType(v.type(), floatBytes);
+    std::unordered_map<std::string, Value> values;
+    std::int64_t weightBytes = 0;
+    for (const auto& t : g.initializer()) {
+        for (auto d : t.dims())
+            if (d < 0)
+                return fail(source + ": initializer '" + validUtf8(t.name()) + "' has a negative dimension (" +
+                            std::to_string(d) + ")");
+        Sized s = sized({t.dims().begin(), t.dims().end()}, elementBytes(t.data_type(), floatBytes));
+        weightBytes = saturatingSum({weightBytes, s.bytes});
+        values[t.name()] = Value{false, -1, std::move(s)};
+    }
+    std::unordered_set<std::string> used; // read by an operator or a graph output
+    for (const auto& n : g.node())
+        for (const auto& in : n.input())
+            used.insert(in);
+    for (const auto& out : g.output())
+        used.insert(out.name());
+
+    Builder b;
+    for (const auto* in : onnxio::dataInputs(g)) {
+        Sized s = typed[in->name()];
+        if (!s.known)
+            return fail(source + ": input '" + validUtf8(in->name()) +
+                        (s.element == 0 ? "': its elements have no fixed size (strings, or no element type)"
+                                        : "': its size in bytes does not fit in 64 bits"));
+        GraphNode node{b.uniqueId(in->name(), "input"), 0, 0, s.bytes, 0, false, false, false};
+        values[in->name()] = Value{true, b.addNode(std::move(node), "input", 0, 0), s};
+    }
+    int folded = 0;
+    for (const auto& n : g.node()) {
+        const bool standard = n.domain().empty() || n.domain() == "ai.onnx";
+        const std::string op = standard ? n.op_type() : n.domain() + "." + n.op_type();
+        const OnnxOpKind kind = standard ? onnxOpKind(n.op_type()) : OnnxOpKind::Unknown;
+        std::vector<const Value*> ins;
+        bool anyActivation = false;
+        for (const auto& name : n.input()) {
+            if (name.empty()) { // an optional input left out
+                ins.push_back(nullptr);
+                continue;
+            }
+            auto it = values.find(name);
+            if (it == values.end())
+                return fail(source + ": node " + nodeLabel(n, op) + " reads '" + validUtf8(name) +
+                            "', which no graph input, initializer or earlier node produces (ONNX lists nodes in "
+                            "topological order)");
+            ins.push_back(&it->second);
+            anyActivation = anyActivation || it->second.activation;
+        }
+        for (const auto& out : n.output())
+            if (!out.empty() && values.count(out))
+                return fail(source + ": node " + nodeLabel(n, op) + ": value '" + validUtf8(out) +
+                            "' is produced twice");
+        if (kind == OnnxOpKind::ShapeOnly || !anyActivation ||
+            (kind == OnnxOpKind::View && !ins.empty() && ins.front() && ins.front()->activation)) {
+            const int alias = kind == OnnxOpKind::ShapeOnly || !anyActivation ? -1 : ins.front()->producer;
+            for (const auto& out : n.output())
+                if (!out.empty()) values[out] = Value{alias >= 0, alias, typed[out]};
+            ++folded;
+            continue;
+        }
+        OnnxOp desc;
+        desc.type = n.op_type();
+        for (const Value* v : ins)
+            desc.inputs.push_back(v ? OnnxTensor{v->size.dims, v->size.known, v->activation, v->size.bytes}
+                                    : OnnxTensor{});
+        std::int64_t outputBytes = 0;
+        bool unsized = false;
+        for (int k = 0; k < n.output_size(); ++k) {
+            const std::string& out = n.output(k);
+            const bool counted = !out.empty() && (k == 0 || used.count(out));
+            const Sized& s = typed[out];
+            unsized = unsized || (counted && !s.known);
+            const bool present = counted && s.known;
+            desc.outputs.push_back(OnnxTensor{s.dims, present, true, present ? s.bytes : 0});
+            if (present) outputBytes = saturatingSum({outputBytes, s.bytes});
+        }
+        if (n.output_size() > 0 && typed[n.output(0)].element > 0) desc.element_bytes = typed[n.output(0)].element;
+        for (const auto& a : n.attribute()) {
+            if (a.type() == onnx::AttributeProto::INT) desc.ints[a.name()] = {a.i()};
+            if (a.type() == onnx::AttributeProto::INTS) desc.ints[a.name()] = {a.ints().begin(), a.ints().end()};
+            if (a.type() == onnx::AttributeProto::STRING && a.name() == "equation") desc.equation = a.s();
+        }
+        const OnnxOpCost cost = onnxOpCost(desc);
+        const double forward = rooflineSeconds(cost.flops, cost.bytes_moved, options.hardware);
+        const std::string id = b.uniqueId(n.name(), n.op_type());
+        if (kind == OnnxOpKind::Unknown) b.unknownOps[op].push_back(id);
+        if (unsized) b.unsized.push_back(id + " (" + op + ")");
+        const int index = b.addNode(GraphNode{id, forward, 2 * forward, outputBytes, cost.workspace_bytes,
+                                              cost.needs_inputs, cost.needs_output, false},
+                                    op, cost.flops, cost.bytes_moved);
+        std::unordered_set<int> from;
+        for (const Value* v : ins)
+            if (v && v->activation && from.insert(v->producer).second)
+                b.edges.push_back(GraphEdge{b.nodes[std::size_t(v->producer)].id, id});
+        for (const auto& out : n.output())
+            if (!out.empty()) values[out] = Value{true, index, typed[out]};
+    }
+
+    std::vector<std::string> warnings;
+    if (!b.unknownOps.empty()) {
+        std::string list;
+        for (const auto& [op, ids] : b.unknownOps)
+            list += (list.empty() ? "" : "; ") + op + " x" + std::to_string(ids.size()) + " (" + listed(ids) + ")";
+        const std::string what = "operators this importer does not know, imported at zero cost: " + list;
+        if (options.strict) return fail(source + ": " + what + " (--strict)");
+        warnings.push_back(what);
+    }
+    if (!b.unsized.empty()) {
+        const std::string what = "shape inference could not size the output of " + listed(b.unsized) +
+                                 ", counted as 0 bytes" +
+                                 (inferenceError.empty() ? "" : " (libonnx: " + validUtf8(inferenceError) + ")");
+        if (options.strict) return fail(source + ": " + what + " (--strict)");
+        warnings.push_back(what);
+    }
+    // A data input that only shape computations read (a mask whose size alone is used) is no activation: no node.
+    std::unordered_set<std::string> fed;
+    for (const GraphEdge& e : b.edges)
+        fed.insert(e.from);
+    std::vector<GraphNode> nodes;
+    std::vector<std::string> ops;
+    std::vector<double> flops, moved;
+    for (std::size_t k = 0; k < b.nodes.size(); ++k) {
+        if (b.ops[k] == "input" && !fed.count(b.nodes[k].id) && b.nodes.size() > 1) continue;
+        nodes.push_back(std::move(b.nodes[k]));
+        ops.push_back(b.ops[k]);
+        flops.push_back(b.flops[k]);
+        moved.push_back(b.bytes[k]);
+    }
+    const std::string name = g.name().empty() ? io::nameFromSource(source) : validUtf8(g.name());
+    auto graph = Graph::make(name, std::move(nodes), std::move(b.edges));
+    if (!graph) return fail(source + ": " + graph.error());
+    return OnnxImport{std::move(*graph), std::move(ops), std::move(flops), std::move(moved),
+                      g.node_size(),     folded,         weightBytes,      std::move(warnings)};
+}
+
+} // namespace
+
+Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& source,
+                                   const OnnxImportOptions& options) {
+    try {
+        auto model = onnxio::parseModel(bytes, source);
+        if (!model) return model.errorValue();
+        if (auto e = refuseControlFlow(model->graph(), source)) return *e;
+        if (auto e = onnxio::fixInputs(*model->mutable_graph(), options, source)) return *e;
+        const std::string inferenceError = onnxio::inferShapes(*model);
+        return build(*model, source, options, inferenceError);
+    } catch (const std::bad_alloc&) {
+        throw; // as everywhere: the CLI and the window say "out of memory"
+    } catch (const std::exception& e) {
+        return fail(source + ": " + validUtf8(e.what()));
+    }
+}
+
+Result<OnnxImport> importOnnxFile(const std::string& path, const OnnxImportOptions& options) {
+    auto bytes = readFileBytes(path, kMaxOnnxBytes, kOnnxLimit);
+    if (!bytes) return bytes.errorValue();
+    return importOnnxBytes(*bytes, path, options);
+}
+
+Result<std::vector<OnnxInput>> onnxInputs(const std::string& path) {
+    auto bytes = readFileBytes(path, kMaxOnnxBytes, kOnnxLimit);
+    if (!bytes) return bytes.errorValue();
+    auto model = onnxio::parseModel(*bytes, path);
+    if (!model) return model.errorValue();
+    std::vector<OnnxInput> out;
+    for (const auto* in : onnxio::dataInputs(model->graph())) {
+        OnnxInput info{validUtf8(in->name()), {}, {}};
+        if (in->type().has_tensor_type() && in->type().tensor_type().has_shape())
+            for (const auto& d : in->type().tensor_type().shape().dim()) {
+                info.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+                info.symbols.push_back(d.has_dim_param() ? validUtf8(d.dim_param()) : std::string());
+            }
+        out.push_back(std::move(info));
+    }
+    return out;
+}
+
+#endif
+
+} // namespace ckpt

@@ -1,0 +1,68 @@
+#pragma once
+// ONNX models (.onnx) as graphs: every operator of the file becomes a node (io/onnx_costs.h prices it), with Debian's
+// libonnx reading the protobuf and inferring every tensor's shape. Weights and constants are not activations: they
+// make no node. Views (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout) and shape computations (Shape, and
+// anything computed from constants only) are folded: a consumer of a view reads the view's producer. An operator with
+// several outputs is one node whose output bytes add up the outputs the network uses. Graph inputs become source
+// nodes (forward 0, as the examples' "input"). Control flow (Loop, If, Scan) is refused, naming the node; an input
+// dimension that is not fixed is refused unless batch or inputs fix it.
+//
+// A weight's data is never read (only its dims), so a shape-only file, whose initializers keep their dims and type but
+// no data (examples/onnx/), imports as the full model; integer initializers (shapes, axes) must keep their values.
+// Without libonnx at configure time onnxImportAvailable() is false and every import fails saying so.
+#include "model/graph.h"
+#include "model/hardware.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ckpt {
+
+// Protobuf cannot parse a message of 2 GiB or more; larger models keep their weights in external data files, which
+// the importer never reads.
+constexpr std::uint64_t kMaxOnnxBytes = (std::uint64_t(1) << 31) - 1;
+
+struct OnnxImportOptions {
+    std::int64_t batch = 0; // > 0: the first dimension of every graph input (the file's own value or symbol replaced)
+    std::vector<std::pair<std::string, std::vector<std::int64_t>>> inputs; // an input's whole shape (before batch)
+    int element_bytes = 0; // > 0: every floating-point tensor's element size (2 for fp16 and bf16); 0: the file's types
+    Hardware hardware = Hardware::unbounded(); // compute speed and level 0 bandwidth for the roofline
+    bool strict = false; // refuse unknown operators and outputs whose shape inference could not size
+};
+
+struct OnnxImport {
+    Graph graph;
+    std::vector<std::string> ops;    // per graph node: its ONNX operator ("input" for a graph input)
+    std::vector<double> flops;       // per graph node
+    std::vector<double> bytes_moved; // per graph node: the memory side of its roofline
+    int operators = 0;               // in the file
+    int folded = 0;                  // of them, views and shape computations (no node)
+    std::int64_t weight_bytes = 0;   // the initializers (parameters): resident, not activations
+    std::vector<std::string> warnings;
+    double totalFlops() const;
+};
+
+bool onnxImportAvailable();
+// Reads a regular file of at most kMaxOnnxBytes (the guards of readTextFile); messages start with the path.
+Result<OnnxImport> importOnnxFile(const std::string& path, const OnnxImportOptions& options);
+// `source` names the bytes in messages.
+Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& source,
+                                   const OnnxImportOptions& options);
+
+// A graph input as the file declares it: -1 for a dimension that is not fixed, with its symbol (or "").
+struct OnnxInput {
+    std::string name;
+    std::vector<std::int64_t> dims;
+    std::vector<std::string> symbols;
+};
+// What a dialog shows before importing: the file's data inputs (not its weights).
+Result<std::vector<OnnxInput>> onnxInputs(const std::string& path);
+
+// The graph file, with "comment" and, per node, its "op" and "flops" (informational: the graph reader ignores them).
+nlohmann::json onnxImportToJson(const OnnxImport& imported, const std::string& comment);
+
+} // namespace ckpt

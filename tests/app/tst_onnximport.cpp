@@ -1,0 +1,95 @@
+// File > Import ONNX… offscreen: the model opens as a graph document timed on the window's machine, the dialog
+// proposes a batch where the file leaves it open, and a file that is not a model is refused with its name.
+#include "io/json_io.h"
+#include "io/onnx_import.h"
+#include "models/document.h"
+#include "models/nodetablemodel.h"
+#include "widgets/mainwindow.h"
+#include "widgets/onnximportdialog.h"
+
+#include <QComboBox>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QtTest>
+
+using namespace ckpt;
+
+namespace {
+const QString kResnet50 = QString(CKPT_SOURCE_DIR) + "/examples/onnx/resnet50.onnx";
+const QString kCorpus = QString(CKPT_SOURCE_DIR) + "/tests/fuzz/corpus/onnx/";
+} // namespace
+
+class TestOnnxImport : public QObject {
+    Q_OBJECT
+private slots:
+    void fileMenuHasImport() {
+        MainWindow w;
+        QStringList items;
+        for (QAction* a : w.menuBar()->actions().front()->menu()->actions())
+            items << a->text();
+        QVERIFY2(items.contains("&Import ONNX…"), qPrintable(items.join(", ")));
+    }
+
+    void resnet50OpensAsAGraphOnTheWindowsMachine() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.openDefault(); // the LSTM on the A100 preset
+        const Hardware a100 = w.document()->hardware();
+        QCOMPARE(a100.flopsPerSecond(), 19.5e12);
+        // A .onnx file opens through the import, with the dialog's defaults: batch 32 for the symbolic batch.
+        QVERIFY2(w.openFile(kResnet50), qPrintable(w.lastError()));
+        QVERIFY(w.document()->isGraph());
+        const Graph g = w.document()->graph();
+        QCOMPARE(g.size(), 175);
+        QCOMPARE(w.nodeModel()->rowCount(), 175);
+        OnnxImportOptions o;
+        o.batch = 32;
+        o.hardware = a100;
+        auto direct = importOnnxFile(kResnet50.toStdString(), o);
+        QVERIFY(direct.ok());
+        QCOMPARE(g.nodes(), direct->graph.nodes());
+        QCOMPARE(w.document()->hardware(), a100);
+        QVERIFY(w.windowTitle().startsWith("resnet50.onnx"));
+        QVERIFY(!w.isModified());
+        QVERIFY(w.statusBar()->currentMessage().contains("175 nodes, 265.1 GFLOP per forward pass"));
+        // Then it is a graph document like any other: the current scheduler solves it, the simulator judges it.
+        auto run = w.runCurrentNow();
+        QVERIFY2(run && run->feasible, run ? run->message.c_str() : "no run");
+        QVERIFY(run->graphPlan());
+    }
+
+    void refusedFilesLeaveTheDocument() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.openDefault();
+        const int before = w.document()->chain().length();
+        QVERIFY(!w.openFile(kCorpus + "json.onnx"));
+        QVERIFY2(w.lastError().contains("json.onnx: not an ONNX model"), qPrintable(w.lastError()));
+        QVERIFY(!w.openFile(kCorpus + "if.onnx"));
+        QVERIFY(w.lastError().contains("node 'branch' (If): control flow"));
+        QVERIFY(!w.document()->isGraph());
+        QCOMPARE(w.document()->chain().length(), before);
+    }
+
+    void dialogProposesABatchWhereTheFileLeavesItOpen() {
+        auto inputs = onnxInputs(kResnet50.toStdString());
+        QVERIFY(inputs.ok());
+        OnnxImportDialog dialog(kResnet50, *inputs);
+        QCOMPARE(dialog.batch()->value(), 32);
+        QCOMPARE(dialog.options().batch, 32);
+        QCOMPARE(dialog.options().element_bytes, 0);
+        dialog.dtype()->setCurrentText("fp16");
+        QCOMPARE(dialog.options().element_bytes, 2);
+        // A fixed batch stays the file's.
+        auto fixed = onnxInputs((kCorpus + "conv-stack.onnx").toStdString());
+        OnnxImportDialog same(kCorpus + "conv-stack.onnx", *fixed);
+        QCOMPARE(same.batch()->value(), 0);
+        QCOMPARE(same.batch()->text(), "as in the file");
+        QCOMPARE(same.options().batch, 0);
+    }
+};
+
+QTEST_MAIN(TestOnnxImport)
+#include "tst_onnximport.moc"

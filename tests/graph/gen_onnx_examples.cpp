@@ -1,0 +1,90 @@
+// Writes the shape-only ONNX exports of examples/onnx/ (scripts/gen-onnx-examples runs it) and, given a second folder,
+// the ONNX seeds of the fuzz corpus; with --weights, ResNet-50 with its weights' data for the import benchmark. The
+// models are those of tests/common/onnx_models.h.
+#include "common/onnx_models.h"
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+
+using namespace ckpt::test;
+
+namespace {
+
+bool write(const std::string& path, const std::string& bytes) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), std::streamsize(bytes.size()));
+    if (!f) {
+        std::fprintf(stderr, "gen_onnx_examples: cannot write %s\n", path.c_str());
+        return false;
+    }
+    std::printf("wrote %s (%zu bytes)\n", path.c_str(), bytes.size());
+    return true;
+}
+
+// Malformed and refused models for the fuzz corpus, next to the good ones.
+bool writeCorpus(const std::string& dir) {
+    bool ok = true;
+    auto put = [&](const std::string& name, const std::string& bytes) { ok = write(dir + "/" + name, bytes) && ok; };
+    put("conv-stack.onnx", convStack().bytes());
+    put("residual-block.onnx", residualBlock().bytes());
+    put("attention-block.onnx", attentionBlock().bytes());
+    put("resnet18.onnx", resnet(18).bytes());
+    const std::string attention = attentionBlock().bytes();
+    put("truncated.onnx", attention.substr(0, attention.size() / 2));
+    put("json.onnx", "{\"format\": \"ckpt-graph\", \"version\": 1}\n");
+    put("empty.onnx", "");
+    OnnxBuilder newer = convStack();
+    newer.model().mutable_opset_import(0)->set_version(99);
+    put("opset99.onnx", newer.bytes());
+    OnnxBuilder noGraph = convStack();
+    noGraph.model().clear_graph();
+    put("no-graph.onnx", noGraph.bytes());
+    OnnxBuilder branch("if");
+    branch.input("x", {1, 4});
+    branch.weight("cond", {});
+    auto* n = branch.node("If", "branch", {"cond"}, {"y"});
+    auto* a = n->add_attribute();
+    a->set_name("then_branch");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    a->mutable_g()->set_name("then");
+    branch.output("y");
+    put("if.onnx", branch.bytes());
+    OnnxBuilder custom("custom");
+    custom.input("x", {2, 8});
+    custom.node("Frobnicate", "frob", {"x"}, {"y"})->set_domain("com.example");
+    custom.output(custom.op("Relu", "relu", {"y"}));
+    put("custom-op.onnx", custom.bytes());
+    return ok;
+}
+
+// ResNet-50 with all its weights' data (zeros, as raw bytes like torch writes them): a full-size file (98 MiB) for
+// `ckpt bench --onnx`, not checked in.
+bool writeWithWeights(const std::string& path) {
+    OnnxBuilder b = resnet(50);
+    for (auto& t : *b.graph()->mutable_initializer()) {
+        std::int64_t n = 1;
+        for (auto d : t.dims())
+            n *= d;
+        t.set_raw_data(std::string(std::size_t(n) * 4, '\0'));
+    }
+    return write(path, b.bytes());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--weights") return writeWithWeights(argv[2]) ? 0 : 1;
+    if (argc < 2 || argc > 3) {
+        std::fprintf(stderr, "usage: gen_onnx_examples EXAMPLES_DIR [FUZZ_CORPUS_DIR]\n"
+                             "       gen_onnx_examples --weights RESNET50.onnx\n");
+        return 2;
+    }
+    const std::string dir = argv[1];
+    bool ok = write(dir + "/resnet18.onnx", resnet(18).bytes());
+    ok = write(dir + "/resnet50.onnx", resnet(50).bytes()) && ok;
+    ok = write(dir + "/vgg16.onnx", vgg16().bytes()) && ok;
+    ok = write(dir + "/transformer-encoder.onnx", transformerEncoder().bytes()) && ok;
+    if (argc == 3) ok = writeCorpus(argv[2]) && ok;
+    return ok ? 0 : 1;
+}

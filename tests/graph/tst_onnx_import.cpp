@@ -1,0 +1,354 @@
+// The ONNX importer on small models built here with the ONNX C++ API (tests/common/onnx_models.h): sizes, FLOPs,
+// edges and backward needs against hand-computed values; folding, several outputs, element sizes, the roofline; the
+// refusals (not ONNX, truncated, wrong opset, no graph, control flow, dynamic dimensions); the segment chain.
+#include "common/onnx_models.h"
+#include "io/files.h"
+#include "io/json_io.h"
+#include "io/onnx_costs.h"
+#include "io/onnx_import.h"
+#include "io/segment_chain.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <set>
+#include <sys/stat.h>
+
+using namespace ckpt;
+using namespace ckpt::test;
+
+namespace {
+
+const std::string kSource = "model.onnx";
+
+Result<OnnxImport> load(OnnxBuilder b, const OnnxImportOptions& options = {}) {
+    return importOnnxBytes(b.bytes(), kSource, options);
+}
+
+const GraphNode& node(const Graph& g, const std::string& id) {
+    const int i = g.indexOf(id);
+    if (i < 0) qFatal("no node %s", id.c_str());
+    return g.node(i);
+}
+
+double flopsOf(const OnnxImport& m, const std::string& id) {
+    return m.flops[std::size_t(m.graph.indexOf(id))];
+}
+
+std::set<std::pair<std::string, std::string>> edgeSet(const Graph& g) {
+    std::set<std::pair<std::string, std::string>> s;
+    for (const GraphEdge& e : g.edges())
+        s.insert({e.from, e.to});
+    return s;
+}
+
+// The error, which must name the source.
+QString refusal(const Result<OnnxImport>& r) {
+    if (r.ok()) return "imported";
+    if (r.error().rfind(kSource, 0) != 0) return "does not name the source: " + QString::fromStdString(r.error());
+    return QString::fromStdString(r.error());
+}
+
+} // namespace
+
+class TestOnnxImport : public QObject {
+    Q_OBJECT
+private slots:
+    void convStack() {
+        auto m = load(ckpt::test::convStack());
+        QVERIFY2(m.ok(), m ? "" : m.error().c_str());
+        const Graph& g = m->graph;
+        // x (2,3,8,8), conv -> (2,4,8,8), relu, pool -> (2,4,4,4), flatten folded, fc -> (2,10); fp32.
+        QCOMPARE(g.size(), 5);
+        QCOMPARE(m->operators, 5);
+        QCOMPARE(m->folded, 1);
+        QCOMPARE(node(g, "x").output_bytes, 2 * 3 * 8 * 8 * 4);
+        QCOMPARE(node(g, "conv").output_bytes, 2 * 4 * 8 * 8 * 4);
+        QCOMPARE(node(g, "relu").output_bytes, 2048);
+        QCOMPARE(node(g, "pool").output_bytes, 2 * 4 * 4 * 4 * 4);
+        QCOMPARE(node(g, "fc").output_bytes, 2 * 10 * 4);
+        // conv: 2 * 512 outputs * (3*3*3) + 512 bias; relu 1 per element; pool (2*2 - 1) per output; fc 2*M*K*N + M*N.
+        QCOMPARE(flopsOf(*m, "conv"), 2.0 * 512 * 27 + 512);
+        QCOMPARE(flopsOf(*m, "relu"), 512.0);
+        QCOMPARE(flopsOf(*m, "pool"), 128.0 * 3);
+        QCOMPARE(flopsOf(*m, "fc"), 2.0 * 2 * 64 * 10 + 20);
+        QCOMPARE(m->totalFlops(), 28160.0 + 512 + 384 + 2580);
+        QCOMPARE(m->weight_bytes, std::int64_t(108 + 4 + 640 + 10) * 4);
+        // The flatten is folded: the pool feeds the fc.
+        QCOMPARE(edgeSet(g), (std::set<std::pair<std::string, std::string>>{
+                                 {"x", "conv"}, {"conv", "relu"}, {"relu", "pool"}, {"pool", "fc"}}));
+        // Without a machine: 15.7 TFLOP/s and no memory bound; backward 2x forward.
+        QCOMPARE(node(g, "conv").forward, 28160 / 15.7e12);
+        QCOMPARE(node(g, "conv").backward, 2 * 28160 / 15.7e12);
+        QCOMPARE(node(g, "x").forward, 0.0);
+        auto needs = [&](const char* id) { return std::pair{node(g, id).needs_inputs, node(g, id).needs_output}; };
+        QCOMPARE(needs("x"), std::pair(false, false));
+        QCOMPARE(needs("conv"), std::pair(true, false));
+        QCOMPARE(needs("relu"), std::pair(false, true));
+        QCOMPARE(needs("pool"), std::pair(true, true));
+        QCOMPARE(needs("fc"), std::pair(true, false));
+        QVERIFY(m->warnings.empty());
+    }
+
+    void rooflineTakesTheLargerTime() {
+        OnnxImportOptions o;
+        o.hardware = *Hardware::make("slow", {MemoryLevel{"mem", 1 << 30, 1e6, 1e6, 0, 1e9}});
+        auto m = load(ckpt::test::convStack(), o);
+        QVERIFY(m.ok());
+        // conv reads x (1536 B), its weight (432 B) and bias (16 B), writes 2048 B: 4032 B at 1 MB/s beats 28160 FLOP
+        // at 1 GFLOP/s.
+        QCOMPARE(m->bytes_moved[std::size_t(m->graph.indexOf("conv"))], 4032.0);
+        QCOMPARE(node(m->graph, "conv").forward, 4032 / 1e6);
+        // Compute-bound at 1 GB/s and 1 MFLOP/s.
+        o.hardware = *Hardware::make("fast memory", {MemoryLevel{"mem", 1 << 30, 1e9, 1e9, 0, 1e6}});
+        m = load(ckpt::test::convStack(), o);
+        QCOMPARE(node(m->graph, "conv").forward, 28160 / 1e6);
+        QCOMPARE(rooflineSeconds(10, 10, Hardware::unbounded()), 10 / kDefaultFlopsPerSecond);
+    }
+
+    void halfPrecisionHalvesFloatTensors() {
+        OnnxImportOptions o;
+        o.element_bytes = 2;
+        auto m = load(ckpt::test::convStack(), o);
+        QVERIFY(m.ok());
+        QCOMPARE(node(m->graph, "conv").output_bytes, 2 * 4 * 8 * 8 * 2);
+        QCOMPARE(m->weight_bytes, std::int64_t(762) * 2);
+        QCOMPARE(flopsOf(*m, "conv"), 28160.0); // the work does not change
+    }
+
+    void weightsWithDataImportAsShapeOnlyOnes() {
+        OnnxBuilder b = ckpt::test::convStack();
+        for (auto& t : *b.graph()->mutable_initializer()) {
+            std::int64_t n = 1;
+            for (auto d : t.dims())
+                n *= d;
+            for (std::int64_t k = 0; k < n; ++k)
+                t.add_float_data(0.5f);
+        }
+        auto full = load(b), shapeOnly = load(ckpt::test::convStack());
+        QVERIFY(full.ok() && shapeOnly.ok());
+        QCOMPARE(full->graph.nodes(), shapeOnly->graph.nodes());
+        QCOMPARE(full->graph.edges(), shapeOnly->graph.edges());
+        QCOMPARE(full->weight_bytes, shapeOnly->weight_bytes);
+    }
+
+    void residualBlock() {
+        auto m = load(ckpt::test::residualBlock());
+        QVERIFY(m.ok());
+        const Graph& g = m->graph;
+        QCOMPARE(g.size(), 7);
+        for (const GraphNode& n : g.nodes())
+            QCOMPARE(n.output_bytes, 1 * 8 * 4 * 4 * 4);
+        // conv 3x3, 8 -> 8 channels on 4x4: 2 * 128 outputs * 72; bn 8 per element; relu and add 1.
+        QCOMPARE(flopsOf(*m, "conv1"), 2.0 * 128 * 72);
+        QCOMPARE(flopsOf(*m, "bn"), 8.0 * 128);
+        QCOMPARE(flopsOf(*m, "add"), 128.0);
+        QCOMPARE(m->totalFlops(), 2 * 18432.0 + 1024 + 3 * 128);
+        QCOMPARE(edgeSet(g), (std::set<std::pair<std::string, std::string>>{{"x", "conv1"},
+                                                                            {"conv1", "bn"},
+                                                                            {"bn", "relu1"},
+                                                                            {"relu1", "conv2"},
+                                                                            {"conv2", "add"},
+                                                                            {"x", "add"},
+                                                                            {"add", "relu2"}}));
+        QVERIFY(!node(g, "add").needs_inputs && !node(g, "add").needs_output);
+        QVERIFY(node(g, "bn").needs_inputs);
+
+        // The skip edge x -> add spans conv1..conv2: the only articulation point is add, so two segments.
+        auto chain = segmentChain(g);
+        QVERIFY2(chain.ok(), chain ? "" : chain.error().c_str());
+        QCOMPARE(chain->length(), 2);
+        const Step& s1 = chain->step(1);
+        QCOMPARE(s1.state_bytes, 512);
+        // x (conv1's input), conv1's output (bn's input), relu1's output (its mask, conv2's input); add needs nothing.
+        QCOMPARE(s1.tape_bytes, 3 * 512);
+        // At most two inner outputs at once, forward (a node's input and output) and backward (their gradients).
+        QCOMPARE(s1.forward_tmp_bytes, 1024);
+        QCOMPARE(s1.backward_tmp_bytes, 1024);
+        QCOMPARE(s1.forward, node(g, "conv1").forward + node(g, "bn").forward + node(g, "relu1").forward +
+                                 node(g, "conv2").forward + node(g, "add").forward);
+        const Step& s2 = chain->step(2);
+        QCOMPARE(s2.state_bytes, 512);
+        QCOMPARE(s2.tape_bytes, 512); // relu2's output
+        QCOMPARE(s2.forward_tmp_bytes, 0);
+    }
+
+    void attentionBlock() {
+        auto m = load(ckpt::test::attentionBlock());
+        QVERIFY2(m.ok(), m ? "" : m.error().c_str());
+        const Graph& g = m->graph;
+        QVERIFY2(m->warnings.empty(), m->warnings.empty() ? "" : m->warnings.front().c_str());
+        // Folded: the three head reshapes, the merge reshape, and its target shape computed from x (Shape, two
+        // Gathers, two Unsqueezes, Concat). 22 operators, 12 nodes and the input.
+        QCOMPARE(m->operators, 22);
+        QCOMPARE(m->folded, 10);
+        QCOMPARE(g.size(), 13);
+        // B=1, S=4, d=8, 2 heads of 4: qkv (1,4,24); the Split's three parts are one node; heads (1,2,4,4).
+        QCOMPARE(node(g, "qkv").output_bytes, 96 * 4);
+        QCOMPARE(node(g, "split").output_bytes, 3 * 32 * 4);
+        QCOMPARE(node(g, "q_t").output_bytes, 32 * 4);
+        QCOMPARE(node(g, "scores").output_bytes, 2 * 4 * 4 * 4);
+        QCOMPARE(node(g, "proj").output_bytes, 32 * 4);
+        // Products: qkv 2*B*S*d*3d, scores and context 2*B*heads*S*S*dh each, proj 2*B*S*d*d: 6BSd^2 + 4BS^2d + 2BSd^2.
+        QCOMPARE(flopsOf(*m, "qkv"), 1536.0);
+        QCOMPARE(flopsOf(*m, "scores"), 256.0);
+        QCOMPARE(flopsOf(*m, "context"), 256.0);
+        QCOMPARE(flopsOf(*m, "proj"), 512.0);
+        QCOMPARE(flopsOf(*m, "softmax"), 5.0 * 32);
+        QCOMPARE(flopsOf(*m, "split"), 96.0); // a copy of every part
+        QCOMPARE(m->totalFlops(), 1536.0 + 96 + 3 * 32 + 256 + 32 + 160 + 256 + 32 + 512 + 32);
+        QCOMPARE(edgeSet(g), (std::set<std::pair<std::string, std::string>>{{"x", "qkv"},
+                                                                            {"qkv", "split"},
+                                                                            {"split", "q_t"},
+                                                                            {"split", "k_t"},
+                                                                            {"split", "v_t"},
+                                                                            {"q_t", "scores"},
+                                                                            {"k_t", "scores"},
+                                                                            {"scores", "scale_div"},
+                                                                            {"scale_div", "softmax"},
+                                                                            {"softmax", "context"},
+                                                                            {"v_t", "context"},
+                                                                            {"context", "context_t"},
+                                                                            {"context_t", "proj"},
+                                                                            {"proj", "add"},
+                                                                            {"x", "add"}}));
+        QVERIFY(!node(g, "softmax").needs_inputs && node(g, "softmax").needs_output);
+        QVERIFY(node(g, "scores").needs_inputs && !node(g, "split").needs_inputs);
+    }
+
+    void batchFixesTheFirstDimension() {
+        OnnxBuilder b("batched");
+        b.input("x", {-1, 3, 8, 8}, {"batch"});
+        b.output(b.op("Relu", "relu", {"x"}));
+        QCOMPARE(refusal(load(b)), "model.onnx: input 'x' dimension 0 ('batch') is not fixed: give --batch N or "
+                                   "--input x=DIMS (all of its dimensions, e.g. 1x3x224x224)");
+        OnnxImportOptions o;
+        o.batch = 5;
+        auto m = load(b, o);
+        QVERIFY(m.ok());
+        QCOMPARE(node(m->graph, "relu").output_bytes, 5 * 3 * 8 * 8 * 4);
+        o = {};
+        o.inputs = {{"x", {2, 3, 4, 4}}};
+        QCOMPARE(node(load(b, o)->graph, "relu").output_bytes, 2 * 3 * 4 * 4 * 4);
+        o.inputs = {{"y", {1}}};
+        QCOMPARE(refusal(load(b, o)),
+                 "model.onnx: --input y: the model has no data input of that name (its inputs: 'x')");
+        // A later dimension needs --input.
+        OnnxBuilder c("wide");
+        c.input("x", {2, -1}, {"", "width"});
+        c.output(c.op("Relu", "relu", {"x"}));
+        QVERIFY(refusal(load(c)).contains("input 'x' dimension 1 ('width') is not fixed: give --input x=DIMS"));
+    }
+
+    void refusals() {
+        auto bytes = [](const std::string& b) { return refusal(importOnnxBytes(b, kSource, {})); };
+        QVERIFY(bytes("").contains("not an ONNX model: the file is empty"));
+        QVERIFY(bytes("{\"format\": \"ckpt-graph\"}").contains("not an ONNX model"));
+        QVERIFY(bytes("{\"format\": \"ckpt-graph\"}").contains("looks like JSON"));
+        QVERIFY(bytes("hello, this is a text file\n").contains("not an ONNX model"));
+        const std::string whole = ckpt::test::attentionBlock().bytes();
+        for (std::size_t cut : {whole.size() / 2, whole.size() - 1, std::size_t(3)})
+            QVERIFY2(bytes(whole.substr(0, cut)).contains("truncated"), qPrintable(bytes(whole.substr(0, cut))));
+
+        OnnxBuilder newer = ckpt::test::convStack();
+        newer.model().mutable_opset_import(0)->set_version(18);
+        QVERIFY(refusal(load(newer))
+                    .startsWith("model.onnx: wrong opset: the model uses opset 18 of the default ONNX "
+                                "domain; this program's libonnx (Debian's libonnx-dev) knows opsets 1 to 17"));
+        OnnxBuilder none = ckpt::test::convStack();
+        none.model().clear_opset_import();
+        QVERIFY(refusal(load(none)).contains("wrong opset: the model imports no opset of the default ONNX domain"));
+        OnnxBuilder noGraph = ckpt::test::convStack();
+        noGraph.model().clear_graph();
+        QCOMPARE(refusal(load(noGraph)), "model.onnx: the model has no graph");
+
+        OnnxBuilder loop("loop");
+        loop.input("x", {2});
+        loop.ints("trips", {3}, true);
+        loop.node("Loop", "repeat", {"trips", "", "x"}, {"y"})->add_attribute()->set_name("body");
+        loop.last()->mutable_attribute(0)->set_type(onnx::AttributeProto::GRAPH);
+        loop.output("y");
+        QVERIFY2(refusal(load(loop)).startsWith("model.onnx: node 'repeat' (Loop): control flow (Loop, If, Scan"),
+                 qPrintable(refusal(load(loop))));
+
+        OnnxBuilder strings("strings");
+        strings.input("s", {2}, {}, onnx::TensorProto::STRING);
+        strings.output(strings.op("Relu", "relu", {"s"}));
+        QCOMPARE(refusal(load(strings)),
+                 "model.onnx: input 's': its elements have no fixed size (strings, or no element type)");
+
+        OnnxBuilder dangling("dangling");
+        dangling.input("x", {2});
+        dangling.output(dangling.op("Add", "sum", {"x", "nowhere"}));
+        QVERIFY(refusal(load(dangling)).contains("node 'sum' (Add) reads 'nowhere', which no graph input"));
+    }
+
+    void unknownOperatorsWarnOrAreRefused() {
+        OnnxBuilder b("custom");
+        b.input("x", {2, 8});
+        b.node("Frobnicate", "frob", {"x"}, {"y"})->set_domain("com.example");
+        b.output(b.op("Relu", "relu", {"y"}));
+        auto m = load(b);
+        QVERIFY(m.ok());
+        QCOMPARE(m->graph.size(), 3);
+        QCOMPARE(m->warnings.size(), std::size_t(2));
+        QCOMPARE(m->warnings[0], "operators this importer does not know, imported at zero cost: com.example.Frobnicate "
+                                 "x1 (frob)");
+        QVERIFY(m->warnings[1].find("shape inference could not size the output of frob (com.example.Frobnicate), "
+                                    "relu (Relu), counted as 0 bytes") == 0);
+        QCOMPARE(node(m->graph, "frob").forward, 0.0);
+        OnnxImportOptions strict;
+        strict.strict = true;
+        QVERIFY(refusal(load(b, strict)).endsWith("(frob) (--strict)"));
+    }
+
+    void fileGuards() {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("pipe.onnx").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        auto r = importOnnxFile(fifo, {});
+        QVERIFY(!r.ok() && r.error().find("not a regular file") != std::string::npos);
+        QVERIFY(importOnnxFile(dir.path().toStdString(), {}).error().find("folder") != std::string::npos);
+        const std::string path = dir.filePath("model.onnx").toStdString();
+        QVERIFY(writeTextFileAtomic(path, ckpt::test::convStack().bytes()).ok());
+        QVERIFY(importOnnxFile(path, {}).ok());
+        auto small = readFileBytes(path, 10, "ten bytes");
+        QVERIFY(!small.ok() && small.error().find("at most 10 bytes (ten bytes)") != std::string::npos);
+        auto inputs = onnxInputs(path);
+        QVERIFY(inputs.ok());
+        QCOMPARE(inputs->size(), std::size_t(1));
+        QCOMPARE(inputs->front().name, "x");
+        QCOMPARE(inputs->front().dims, (std::vector<std::int64_t>{2, 3, 8, 8}));
+    }
+
+    void hardwareComputeSpeed() {
+        auto doc = parseJson(R"({"format": "ckpt-hardware", "version": 1, "levels": [
+            {"name": "HBM", "capacity_bytes": 1000, "flops_per_s": 19.5e12}, {"name": "host", "read_bytes_per_s": 1e9,
+             "write_bytes_per_s": 1e9}]})",
+                             "hw.json");
+        auto hw = hardwareFromJson(*doc, "hw.json");
+        QVERIFY(hw.ok());
+        QCOMPARE(hw->flopsPerSecond(), 19.5e12);
+        QCOMPARE(hardwareToJson(*hw)["levels"][0]["flops_per_s"].get<double>(), 19.5e12);
+        QCOMPARE(*hardwareFromJson(hardwareToJson(*hw), "back"), *hw);
+        QCOMPARE(Hardware::unbounded().flopsPerSecond(), 15.7e12);
+        QVERIFY(!hardwareToJson(Hardware::unbounded())["levels"][0].contains("flops_per_s"));
+        auto onLevel1 = parseJson(R"({"format": "ckpt-hardware", "version": 1, "levels": [{"name": "a"},
+            {"name": "b", "read_bytes_per_s": 1, "write_bytes_per_s": 1, "flops_per_s": 1e12}]})",
+                                  "hw.json");
+        QCOMPARE(hardwareFromJson(*onLevel1, "hw.json").error(),
+                 "hw.json: levels[1].flops_per_s: only level 0, where compute runs, has a compute speed");
+        auto negative = parseJson(
+            R"({"format": "ckpt-hardware", "version": 1, "levels": [{"name": "a", "flops_per_s": -1}]})", "hw.json");
+        QVERIFY(
+            hardwareFromJson(*negative, "hw.json").error().find("levels[0].flops_per_s: expected a number of FLOP/s") !=
+            std::string::npos);
+        // The presets give their documented figures.
+        const std::string presets = CKPT_SOURCE_DIR "/resources/hardware/";
+        QCOMPARE(loadHardware(presets + "gpu-a100.ckpt-hardware.json")->flopsPerSecond(), 19.5e12);
+        QCOMPARE(loadHardware(presets + "ipu-gc200.ckpt-hardware.json")->flopsPerSecond(), 62.5e12);
+        QCOMPARE(loadHardware(presets + "cpu-server.ckpt-hardware.json")->flopsPerSecond(), 1e12);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxImport)
+#include "tst_onnx_import.moc"
