@@ -1,5 +1,6 @@
 // ckpt-explorer [--scene N] [FILE] | ckpt-explorer --screenshot OUT.png [--tab TAB] [--scene N] [FILE]
 #include "models/document.h"
+#include "plots/sweepview.h"
 #include "widgets/about.h"
 #include "widgets/mainwindow.h"
 #include "widgets/trainerpanel.h"
@@ -41,6 +42,11 @@ int main(int argc, char** argv) {
     parser.addOption(tab);
     QCommandLineOption scene("scene", "With a lesson file: start at scene N (1 is the first).", "N");
     parser.addOption(scene);
+    QCommandLineOption action("action",
+                              "With --screenshot: put the cursor at the plan's action N (0 is the first): the sweep "
+                              "drawn up to it, a line on the timeline, Held now and the chain table at it.",
+                              "N");
+    parser.addOption(action);
     parser.addPositionalArgument("file", "A project, chain, graph, hardware or lesson file to open.", "[FILE]");
     parser.process(app);
     // The runs report their own failures; what still escapes (memory running out in the GUI thread) ends here with
@@ -105,6 +111,17 @@ int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption&
         QObject::connect(window.trainerPanel(), &TrainerPanel::finished, &loop, &QEventLoop::quit);
         window.trainerPanel()->start();
         loop.exec();
+    }
+    if (parser.isSet("action")) {
+        bool number = false;
+        const int n = parser.value("action").toInt(&number);
+        if (!number || n < 0 || n >= window.sweepView()->actionCount()) {
+            std::fprintf(stderr,
+                         "ckpt-explorer: --action: expected an action of the shown chain plan, 0 to %d, got '%s'\n",
+                         window.sweepView()->actionCount() - 1, qPrintable(parser.value("action")));
+            return 2;
+        }
+        window.sweepView()->setCursor(n);
     }
     QApplication::processEvents();
     const QString out = parser.value(shot);

@@ -178,7 +178,7 @@ int cmdRender(int argc, char** argv) {
     };
     auto mark = [&](long long action) {
         if (auto* t = dynamic_cast<TimelineView*>(drawn.view.get())) t->markAction(int(action));
-        if (auto* s = dynamic_cast<SweepView*>(drawn.view.get())) s->revealUpTo(int(action));
+        if (auto* s = dynamic_cast<SweepView*>(drawn.view.get())) s->setCursor(int(action));
     };
     if (args.has("at")) {
         long long at = 0;

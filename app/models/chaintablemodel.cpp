@@ -3,6 +3,8 @@
 #include "document.h"
 #include "util/units.h"
 
+#include <QFont>
+
 using namespace ckpt;
 
 namespace {
@@ -74,6 +76,39 @@ int ChainTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+void ChainTableModel::setCursorMarks(CursorMarks marks) {
+    m_marks = std::move(marks);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
+                         {Qt::BackgroundRole, Qt::FontRole, Qt::ToolTipRole});
+}
+
+static bool marked(const std::vector<char>& v, int row) {
+    return row >= 0 && std::size_t(row) < v.size() && v[std::size_t(row)];
+}
+
+// Colours light enough for dark text in either palette's table.
+QColor ChainTableModel::markColour(int row, int column) const {
+    if (column == State && marked(m_marks.checkpoint, row)) return QColor(190, 220, 245);
+    if (column == State && marked(m_marks.slower, row)) return QColor(215, 215, 215);
+    if (column == Tape && marked(m_marks.tape, row)) return QColor(246, 225, 160);
+    if (column == Forward && row >= 0 && std::size_t(row) < m_marks.runs.size() && m_marks.runs[std::size_t(row)] > 1)
+        return QColor(200, 235, 250);
+    return {};
+}
+
+QString ChainTableModel::markText(int row, int column) const {
+    if (column == State && marked(m_marks.checkpoint, row)) return tr("At the cursor: x%1 is a checkpoint").arg(row);
+    if (column == State && marked(m_marks.slower, row)) return tr("At the cursor: x%1 is on a slower level").arg(row);
+    if (column == Tape && marked(m_marks.tape, row))
+        return tr("At the cursor: the tape of step %1 is held").arg(row + 1);
+    if (column == Forward && row >= 0 && std::size_t(row) < m_marks.runs.size() && m_marks.runs[std::size_t(row)] > 1)
+        return tr("At the cursor: step %1 has run %2 times (recomputed)")
+            .arg(row + 1)
+            .arg(m_marks.runs[std::size_t(row)]);
+    return {};
+}
+
 QVariant ChainTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const Step& s = m_doc->steps()[std::size_t(index.row())];
@@ -85,9 +120,22 @@ QVariant ChainTableModel::data(const QModelIndex& index, int role) const {
         return isTime(index.column()) ? QString::number(v, 'g', 12) : QString::number(qint64(v));
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::ToolTipRole:
-        return isTime(index.column()) ? tr("%1 s. Type e.g. 3ms, 12us or 0.002").arg(v, 0, 'g', 12)
-                                      : tr("%1 bytes. Type e.g. 512KiB, 3MiB or 4096").arg(qint64(v));
+    case Qt::ToolTipRole: {
+        QString tip = isTime(index.column()) ? tr("%1 s. Type e.g. 3ms, 12us or 0.002").arg(v, 0, 'g', 12)
+                                             : tr("%1 bytes. Type e.g. 512KiB, 3MiB or 4096").arg(qint64(v));
+        if (QString at = markText(index.row(), index.column()); !at.isEmpty()) tip += "\n" + at;
+        return tip;
+    }
+    case Qt::BackgroundRole:
+        if (QColor c = markColour(index.row(), index.column()); c.isValid()) return c;
+        return {};
+    case Qt::FontRole:
+        if (index.row() == m_marks.current) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
     }
     return {};
 }

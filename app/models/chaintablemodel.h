@@ -2,6 +2,8 @@
 // The chain as a table: one row per step; times and sizes shown and typed in human units ("3 ms", "512 KiB").
 // A value the engine refuses is not applied; editRefused() says why.
 #include <QAbstractTableModel>
+#include <QColor>
+#include <vector>
 
 class Document;
 
@@ -18,6 +20,17 @@ public:
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
+    // What the shown plan holds at the window's cursor, per row (row r is step r + 1, whose input is x_r): x_r a
+    // checkpoint of level 0, x_r on a slower level, the tape of step r + 1 held, how often step r + 1 has run, and
+    // the row of the cursor's action. Drawn as cell colours (state, tape, forward) and a bold row; empty: no marks.
+    struct CursorMarks {
+        std::vector<char> checkpoint, slower, tape;
+        std::vector<int> runs;
+        int current = -1;
+    };
+    void setCursorMarks(CursorMarks marks);
+    const CursorMarks& cursorMarks() const { return m_marks; }
+
     // Sets one column of many rows at once (one undo step). Returns the refusal reason, or empty.
     QString setColumn(const QList<int>& rows, int column, const QString& text);
 
@@ -25,5 +38,8 @@ signals:
     void editRefused(const QModelIndex& index, const QString& reason);
 
 private:
+    QColor markColour(int row, int column) const;
+    QString markText(int row, int column) const;
     Document* m_doc;
+    CursorMarks m_marks;
 };

@@ -1,58 +1,92 @@
 #pragma once
 // The sweep diagram of the textbooks: step index against time; forward sweeps as rising lines (recomputations in a
-// lighter colour), kept checkpoints as marks, backward steps as the descending staircase. Play/step controls
-// reveal the schedule action by action, for teaching.
+// lighter colour), the backward steps as the descending staircase, and each checkpoint's life as a bar at its state
+// from the action that stores it to the one that frees it (a diamond where it is stored, a ring where a recomputation
+// starts again from it; a plan with too many to mark keeps the bars alone).
+//
+// A cursor (an action index of the plan) says how far the plan has run: the diagram draws what has happened up to
+// it. Controls move it (Play/Pause at a chosen speed, step forward and back, Home/End, jumps to the next backward,
+// recompute or transfer), as do the keyboard (Space, Left/Right, Home/End, B, R, T) and a click on the diagram.
+// The window shares the cursor with its other views (cursorChanged / setCursor).
 #include "model/chain.h"
 #include "model/hardware.h"
+#include "run/narrate.h"
 #include "run/runner.h"
 
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 class QCustomPlot;
 class QCPGraph;
+class QCPCurve;
 class ChartHint;
+class QComboBox;
 class QSlider;
 class QTimer;
 class QLabel;
+class QToolButton;
 
 class SweepView : public QWidget {
     Q_OBJECT
 public:
+    enum class Jump { Backward, Recompute, Transfer };
+
     explicit SweepView(QWidget* parent = nullptr);
     ~SweepView() override;
     void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain& chain, const ckpt::Hardware& hw);
     QCustomPlot* plot() const { return m_plot; }
-    int segmentCount() const { return m_segments; } // compute intervals drawn (forward + backward)
+    int actionCount() const { return int(m_start.size()); } // the plan's actions (0 without a chain plan)
     QString emptyHint() const; // the line shown instead of the chart when there is no chain plan, else empty
 
-    int revealedAction() const;  // the plan's index of the last action shown (-1: none)
-    void revealUpTo(int action); // every compute action up to the plan's action `action` shown
+    int cursor() const { return m_cursor; } // the last action done (-1: none yet)
+    bool playing() const;
+    double speed() const; // actions per second while playing
+    // What is drawn at the cursor, for tests and the legend: checkpoint bars (lifetimes, open or closed), stores
+    // marked, restores marked (0 when the plan is too dense to mark).
+    int lifetimeCount() const { return m_lifetimes; }
+    int storeMarkCount() const;
+    int restoreMarkCount() const;
 
 signals:
-    void revealedActionChanged(int action); // the last action shown, as the slider, Step or Play move it
+    void cursorChanged(int action); // the cursor moved (controls, keyboard, a click, setCursor)
 
 public slots:
-    void setRevealed(int actions); // show the first `actions` compute intervals
+    void setCursor(int action); // clamped to -1 … actionCount() − 1
     void play();
     void pause();
-    void stepOnce();
+    void togglePlay();
+    void stepForward();
+    void stepBack();
+    void jumpTo(Jump kind); // the next action of that kind after the cursor; stays (and says so) when there is none
 
 protected:
     void changeEvent(QEvent* e) override; // a new palette (a dark style): new chart colours
 
 private:
     void rebuild();
+    void tick();
+    void updateButtons();
+    int actionAt(double t) const; // the action whose interval holds time t (the last started before it)
+
     QCustomPlot* m_plot;
     QCPGraph* m_forward;
     QCPGraph* m_recompute;
     QCPGraph* m_backward;
-    QCPGraph* m_marks;
+    QCPCurve* m_lives;     // level 0 checkpoints, from store to free
+    QCPCurve* m_livesSlow; // states held on a slower level
+    QCPGraph* m_marks;     // stores
+    QCPGraph* m_restores;  // recomputations starting from a checkpoint
     QSlider* m_slider;
     QTimer* m_timer;
     QLabel* m_label;
+    QComboBox* m_speed;
+    QToolButton* m_playButton;
     std::unique_ptr<ChartHint> m_hint;
     std::shared_ptr<const ckpt::Run> m_run;
-    int m_segments = 0;
-    int m_revealed = 0;
+    std::unique_ptr<ckpt::Narration> m_told; // what is held after each action (plans up to kMaxNarratedActions)
+    std::vector<double> m_start, m_end;      // [action]: when it runs (an action without an interval: its moment)
+    int m_cursor = -1;
+    int m_lifetimes = 0;
+    QString m_note; // why a jump stayed
 };

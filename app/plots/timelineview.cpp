@@ -27,8 +27,7 @@ struct TimelineView::Impl {
     GanttPlottable* gantt = nullptr;
     std::vector<MemoryAreaPlottable*> layers; // stacked memory categories, bottom first
     QCPItemStraightLine* budgetLine = nullptr;
-    QCPGraph* budgetEntry = nullptr; // no data: the budget line's legend entry
-    QCPItemStraightLine* cursorLine = nullptr;
+    QCPGraph* budgetEntry = nullptr;                   // no data: the budget line's legend entry
     std::array<QCPItemStraightLine*, 2> actionLines{}; // the marked action's start, on the Gantt and the memory chart
     int markedAction = -1;
     QCPItemRect* rangeRect = nullptr;
@@ -124,12 +123,6 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
         pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
     d->budgetLine->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
     d->budgetLine->setVisible(false);
-    d->cursorLine = new QCPItemStraightLine(p);
-    d->cursorLine->setClipAxisRect(d->memoryRect);
-    for (auto* pos : {d->cursorLine->point1, d->cursorLine->point2})
-        pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
-    d->cursorLine->setPen(QPen(Qt::black, 1, Qt::DotLine));
-    d->cursorLine->setVisible(false);
     for (int k = 0; k < 2; ++k) {
         QCPAxisRect* rect = k == 0 ? d->ganttRect : d->memoryRect;
         auto* line = new QCPItemStraightLine(p);
@@ -259,17 +252,28 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
             emit rangeSelected(t0, t1, t1 - t0, dm);
             return;
         }
-        if (!d->history.empty() && d->history.back() == time->range()) d->history.pop_back(); // a click, not a zoom
+        const bool click = !d->history.empty() && d->history.back() == time->range();
+        if (click) d->history.pop_back(); // a click, not a zoom or a pan
         if (d->ganttRect->rect().contains(e->pos())) {
             int k = d->gantt->intervalAt(e->pos());
             if (k >= 0) {
                 const Interval& iv = d->timeline->intervals[std::size_t(k)];
                 d->gantt->setSelectedInterval(k);
-                d->cursorLine->point1->setCoords(iv.start, 0);
-                d->cursorLine->point2->setCoords(iv.start, 1);
-                d->cursorLine->setVisible(true);
-                d->plot->replot(QCustomPlot::rpQueuedReplot);
+                markAction(iv.action);
                 emit actionClicked(iv.action, iv.index);
+            }
+        } else if (click && d->timeline && d->memoryRect->rect().contains(e->pos())) {
+            // On the memory chart: the compute action running at that time (the last started before it).
+            const double t = time->pixelToCoord(e->pos().x());
+            const Interval* at = nullptr;
+            for (const Interval& iv : d->timeline->intervals) {
+                if (iv.lane != 0 || iv.start > t) continue;
+                at = &iv;
+                if (t < iv.end) break;
+            }
+            if (at) {
+                markAction(at->action);
+                emit actionClicked(at->action, at->index);
             }
         }
     });
@@ -283,14 +287,23 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::markAction(int action) {
     d->markedAction = -1;
+    // At the end of the action: the other views show what is held once it is done. An action with no interval of
+    // its own (a free) happens when the latest action before it ends.
     double at = 0;
-    if (d->timeline)
-        for (const Interval& iv : d->timeline->intervals)
+    std::size_t actions = 0;
+    if (d->run && d->run->plan)
+        actions = d->run->chainPlan() ? d->run->chainPlan()->actions.size() : d->run->graphPlan()->actions.size();
+    if (d->timeline && action >= 0 && std::size_t(action) < actions) {
+        d->markedAction = action;
+        int latest = -1;
+        for (const Interval& iv : d->timeline->intervals) {
             if (iv.action == action) {
-                d->markedAction = action;
-                at = iv.start;
+                at = iv.end;
                 break;
             }
+            if (iv.action < action && iv.action > latest) latest = iv.action, at = iv.end;
+        }
+    }
     for (QCPItemStraightLine* line : d->actionLines) {
         line->point1->setCoords(at, 0);
         line->point2->setCoords(at, 1);

@@ -24,7 +24,7 @@ public:
     void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Hardware& hw);
     std::shared_ptr<const ckpt::Run> run() const;
     const ckpt::Hardware& hardware() const; // the machine the shown run was drawn for
-    // A line at the start of the plan's action `action` on both charts (-1, or an action with no interval: none).
+    // A line at the end of the plan's action `action` on both charts (-1, or an action with no interval: none).
     void markAction(int action);
     int markedAction() const;
     void setMemoryLevel(int level);

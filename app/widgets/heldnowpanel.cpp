@@ -54,6 +54,24 @@ QString HeldNowPanel::heldText() const {
     return plain;
 }
 
+// "x0 x218 x651–x724": runs of three or more consecutive states as ranges, so a dense plan's list stays readable.
+static QString states(const std::vector<int>& js) {
+    QStringList out;
+    for (std::size_t i = 0; i < js.size();) {
+        std::size_t j = i;
+        while (j + 1 < js.size() && js[j + 1] == js[j] + 1)
+            ++j;
+        if (j - i >= 2) {
+            out << QString("x%1–x%2").arg(js[i]).arg(js[j]);
+        } else {
+            for (std::size_t k = i; k <= j; ++k)
+                out << "x" + QString::number(js[k]);
+        }
+        i = j + 1;
+    }
+    return out.join(' ');
+}
+
 void HeldNowPanel::refresh() {
     if (!m_told) {
         const Plan* plan = m_run ? m_run->chainPlan() : nullptr;
@@ -78,7 +96,7 @@ void HeldNowPanel::refresh() {
                             .arg(QString::fromStdString(a.sentence).toHtmlEscaped()));
     QStringList parts;
     for (int l = 0; l < m_hw.levelCount() && l < int(a.held.states.size()); ++l) {
-        const auto& states = a.held.states[std::size_t(l)];
+        const auto& held = a.held.states[std::size_t(l)];
         QString name = QString::fromStdString(m_hw.level(l).name);
         if (name.isEmpty()) name = tr("level %1").arg(l);
         std::int64_t limit = m_hw.isUnbounded(l) ? 0 : m_hw.level(l).capacity_bytes;
@@ -90,25 +108,21 @@ void HeldNowPanel::refresh() {
                 .arg(name.toHtmlEscaped(), QString::fromStdString(formatBytes(double(a.bytes[std::size_t(l)]))));
         if (limit > 0) head += tr(" of %1").arg(QString::fromStdString(formatBytes(double(limit))));
         QStringList lines{head};
-        QStringList xs;
-        for (int j : states)
-            xs << "x" + QString::number(j);
+        const QString xs = ::states(held);
         if (l == 0) {
-            QStringList cps;
-            for (int j : a.checkpoints)
-                cps << "x" + QString::number(j);
+            const QString cps = ::states(a.checkpoints);
             QString inUse = m_told->slot_count > 0
                                 ? tr(" (%1 of %2 slots)").arg(a.checkpoints.size()).arg(m_told->slot_count)
                                 : QString();
-            lines << tr("checkpoints: %1%2").arg(cps.isEmpty() ? tr("none") : cps.join(' '), inUse);
-            lines << tr("states: %1").arg(xs.isEmpty() ? tr("none") : xs.join(' '));
+            lines << tr("checkpoints: %1%2").arg(cps.isEmpty() ? tr("none") : cps, inUse);
+            lines << tr("states: %1").arg(xs.isEmpty() ? tr("none") : xs);
             QStringList tapes;
             for (int t : a.held.tapes)
                 tapes << QString::number(t);
             lines << tr("tapes of steps: %1").arg(tapes.isEmpty() ? tr("none") : tapes.join(' '));
             lines << tr("gradient: %1").arg(a.held.gradient >= 0 ? "x" + QString::number(a.held.gradient) : tr("none"));
         } else {
-            lines << tr("states: %1").arg(xs.isEmpty() ? tr("none") : xs.join(' '));
+            lines << tr("states: %1").arg(xs.isEmpty() ? tr("none") : xs);
         }
         parts << lines.join("<br>");
     }

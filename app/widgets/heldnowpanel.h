@@ -15,15 +15,16 @@ class HeldNowPanel : public QWidget {
     Q_OBJECT
 public:
     // Plans longer than this are not narrated (the panel says so): the narration keeps what is held per action.
-    static constexpr std::size_t kMaxActions = 20000;
+    static constexpr std::size_t kMaxActions = ckpt::kMaxNarratedActions;
 
     explicit HeldNowPanel(QWidget* parent = nullptr);
     // A chain run's plan is narrated; any other run (none, a graph's, too long) leaves the panel saying why.
     void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain* chain, const ckpt::Hardware& hw);
     void setAction(int action); // -1: before the first action
     int action() const { return m_action; }
-    QString sentence() const; // what the panel says of the action
-    QString heldText() const; // the levels, as plain text
+    const ckpt::Narration* narration() const { return m_told.get(); } // null: not narrated
+    QString sentence() const;                                         // what the panel says of the action
+    QString heldText() const;                                         // the levels, as plain text
 
 private:
     void refresh();

@@ -136,7 +136,7 @@ void MainWindow::buildUi() {
     sweepTab->addWidget(m_heldNow);
     sweepTab->setStretchFactor(0, 3);
     sweepTab->setStretchFactor(1, 1);
-    connect(m_sweep, &SweepView::revealedActionChanged, m_heldNow, &HeldNowPanel::setAction);
+    connect(m_sweep, &SweepView::cursorChanged, this, &MainWindow::showCursor);
     m_tradeoff = new TradeoffView(m_tabs);
     m_comparisonTable = new ComparisonTable(m_comparison, m_tabs);
     m_tabs->addTab(m_timeline, tr("&Timeline"));
@@ -222,7 +222,12 @@ void MainWindow::buildUi() {
     statusBar()->addPermanentWidget(m_runStatus);
 
     // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
-    connect(m_timeline, &TimelineView::actionClicked, this, [this](int, int step) {
+    connect(m_timeline, &TimelineView::actionClicked, this, [this](int action, int step) {
+        // The shared cursor: a chain's sweep moves there (and tells every view); a graph's timeline marks it.
+        if (m_sweep->actionCount() > 0)
+            m_sweep->setCursor(action);
+        else
+            m_timeline->markAction(action);
         if (m_doc->isGraph()) {
             return selectNode(shownRun() ? nodeOfIndex(m_doc->graph(), *shownRun(), step) : -1, m_timeline);
         }

@@ -153,6 +153,7 @@ private:
     void selectNode(int node, QObject* from); // mirrored in the node table, the graph view and the Gantt
     void showGraphEdit(const QString& refusal);
     ckpt::ProjectSettings graphSettings(const ckpt::Graph& graph) const; // what a newly opened graph starts with
+    void showCursor(int action); // the shared cursor moved (the sweep's): every view follows
     ckpt::ProjectSettings chainSettings(const ckpt::Chain& chain) const; // what a newly opened chain starts with
     void connectRuns();
     void showShownRun();           // the controller's shown run in every view

@@ -3,6 +3,7 @@
 #include "graphview.h"
 #include "heldnowpanel.h"
 #include "mainwindow.h"
+#include "models/chaintablemodel.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
 #include "models/runcontroller.h"
@@ -79,6 +80,10 @@ void MainWindow::connectRuns() {
         updateSideBySide();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateStaleMarks);
+    // The sweep's keys (Space, arrows, Home/End, B/R/T) work as soon as its tab is chosen.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_sweepTab) m_sweep->setFocus();
+    });
 }
 
 void MainWindow::refreshBudgetRange() {
@@ -241,11 +246,51 @@ void MainWindow::showShownRun() {
     m_timeline->setRun(run, hw);
     // The sweep diagram is drawn from a chain plan's steps (it ignores other runs); the graph view colours a graph's
     // nodes (it has no graph for a chain).
+    m_sweep->blockSignals(true); // the views below are not yet on the new run
     m_sweep->setRun(run, m_doc->chain(), hw);
+    m_sweep->blockSignals(false);
     const Chain chain = m_doc->chain();
     m_heldNow->setRun(run, m_doc->isGraph() ? nullptr : &chain, hw);
-    m_heldNow->setAction(m_sweep->revealedAction());
+    m_heldNow->setAction(m_sweep->cursor());
+    m_chainModel->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
     m_graphView->setRun(run);
     updateSideBySide();
     updateSummary();
+}
+
+// The shared cursor (an action of the shown chain plan) moved: the Gantt and memory chart draw a line at it, Held now
+// tells it, and the chain table marks what is held there.
+void MainWindow::showCursor(int action) {
+    m_timeline->markAction(action);
+    m_heldNow->setAction(action);
+    ChainTableModel::CursorMarks marks;
+    const std::shared_ptr<const Run> run = shownRun();
+    const Plan* plan = run ? run->chainPlan() : nullptr;
+    const Narration* told = m_heldNow->narration();
+    const int rows = m_chainModel->rowCount();
+    if (plan && told && action >= 0 && std::size_t(action) < told->actions.size() && !m_doc->isGraph()) {
+        marks.checkpoint.assign(std::size_t(rows), 0);
+        marks.slower.assign(std::size_t(rows), 0);
+        marks.tape.assign(std::size_t(rows), 0);
+        marks.runs.assign(std::size_t(rows), 0);
+        const NarratedAction& now = told->actions[std::size_t(action)];
+        auto set = [rows](std::vector<char>& v, int row) {
+            if (row >= 0 && row < rows) v[std::size_t(row)] = 1;
+        };
+        for (int j : now.checkpoints)
+            set(marks.checkpoint, j);
+        for (std::size_t l = 1; l < now.held.states.size(); ++l)
+            for (int j : now.held.states[l])
+                set(marks.slower, j);
+        for (int step : now.held.tapes)
+            set(marks.tape, step - 1);
+        for (int k = 0; k <= action; ++k)
+            if (const Action& a = plan->actions[std::size_t(k)];
+                a.kind == ActionKind::Forward && a.index >= 1 && a.index <= rows)
+                ++marks.runs[std::size_t(a.index - 1)];
+        const Action& a = plan->actions[std::size_t(action)];
+        const bool compute = a.kind == ActionKind::Forward || a.kind == ActionKind::Backward;
+        marks.current = compute ? a.index - 1 : a.index; // a step's row, or the row whose input is the state moved
+    }
+    m_chainModel->setCursorMarks(std::move(marks));
 }

@@ -15,6 +15,9 @@
 
 namespace ckpt {
 
+// Plans longer than this are not narrated in the window (each action keeps what is held); ckpt explain has no limit.
+constexpr std::size_t kMaxNarratedActions = 20000;
+
 struct NarratedAction {
     std::string sentence;
     Holdings held;                   // once the action is done

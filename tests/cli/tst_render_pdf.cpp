@@ -66,8 +66,9 @@ private slots:
         QVERIFY(!pdf.isEmpty());
         const QImage page = ckpt::test::pageImage(pdf, 288);
         int found = 0;
-        for (const Word& w : words(pdf))
-            if (w.text == "checkpoint") {
+        const QList<Word> ws = words(pdf);
+        for (int i = 0; i + 1 < ws.size(); ++i)
+            if (const Word& w = ws[i]; w.text == "checkpoint" && ws[i + 1].text == "stored") {
                 ++found;
                 const QColor icon = ckpt::test::iconColour(page, 288, w.box, 8);
                 QVERIFY2(icon.red() + icon.green() + icon.blue() < 200, qPrintable(icon.name()));
