@@ -1,6 +1,5 @@
 // ckpt-explorer [--scene N] [FILE] | ckpt-explorer --screenshot OUT.png [--tab TAB] [--scene N] [FILE]
 #include "models/document.h"
-#include "plots/sweepview.h"
 #include "widgets/about.h"
 #include "widgets/mainwindow.h"
 #include "widgets/trainerpanel.h"
@@ -115,13 +114,12 @@ int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption&
     if (parser.isSet("action")) {
         bool number = false;
         const int n = parser.value("action").toInt(&number);
-        if (!number || n < 0 || n >= window.sweepView()->actionCount()) {
+        if (!number || n < 0 || !window.moveCursor(n)) {
             std::fprintf(stderr,
-                         "ckpt-explorer: --action: expected an action of the shown chain plan, 0 to %d, got '%s'\n",
-                         window.sweepView()->actionCount() - 1, qPrintable(parser.value("action")));
+                         "ckpt-explorer: --action: expected an action of the shown plan (0 is the first), got '%s'\n",
+                         qPrintable(parser.value("action")));
             return 2;
         }
-        window.sweepView()->setCursor(n);
     }
     QApplication::processEvents();
     const QString out = parser.value(shot);

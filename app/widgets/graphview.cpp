@@ -116,6 +116,8 @@ struct GraphView::Impl {
     std::shared_ptr<const Run> run;
     std::vector<NodeItem*> nodes;
     std::vector<Fate> fates;
+    int cursor = -1;
+    std::vector<ckpt::NodeAt> at; // each node at the cursor (empty: no cursor)
     int edges = 0;
     QList<int> order; // selection order
     bool silent = false;
@@ -206,6 +208,9 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl
 }
 
 GraphView::~GraphView() {
+    // Clearing a selection emits; the window that listens may be half destroyed already.
+    d->scene->disconnect(this);
+    d->silent = true;
     d->scene->clear();
 }
 
@@ -308,7 +313,41 @@ void GraphView::setGraph(const Graph& graph) {
 
 void GraphView::setRun(std::shared_ptr<const Run> run) {
     d->run = std::move(run);
+    d->cursor = -1;
     recolor();
+}
+
+void GraphView::setCursor(int action) {
+    d->cursor = action;
+    recolor();
+    const GraphPlan* plan = d->run ? d->run->graphPlan() : nullptr;
+    if (!d->at.empty() && plan) selectNode(plan->actions[std::size_t(action)].node);
+}
+
+int GraphView::cursor() const {
+    return d->at.empty() ? -1 : d->cursor;
+}
+
+QString GraphView::nodeState(int node) const {
+    if (node < 0 || std::size_t(node) >= d->at.size()) return {};
+    return tr(nodeAtName(d->at[std::size_t(node)]));
+}
+
+// Colours of the states at the cursor: the fates' where they mean the same (held ~ kept, freed, offloaded).
+static QColor stateColor(NodeAt s) {
+    switch (s) {
+    case NodeAt::Held:
+        return GraphView::fateColor(NodeFate::Kept);
+    case NodeAt::Offloaded:
+        return GraphView::fateColor(NodeFate::Offloaded);
+    case NodeAt::Freed:
+        return GraphView::fateColor(NodeFate::Freed);
+    case NodeAt::Done:
+        return QColor(170, 170, 170);
+    case NodeAt::NotYet:
+        break;
+    }
+    return GraphView::fateColor(NodeFate::Neutral);
 }
 
 void GraphView::selectNode(int node) {
@@ -391,14 +430,29 @@ void GraphView::recolor() {
         ++counts[int(d->fates[v])];
     }
     QString legend;
-    auto swatch = [](Fate f, const QString& text) {
+    auto swatchOf = [](const QColor& c, const QString& text) {
         return QString(
                    "<span style='background-color:%1; border:1px solid #555'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2"
                    "&nbsp;&nbsp;&nbsp;&nbsp;")
-            .arg(fateColor(f).name(), text);
+            .arg(c.name(), text);
     };
+    auto swatch = [&](Fate f, const QString& text) { return swatchOf(fateColor(f), text); };
     const bool plan = d->run && d->run->timeline && d->graph;
-    if (plan) {
+    d->at = plan && d->cursor >= 0 ? nodesAt(*d->graph, *d->run, d->cursor) : std::vector<NodeAt>{};
+    if (!d->at.empty()) {
+        // At the cursor: each node's state once that action is done.
+        int at[5] = {0, 0, 0, 0, 0};
+        for (std::size_t v = 0; v < d->nodes.size() && v < d->at.size(); ++v) {
+            d->nodes[v]->setFill(stateColor(d->at[v]));
+            ++at[int(d->at[v])];
+        }
+        legend = tr("<b>%1</b> after action %2: ")
+                     .arg(QString::fromStdString(d->run->scheduler).toHtmlEscaped())
+                     .arg(d->cursor);
+        for (NodeAt s : {NodeAt::Held, NodeAt::Offloaded, NodeAt::Freed, NodeAt::Done, NodeAt::NotYet})
+            if (s != NodeAt::Offloaded || at[int(s)] > 0)
+                legend += swatchOf(stateColor(s), tr("%1 (%2)").arg(tr(nodeAtName(s))).arg(at[int(s)]));
+    } else if (plan) {
         legend = tr("<b>%1</b>: ").arg(QString::fromStdString(d->run->scheduler).toHtmlEscaped());
         for (Fate f : {Fate::Kept, Fate::Recomputed, Fate::Freed, Fate::Offloaded})
             if (f != Fate::Offloaded || counts[int(f)] > 0) // offloading is rare: named only when it happens

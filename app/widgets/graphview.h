@@ -28,7 +28,12 @@ public:
     void clear();
     // Colours the nodes by the run (a graph run's Interval.index is the node; a chain run on a graph that is a chain
     // maps step i to the i-th node in topological order). A null run or one without a timeline: neutral.
-    void setRun(std::shared_ptr<const ckpt::Run> run);
+    void setRun(std::shared_ptr<const ckpt::Run> run); // also clears the cursor
+    // The window's cursor: a graph plan's action. The nodes are coloured by their state once it is done (held, on a
+    // slower level, freed, backward done, not yet computed) and its node is selected; -1 returns to the fates.
+    void setCursor(int action);
+    int cursor() const;
+    QString nodeState(int node) const; // at the cursor, as the legend names it; empty without a cursor
     static QColor fateColor(Fate fate);
     static QString fateName(Fate fate);
 

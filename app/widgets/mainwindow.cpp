@@ -224,10 +224,7 @@ void MainWindow::buildUi() {
     // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
     connect(m_timeline, &TimelineView::actionClicked, this, [this](int action, int step) {
         // The shared cursor: a chain's sweep moves there (and tells every view); a graph's timeline marks it.
-        if (m_sweep->actionCount() > 0)
-            m_sweep->setCursor(action);
-        else
-            m_timeline->markAction(action);
+        moveCursor(action);
         if (m_doc->isGraph()) {
             return selectNode(shownRun() ? nodeOfIndex(m_doc->graph(), *shownRun(), step) : -1, m_timeline);
         }

@@ -59,6 +59,8 @@ public:
     // window's File > Import ONNX… (and openFile of a .onnx file) asks for the options first, or takes the dialog's
     // defaults without interaction.
     bool importOnnx(const QString& path, const ckpt::OnnxImportOptions& options);
+    // The shared cursor at the shown plan's action `action` (-1: before the first); false when it has no such action.
+    bool moveCursor(int action);
     bool saveProjectTo(const QString& path);
     // Unsaved changes: the undo stack is not where the document was opened or last saved.
     bool isModified() const;

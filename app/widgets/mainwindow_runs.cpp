@@ -294,3 +294,18 @@ void MainWindow::showCursor(int action) {
     }
     m_chainModel->setCursorMarks(std::move(marks));
 }
+
+bool MainWindow::moveCursor(int action) {
+    const std::shared_ptr<const Run> run = shownRun();
+    const std::size_t actions = !run || !run->plan ? 0
+                                : run->chainPlan() ? run->chainPlan()->actions.size()
+                                                   : run->graphPlan()->actions.size();
+    if (action < -1 || (action >= 0 && std::size_t(action) >= actions)) return false;
+    if (m_sweep->actionCount() > 0) {
+        m_sweep->setCursor(action); // tells every view (showCursor)
+    } else {
+        m_timeline->markAction(action);
+        m_graphView->setCursor(action); // each node's state once that action is done
+    }
+    return true;
+}

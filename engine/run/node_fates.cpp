@@ -71,4 +71,61 @@ std::vector<NodeFate> nodeFates(const Graph& graph, const Run& run) {
     return out;
 }
 
+const char* nodeAtName(NodeAt state) {
+    switch (state) {
+    case NodeAt::Held:
+        return "held in level 0";
+    case NodeAt::Offloaded:
+        return "on a slower level only";
+    case NodeAt::Freed:
+        return "freed (held nowhere)";
+    case NodeAt::Done:
+        return "backward done";
+    case NodeAt::NotYet:
+        break;
+    }
+    return "not yet computed";
+}
+
+std::vector<NodeAt> nodesAt(const Graph& graph, const Run& run, int action) {
+    const GraphPlan* plan = run.graphPlan();
+    if (!plan || action < 0 || std::size_t(action) >= plan->actions.size()) return {};
+    const auto n = std::size_t(graph.size());
+    std::vector<char> computed(n, 0), held(n, 0), slower(n, 0), done(n, 0);
+    for (std::size_t k = 0; k <= std::size_t(action); ++k) {
+        const GraphAction& a = plan->actions[k];
+        if (a.node < 0 || std::size_t(a.node) >= n) continue;
+        const auto v = std::size_t(a.node);
+        switch (a.kind) {
+        case GraphActionKind::Forward:
+            computed[v] = held[v] = 1;
+            break;
+        case GraphActionKind::Backward:
+            done[v] = 1;
+            break;
+        case GraphActionKind::Free:
+            (a.level == 0 ? held : slower)[v] = 0;
+            break;
+        case GraphActionKind::Write:
+            slower[v] = 1;
+            break;
+        case GraphActionKind::Read:
+            held[v] = 1;
+            break;
+        case GraphActionKind::Invert: // rebuilds the node's one input from its output
+            for (int u : graph.inputs(a.node))
+                computed[std::size_t(u)] = held[std::size_t(u)] = 1;
+            break;
+        }
+    }
+    std::vector<NodeAt> out(n, NodeAt::NotYet);
+    for (std::size_t v = 0; v < n; ++v)
+        out[v] = done[v]       ? NodeAt::Done
+                 : held[v]     ? NodeAt::Held
+                 : slower[v]   ? NodeAt::Offloaded
+                 : computed[v] ? NodeAt::Freed
+                               : NodeAt::NotYet;
+    return out;
+}
+
 } // namespace ckpt

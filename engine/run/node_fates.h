@@ -27,4 +27,11 @@ int indexOfNode(const Graph& graph, const Run& run, int node);
 // One fate per node; all Neutral for a run without a timeline. Recomputed wins over Offloaded, which wins over Freed.
 std::vector<NodeFate> nodeFates(const Graph& graph, const Run& run);
 
+// Each node at one moment of a graph plan: once action `action` is done. Done (its backward has run) wins over Held
+// (its output in level 0), then Offloaded (a copy on a slower level only), Freed (computed, now held nowhere),
+// NotYet (not computed so far). Empty for a run without a graph plan or an action out of range.
+enum class NodeAt { NotYet, Held, Offloaded, Freed, Done };
+const char* nodeAtName(NodeAt state); // "not yet computed", "held in level 0", ...
+std::vector<NodeAt> nodesAt(const Graph& graph, const Run& run, int action);
+
 } // namespace ckpt

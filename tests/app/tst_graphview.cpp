@@ -6,11 +6,11 @@
 #include "models/comparisonmodel.h"
 #include "models/document.h"
 #include "models/nodetablemodel.h"
+#include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "schedulers/graph_registry.h"
 #include "sim/graph_simulator.h"
 #include "widgets/graphview.h"
-#include "plots/sweepview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
 
@@ -240,8 +240,21 @@ private slots:
         QRectF r = view->nodeRect(1);
         QPoint p = view->view()->mapFromScene(QPointF(r.left() + 4, r.center().y()));
         QCOMPARE(img.pixelColor(p).rgb(), GraphView::fateColor(GraphView::Fate::Recomputed).rgb());
+        // The window's cursor on a graph: a click on the Gantt (here its signal) at action 4, "free v1", colours
+        // each node by its state then; the timeline marks the action; the node of the action is selected.
+        emit w.timelineView()->actionClicked(4, 1);
+        QCOMPARE(view->cursor(), 4);
+        QCOMPARE(w.timelineView()->markedAction(), 4);
+        QCOMPARE(view->nodeState(1), QString("freed (held nowhere)"));
+        QCOMPARE(view->nodeState(3), QString("held in level 0"));
+        QCOMPARE(view->selectedNodes(), QList<int>{1});
+        QVERIFY(view->nodeColor(1) != view->nodeColor(3));
+        emit w.timelineView()->actionClicked(6, 1); // "forward v1" again: held
+        QCOMPARE(view->nodeState(1), QString("held in level 0"));
+        QCOMPARE(view->nodeState(3), QString("backward done"));
         // Without a plan: neutral.
         view->setRun(nullptr);
+        QCOMPARE(view->cursor(), -1);
         QCOMPARE(view->fate(1), GraphView::Fate::Neutral);
         // A node freed before its backward and never rebuilt is "freed": store-all with node 1's output dropped
         // early is invalid (node 2's backward needs it), so check the rule on the plan's frees directly.

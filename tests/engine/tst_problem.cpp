@@ -265,6 +265,33 @@ private slots:
         QVERIFY(nodeFates(g, none) == std::vector<NodeFate>(4, NodeFate::Neutral));
     }
 
+    // Each node at a moment of the plan, worked by hand on v0 -> v1 -> v2 -> v3 with v0 offloaded and read back.
+    void nodesAtTheCursorByHand() {
+        using A = GraphAction;
+        using N = NodeAt;
+        const Graph g = linearGraph();
+        GraphPlan off;
+        off.actions = {A::forward(0),  A::write(0, 1), A::forward(1), A::free(0),     A::forward(2), A::forward(3),
+                       A::backward(3), A::backward(2), A::read(0, 1), A::backward(1), A::backward(0)};
+        Run o = runPlan(off, g, twoLevels());
+        QVERIFY2(o.feasible, o.message.c_str());
+        QVERIFY(nodesAt(g, o, 0) == std::vector<N>({N::Held, N::NotYet, N::NotYet, N::NotYet}));
+        QVERIFY(nodesAt(g, o, 1) == std::vector<N>({N::Held, N::NotYet, N::NotYet, N::NotYet})); // copied, still held
+        QVERIFY(nodesAt(g, o, 3) == std::vector<N>({N::Offloaded, N::Held, N::NotYet, N::NotYet}));
+        QVERIFY(nodesAt(g, o, 6) == std::vector<N>({N::Offloaded, N::Held, N::Held, N::Done}));
+        QVERIFY(nodesAt(g, o, 8) == std::vector<N>({N::Held, N::Held, N::Done, N::Done})); // read back
+        QVERIFY(nodesAt(g, o, 10) == std::vector<N>(4, N::Done));
+        QVERIFY(nodesAt(g, o, 11).empty() && nodesAt(g, o, -1).empty());
+        GraphPlan freed; // v1 freed for good: held nowhere, computed
+        const Graph g2 = linearGraph(false);
+        freed.actions = {A::forward(0),  A::forward(1),  A::forward(2),  A::free(1),    A::forward(3),
+                         A::backward(3), A::backward(2), A::backward(1), A::backward(0)};
+        Run f = runPlan(freed, g2, Hardware::unbounded());
+        QVERIFY2(f.feasible, f.message.c_str());
+        QVERIFY(nodesAt(g2, f, 3) == std::vector<N>({N::Held, N::Freed, N::Held, N::NotYet}));
+        QVERIFY(nodesAt(g2, Run{}, 0).empty());
+    }
+
     // A chain plan on a graph that is a chain names steps: step i is the i-th node in topological order.
     void nodeFatesOfAChainRun() {
         const Graph g = shuffledChainGraph(); // c, a, d, b; order a, b, c, d
