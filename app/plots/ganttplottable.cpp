@@ -110,12 +110,17 @@ QCPRange GanttPlottable::getValueRange(bool& foundRange, QCP::SignDomain, const 
     return QCPRange(-0.5, std::max<double>(0.5, double(m_rows.size()) - 0.5));
 }
 
+void GanttPlottable::setNames(const QStringList& names) {
+    m_names = names;
+}
+
 void GanttPlottable::draw(QCPPainter* painter) {
     if (!m_timeline || !mKeyAxis || !mValueAxis) return;
     const auto& iv = m_timeline->intervals;
     const QCPRange keys = mKeyAxis->range();
     std::array<QVector<QRectF>, kKinds> batches;
     QVector<QRectF> outlines;
+    std::vector<std::pair<QRectF, int>> labelled; // bars wide enough to name, with their interval
     QRectF selectedRect;
     for (int row = 0; row < int(m_rows.size()); ++row) {
         const int lane = m_rows[std::size_t(row)];
@@ -151,6 +156,7 @@ void GanttPlottable::draw(QCPPainter* painter) {
                 flush();
                 QRectF r(px0, top, px1 - px0, height);
                 batches[std::size_t(kind)].push_back(r);
+                if (r.width() >= 14) labelled.emplace_back(r, *it);
                 if (m_highlightStep >= 0 && lane == 0 && x.index == m_highlightStep) outlines.push_back(r);
                 if (*it == m_selected) selectedRect = r;
                 continue;
@@ -166,6 +172,26 @@ void GanttPlottable::draw(QCPPainter* painter) {
         if (batches[std::size_t(k)].isEmpty()) continue;
         painter->setBrush(kindColor(IntervalKind(k)));
         painter->drawRects(batches[std::size_t(k)]);
+    }
+    // Names on the bars that hold them, in white on the dark kinds and black on the light.
+    m_labelsDrawn = 0;
+    if (!labelled.empty()) {
+        QFont f = painter->font();
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.85));
+        painter->setFont(f);
+        const QFontMetricsF fm(f);
+        for (const auto& [r, id] : labelled) {
+            const Interval& x = iv[std::size_t(id)];
+            const bool transfer = x.kind == IntervalKind::Write || x.kind == IntervalKind::Read;
+            const QString text = transfer                                   ? "x" + QString::number(x.index)
+                                 : x.index >= 0 && x.index < m_names.size() ? m_names[x.index]
+                                                                            : QString::number(x.index);
+            if (fm.horizontalAdvance(text) + 4 > r.width() || fm.height() > r.height()) continue;
+            const QColor fill = kindColor(x.kind);
+            painter->setPen(fill.lightnessF() < 0.6 ? Qt::white : Qt::black);
+            painter->drawText(r, Qt::AlignCenter, text);
+            ++m_labelsDrawn;
+        }
     }
     if (!outlines.isEmpty()) {
         painter->setBrush(Qt::NoBrush);

@@ -24,6 +24,10 @@ public:
     int intervalAt(const QPointF& pixel) const;
     void setHighlightedStep(int step); // outlines every compute interval of that step; -1: none
     void setSelectedInterval(int index);
+    // Bars wide enough carry what they work on: a compute bar its step (or, given names, its node's name), a transfer
+    // bar its state ("x3").
+    void setNames(const QStringList& names);
+    int labelsDrawn() const { return m_labelsDrawn; } // at the last draw
 
     static QColor kindColor(ckpt::IntervalKind kind);
 
@@ -42,6 +46,8 @@ private:
     std::vector<int> m_rows;               // the lanes drawn, one per row
     int m_highlightStep = -1;
     int m_selected = -1;
+    QStringList m_names;
+    int m_labelsDrawn = 0;
 };
 
 // A legend entry for one interval kind (the plottable itself draws all kinds).

@@ -338,6 +338,8 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
         line->setVisible(false);
     d->run = std::move(run);
     d->hw = hw;
+    // A graph plan's bars name their nodes; a chain plan's (a graph that is a chain too) their steps.
+    d->gantt->setNames(d->run && d->run->graphPlan() ? d->nodeNames : QStringList());
     d->history.clear();
     if (!d->run || !d->run->timeline) {
         d->timeline.reset();
@@ -388,6 +390,7 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
 
 void TimelineView::setNodeNames(const QStringList& names) {
     d->nodeNames = names;
+    d->gantt->setNames(d->run && d->run->graphPlan() ? names : QStringList());
 }
 
 std::shared_ptr<const Run> TimelineView::run() const {

@@ -249,6 +249,7 @@ std::optional<Error> readParamTexts(const json& v, const JsonPath& path, const s
     if (!v.is_object()) return expected(source, path, "an object of {parameter: value}", v);
     for (const auto& [name, value] : v.items()) {
         JsonPath at = path.member(name.c_str());
+        if (name.empty()) return pathError(source, path, "a parameter with an empty name (expected {\"slots\": 3})");
         if (value.is_string()) {
             out[name] = value.get<std::string>();
         } else if (value.is_number_integer() || value.is_number_unsigned()) {

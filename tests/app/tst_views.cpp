@@ -238,6 +238,35 @@ private slots:
         QCOMPARE(v.gantt()->laneCount(), int(used.size()));
     }
 
+    // Bars wide enough carry their step: on store-all over the 12-step example at 1600 px most of the 24 compute bars
+    // are labelled (a bar narrower than its number is not); squeezed to 300 px, fewer.
+    void ganttBarsCarryTheirStep() {
+        TimelineView v;
+        auto storeAll = std::make_shared<const Run>(runScheduler("store-all", Problem(chain()), hw(), {}));
+        QVERIFY(storeAll->feasible);
+        v.setRun(storeAll, hw());
+        const QImage wide = v.plot()->toPixmap(1600, 700).toImage(); // drawn at that size
+        const int wideLabels = v.gantt()->labelsDrawn();
+        QVERIFY2(wideLabels > chain().length() && wideLabels <= 2 * chain().length(),
+                 qPrintable(QString::number(wideLabels)));
+        v.plot()->toPixmap(300, 700);
+        QVERIFY(v.gantt()->labelsDrawn() < wideLabels);
+        // White text on a dark bar: the forward of step 5 holds white pixels; the plain bar before labels had none.
+        const Interval* fifth = nullptr;
+        for (const Interval& iv : storeAll->timeline->intervals)
+            if (iv.kind == IntervalKind::Forward && iv.index == 5) fifth = &iv;
+        QVERIFY(fifth);
+        v.plot()->toPixmap(1600, 700); // the layout of the wide picture again, for its pixel coordinates
+        QCPAxisRect* g = v.plot()->axisRects().front();
+        const int x0 = int(g->axis(QCPAxis::atBottom)->coordToPixel(fifth->start)) + 1;
+        const int x1 = int(g->axis(QCPAxis::atBottom)->coordToPixel(fifth->end)) - 1;
+        int white = 0;
+        for (int x = x0; x < x1; ++x)
+            for (int y = g->top(); y < g->bottom(); ++y)
+                white += wide.pixelColor(x, y).lightness() > 200;
+        QVERIFY2(white > 5, qPrintable(QString::number(white)));
+    }
+
     // Dense memory areas are filled without antialiasing (the seams between thin steps were the moiré).
     void memoryAreasAreNotAntialiased() {
         TimelineView v;

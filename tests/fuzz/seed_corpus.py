@@ -57,7 +57,8 @@ def project(problem, **extra):
 
 I64 = 2**63 - 1
 formats = {"chain": "ckpt-chain", "hardware": "ckpt-hardware", "plan": "ckpt-plan", "graph": "ckpt-graph",
-           "graph_plan": "ckpt-graph-plan", "project": "ckpt-project", "figure": "ckpt-figure"}
+           "graph_plan": "ckpt-graph-plan", "project": "ckpt-project", "figure": "ckpt-figure",
+           "lesson": "ckpt-lesson"}
 
 # Every loader: the project's own files, and the header cases of issue 10 (non-string format, null included).
 for f in sorted((root / "examples").glob("*.ckpt-chain.json")):
@@ -68,6 +69,8 @@ for f in sorted((root / "resources" / "hardware").glob("*.json")):
     put("hardware", f.name, f.read_bytes())
 for f in sorted((root / "examples" / "figures").glob("*.ckpt-figure.json")):
     put("figure", f.name, f.read_bytes())
+for f in sorted((root / "examples" / "lessons").glob("*.ckpt-lesson.json")):
+    put("lesson", f.name, f.read_bytes())
 for loader, fmt in formats.items():
     put(loader, "issue10-format-number.json", '{"format": 1, "version": 1}')
     put(loader, "issue10-format-null.json", '{"format": null, "version": 1}')
@@ -269,3 +272,32 @@ put("figure", "panels-many.json", figure([panel()] * 65, grid={"rows": 16, "cols
 put("figure", "problem-empty.json", figure([panel(problem="")]))
 put("figure", "hardware-kinds.json", figure([panel(hardware="gpu-a100"), panel(hardware="../hw.json"),
                                              panel(hardware="x/y")], grid={"rows": 1, "cols": 3}))
+
+
+# Lessons.
+def lesson(scenes, **extra):
+    return dict({"format": "ckpt-lesson", "version": 1, "title": "t", "scenes": scenes}, **extra)
+
+
+def scene(**extra):
+    return dict({"problem": "../small-hetero-12.ckpt-chain.json", "scheduler": "revolve", "caption": "c"}, **extra)
+
+
+put("lesson", "minimal.json", lesson([scene()]))
+put("lesson", "full.json", lesson([scene(title="s", hardware="../../resources/hardware/gpu-a100.ckpt-hardware.json",
+                                         params={"slots": 3, "variant": "x"}, budget="40%")]))
+put("lesson", "no-scenes.json", lesson([]))
+put("lesson", "scenes-many.json", lesson([scene()] * 201))
+put("lesson", "scenes-not-array.json", lesson({"a": scene()}))
+put("lesson", "scene-not-object.json", lesson([1, None, "x", []]))
+put("lesson", "empty-texts.json", lesson([scene(problem="", scheduler="", caption="")]))
+put("lesson", "missing-caption.json", lesson([{"problem": "p", "scheduler": "s"}]))
+put("lesson", "budget-list.json", lesson([scene(budget="5%,10%")]))
+put("lesson", "budget-bad.json", lesson([scene(budget="1e400%"), scene(budget=-5), scene(budget=1.5),
+                                         scene(budget=None), scene(budget=[1])]))
+put("lesson", "budget-bytes.json", lesson([scene(budget=I64), scene(budget="9 EiB"), scene(budget="none")]))
+put("lesson", "params-bad.json", lesson([scene(params={"slots": None, "x": [1], "y": True, "": 3})]))
+put("lesson", "params-not-object.json", lesson([scene(params=[1, 2])]))
+put("lesson", "title-missing.json", {"format": "ckpt-lesson", "version": 1, "scenes": [scene()]})
+put("lesson", "title-number.json", lesson([scene(title=5)], title=7))
+put("lesson", "param-empty-name.json", lesson([scene(params={"": "3"})]))
