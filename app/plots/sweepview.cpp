@@ -149,6 +149,9 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     m_restores = graph(QColor(0, 158, 115), tr("restarted from it"), 1.2);
     m_restores->setLineStyle(QCPGraph::lsNone);
     m_restores->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 7));
+    m_readBacks = graph(QColor(204, 121, 167), tr("read back from a slower level"), 1.2);
+    m_readBacks->setLineStyle(QCPGraph::lsNone);
+    m_readBacks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, 8));
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -223,7 +226,7 @@ void SweepView::setRun(std::shared_ptr<const Run> run, const Chain& chain, const
 }
 
 void SweepView::rebuild() {
-    for (QCPGraph* g : {m_forward, m_recompute, m_backward, m_marks, m_restores})
+    for (QCPGraph* g : {m_forward, m_recompute, m_backward, m_marks, m_restores, m_readBacks})
         g->data()->clear();
     for (QCPCurve* c : {m_lives, m_livesSlow})
         c->data()->clear();
@@ -257,7 +260,7 @@ void SweepView::rebuild() {
     // one after which it is gone (or to the cursor). Keys repeat across heights, so each bar is its own run of points
     // and the data is not sorted: drawn in the order given.
     QVector<QCPCurveData> lives, slow;
-    QVector<QCPGraphData> stores, restores;
+    QVector<QCPGraphData> stores, restores, readBacks;
     if (m_told && m_cursor >= 0) {
         auto bars = [&](auto heldAfter, QVector<QCPCurveData>& out, QVector<QCPGraphData>* marks) {
             auto add = [&out](double t0, double t1, int j) {
@@ -271,7 +274,9 @@ void SweepView::rebuild() {
                 for (int j : now)
                     if (!before.count(j)) {
                         open[j] = m_start[std::size_t(k)];
-                        if (marks) marks->push_back(QCPGraphData(m_start[std::size_t(k)], j));
+                        // A state read back from a slower level is a restore, not a store.
+                        const bool read = plan->actions[std::size_t(k)].kind == ActionKind::Read;
+                        if (marks) (read ? readBacks : *marks).push_back(QCPGraphData(m_start[std::size_t(k)], j));
                     }
                 for (int j : before)
                     if (!now.count(j)) {
@@ -315,7 +320,8 @@ void SweepView::rebuild() {
             }
             lastStep = a.index, lastForward = forward;
         }
-        if (stores.size() + restores.size() > kMaxMarks) stores.clear(), restores.clear(); // dense: the bars say it
+        if (stores.size() + restores.size() + readBacks.size() > kMaxMarks) // dense: the bars say it
+            stores.clear(), restores.clear(), readBacks.clear();
     }
     // Bars as thick as the room a step has (up to 4 px), fainter when packed: hundreds of adjacent checkpoints read
     // as one grey range instead of a black block.
@@ -326,9 +332,10 @@ void SweepView::rebuild() {
     m_livesSlow->data()->set(slow, true);
     m_marks->data()->set(stores, false);
     m_restores->data()->set(restores, false);
+    m_readBacks->data()->set(readBacks, false);
     // The legend names what is drawn.
     for (QCPAbstractPlottable* g :
-         std::initializer_list<QCPAbstractPlottable*>{m_lives, m_livesSlow, m_marks, m_restores}) {
+         std::initializer_list<QCPAbstractPlottable*>{m_lives, m_livesSlow, m_marks, m_restores, m_readBacks}) {
         if (g->interface1D()->dataCount() == 0)
             g->removeFromLegend();
         else if (!m_plot->legend->hasItemWithPlottable(g))

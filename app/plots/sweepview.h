@@ -1,8 +1,9 @@
 #pragma once
 // The sweep diagram of the textbooks: step index against time; forward sweeps as rising lines (recomputations in a
 // lighter colour), the backward steps as the descending staircase, and each checkpoint's life as a bar at its state
-// from the action that stores it to the one that frees it (a diamond where it is stored, a ring where a recomputation
-// starts again from it; a plan with too many to mark keeps the bars alone).
+// from the action that stores it to the one that frees it (a diamond where it is stored, a triangle where it is read
+// back from a slower level, a ring where a recomputation starts again from it; a plan with too many to mark keeps the
+// bars alone). States held on a slower level are dashed bars.
 //
 // A cursor (an action index of the plan) says how far the plan has run: the diagram draws what has happened up to
 // it. Controls move it (Play/Pause at a chosen speed, step forward and back, Home/End, jumps to the next backward,
@@ -77,6 +78,7 @@ private:
     QCPCurve* m_livesSlow; // states held on a slower level
     QCPGraph* m_marks;     // stores
     QCPGraph* m_restores;  // recomputations starting from a checkpoint
+    QCPGraph* m_readBacks; // states read back from a slower level
     QSlider* m_slider;
     QTimer* m_timer;
     QLabel* m_label;

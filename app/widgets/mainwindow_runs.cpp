@@ -291,6 +291,11 @@ void MainWindow::showCursor(int action) {
         const Action& a = plan->actions[std::size_t(action)];
         const bool compute = a.kind == ActionKind::Forward || a.kind == ActionKind::Backward;
         marks.current = compute ? a.index - 1 : a.index; // a step's row, or the row whose input is the state moved
+        // The sentence under every tab, not only beside the sweep.
+        statusBar()->showMessage(tr("Action %1 of %2: %3")
+                                     .arg(action)
+                                     .arg(told->actions.size())
+                                     .arg(QString::fromStdString(told->actions[std::size_t(action)].sentence)));
     }
     m_chainModel->setCursorMarks(std::move(marks));
 }

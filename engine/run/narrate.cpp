@@ -27,6 +27,10 @@ std::string levelName(const Hardware& hw, int l) {
 Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& plan, std::int64_t budget_bytes) {
     Narration out;
     if (auto it = plan.params.find("slots"); it != plan.params.end()) out.slot_count = std::atoi(it->second.c_str());
+    // A plan that moves states between levels counts its slots its own way (multistage's are per level, and states
+    // read back take none): "3 of 1 slots in use" would mislead, so no slot count is told.
+    for (const Action& a : plan.actions)
+        if (a.kind == ActionKind::Write || a.kind == ActionKind::Read) out.slot_count = 0;
     std::vector<Holdings> after;
     after.reserve(plan.actions.size());
     SimOptions opt;

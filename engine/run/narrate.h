@@ -27,7 +27,8 @@ struct NarratedAction {
 
 struct Narration {
     std::vector<NarratedAction> actions;
-    int slot_count = 0; // the plan's slot count when it has one (revolve, periodic...), else 0
+    int slot_count = 0; // the plan's slot count when it has one (revolve, periodic...), else 0 (also for plans that
+                        // write states to a slower level: their slots are counted per level)
 };
 
 // Fails as the simulator does on an invalid plan. `budget_bytes` as SimOptions.
