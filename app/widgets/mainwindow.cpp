@@ -235,6 +235,20 @@ void MainWindow::buildUi() {
             m_chainTable->blockSignals(false);
         }
     });
+    // A click on a step's row moves the shared cursor to that step's next compute action (after the cursor, from
+    // the start again past the last), so the table steers the sweep, the charts and Held now like any other view.
+    connect(m_chainTable, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const std::shared_ptr<const Run> run = shownRun();
+        const Plan* plan = run ? run->chainPlan() : nullptr;
+        if (!plan || m_sweep->actionCount() == 0 || !index.isValid()) return;
+        const int step = index.row() + 1, n = int(plan->actions.size()), from = m_sweep->cursor();
+        for (int d = 1; d <= n; ++d) {
+            const int k = (from + d + n) % n;
+            const Action& a = plan->actions[std::size_t(k)];
+            if ((a.kind == ActionKind::Forward || a.kind == ActionKind::Backward) && a.index == step)
+                return (void)moveCursor(k);
+        }
+    });
     connect(
         m_chainTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) { m_timeline->highlightStep(current.isValid() ? current.row() + 1 : -1); });

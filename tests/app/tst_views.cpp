@@ -529,6 +529,25 @@ private slots:
         QTest::mouseClick(sp, Qt::LeftButton, {}, there);
         QCOMPARE(sweep->cursor(), 7);
         QCOMPARE(w.timelineView()->markedAction(), 7);
+        // And on the chain table: step 10's row takes the cursor to step 10's next compute action after 7, then the
+        // one after that.
+        std::vector<int> tens;
+        for (int k = 8; k < int(plan.actions.size()); ++k)
+            if (const auto& a = plan.actions[std::size_t(k)];
+                (a.kind == ckpt::ActionKind::Forward || a.kind == ckpt::ActionKind::Backward) && a.index == 10)
+                tens.push_back(k);
+        QVERIFY(tens.size() >= 2);
+        QTableView* rows = w.chainTable();
+        auto clickRow = [&](int row) {
+            const QRect cell = rows->visualRect(table->index(row, 0));
+            QTest::mouseClick(rows->viewport(), Qt::LeftButton, {}, cell.center());
+        };
+        rows->scrollTo(table->index(9, 0));
+        clickRow(9);
+        QCOMPARE(sweep->cursor(), tens[0]);
+        clickRow(9);
+        QCOMPARE(sweep->cursor(), tens[1]);
+        QCOMPARE(w.heldNowPanel()->action(), tens[1]);
     }
 
     // The sweep draws each checkpoint's life as a bar from its store to its free, a diamond where it is stored and
