@@ -126,6 +126,19 @@ class TestViews : public QObject {
     const Chain& chain() const { return *m_chainHolder; }
     const Hardware& hw() const { return *m_hwHolder; }
 
+    // The 12-step example under revolve with 3 slots and no budget, solved and shown: the plan ckpt explain narrates
+    // in the README.
+    static std::shared_ptr<const Run> showRevolve3(MainWindow& w) {
+        w.setInteractive(false);
+        if (!w.openFile(source("examples/small-hetero-12.ckpt-chain.json"))) return nullptr;
+        w.document()->settings().params["revolve"] = {{"slots", "3"}};
+        w.schedulerPanel()->setCurrentScheduler("revolve");
+        w.schedulerPanel()->setBudgetBytes(0);
+        auto run = w.runCurrentNow();
+        QApplication::processEvents();
+        return run && run->feasible ? run : nullptr;
+    }
+
 private slots:
     void initTestCase() {
         auto c = loadChain(source("examples/small-hetero-12.ckpt-chain.json").toStdString());
@@ -389,13 +402,8 @@ private slots:
     // narration's words, with what is held; stepping back then forward gives the same text again.
     void heldNowFollowsTheSweep() {
         MainWindow w;
-        w.setInteractive(false);
-        QVERIFY(w.openFile(source("examples/small-hetero-12.ckpt-chain.json")));
-        w.document()->settings().params["revolve"] = {{"slots", "3"}};
-        w.schedulerPanel()->setCurrentScheduler("revolve");
-        auto run = w.runCurrentNow();
-        QVERIFY(run && run->feasible);
-        QApplication::processEvents();
+        auto run = showRevolve3(w);
+        QVERIFY(run);
         auto told = ckpt::narrate(w.document()->chain(), w.document()->hardware(), *run->chainPlan());
         QVERIFY(told);
         HeldNowPanel* panel = w.heldNowPanel();
@@ -428,16 +436,10 @@ private slots:
     // jump and go back to the same state.
     void oneCursorForEveryView() {
         MainWindow w;
-        w.setInteractive(false);
         w.resize(1600, 1000);
         w.show();
-        QVERIFY(w.openFile(source("examples/small-hetero-12.ckpt-chain.json")));
-        w.document()->settings().params["revolve"] = {{"slots", "3"}};
-        w.schedulerPanel()->setCurrentScheduler("revolve");
-        w.schedulerPanel()->setBudgetBytes(0);
-        auto run = w.runCurrentNow();
-        QVERIFY(run && run->feasible);
-        QApplication::processEvents();
+        auto run = showRevolve3(w);
+        QVERIFY(run);
         SweepView* sweep = w.sweepView();
         const ckpt::Plan& plan = *run->chainPlan();
         QCOMPARE(sweep->actionCount(), int(plan.actions.size()));
@@ -556,14 +558,8 @@ private slots:
     // whole plan has as many bars as diamonds. The LSTM example's plan stores too many to mark: bars alone.
     void sweepDrawsLifetimesAndRestores() {
         MainWindow w;
-        w.setInteractive(false);
-        QVERIFY(w.openFile(source("examples/small-hetero-12.ckpt-chain.json")));
-        w.document()->settings().params["revolve"] = {{"slots", "3"}};
-        w.schedulerPanel()->setCurrentScheduler("revolve");
-        w.schedulerPanel()->setBudgetBytes(0);
-        auto run = w.runCurrentNow();
-        QVERIFY(run && run->feasible);
-        QApplication::processEvents();
+        auto run = showRevolve3(w);
+        QVERIFY(run);
         int sweeps = 0;
         bool inRecompute = false;
         for (const ckpt::Interval& iv : run->timeline->intervals) {
