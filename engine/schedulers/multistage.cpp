@@ -92,14 +92,22 @@ struct Periodic {
     double cost = 0;
 };
 
-// The period with the least synchronous cost of the whole plan: (K - 1)(wd + P uf + rd + D(P)) + A(n - (K - 1)P).
-// `capacity`: states the level holds (-1: unbounded); the sweep keeps K - 1 there.
+// Disk checkpoints a period of P writes over n steps: one at 0, P, 2P... while more than one period and a step remain
+// after it (Aupy & Herrmann stop writing once at most one period remains), so the part reversed in memory at the end
+// has 2 to P + 1 steps. Writing at every multiple below n made a period dividing n - 1 leave a 1-step tail behind an
+// extra write and read.
+int periodicWrites(int n, int P) {
+    return n >= 2 ? (n - 2) / P : 0;
+}
+
+// The period with the least synchronous cost of the whole plan: W(wd + P uf + rd + D(P)) + A(n - W P), W the writes.
+// `capacity`: states the level holds (-1: unbounded); the sweep keeps W there.
 Periodic bestPeriod(int n, int fixed, int maxPeriod, int memory, int capacity, const MultistageCosts& c,
                     const HierarchicalRevolve& table) {
     const StorageLevel& io = c.levels.back();
     Periodic best{0, 0};
     for (int P = fixed > 0 ? fixed : 1; P <= (fixed > 0 ? fixed : maxPeriod); ++P) {
-        const int K = (n + P - 1) / P;
+        const int K = periodicWrites(n, P) + 1;
         if (capacity >= 0 && K - 1 > capacity) continue;
         const double cost = (K - 1) * (io.write + P * c.uf + io.read + table.costStored(P, memory)) +
                             table.cost(n - (K - 1) * P, memory);
@@ -128,7 +136,7 @@ Plan periodicDiskRevolvePlan(const Chain& chain, const Hardware& hw, const Hiera
                              int memorySlots, int level, double* synchronous) {
     const int n = chain.length();
     const int P = std::clamp(period, 1, n);
-    const int last = (n - 1) / P * P;
+    const int last = periodicWrites(n, P) * P; // where the part reversed in memory starts
     Plan p;
     for (int a = 0; a < last; a += P) {
         p.actions.push_back(Action::write(a, level));
@@ -251,17 +259,25 @@ SchedulerInfo multistageScheduler() {
             MultistageCosts inner = costs; // periods keep their starts on the level; inside, more only if unbounded
             if (inner.levels.back().capacity >= 0) inner.levels.back().capacity = 0;
             const int fixed = int(std::min<long long>(params.integer("period"), n));
-            int maxPeriod = fixed > 0 ? fixed : std::min(n, std::max(64, 2 * most));
+            // The free scan covers every period up to n (the longest is Disk-Revolve's programme itself, no
+            // periodic write) when the programme's table for n fits the limits; else up to max(64, 2 × slots).
+            const int inMemory = std::min(most, std::max(0, n - 2));
+            int maxPeriod = fixed > 0 ? fixed
+                            : !tooMuch(HierarchicalRevolve::effort(n, inMemory, inner.levels))
+                                ? n
+                                : std::min(n, std::max(64, 2 * most));
             if (costs.levels.back().capacity >= 0)
-                maxPeriod =
-                    std::max(maxPeriod, (n + costs.levels.back().capacity) / (costs.levels.back().capacity + 1));
-            auto t = buildTable(variant, maxPeriod, std::min(most, std::max(0, maxPeriod - 2)), inner);
+                maxPeriod = std::max(maxPeriod, (n - 2) / (costs.levels.back().capacity + 1) + 1);
+            // The part reversed in memory at the end has up to P + 1 steps: the table covers it.
+            const int tableLength = std::min(n, maxPeriod + 1);
+            auto t = buildTable(variant, tableLength, std::min(most, std::max(0, tableLength - 2)), inner);
             if (!t) return t.errorValue();
             table = std::move(*t);
             const int capacity = costs.levels.back().capacity;
             // The sweep, then each period reversed within the programme's bound (below).
-            actions = [n, maxPeriod](int cm) {
-                return 2.0 * n + 4.0 * (double(n) / maxPeriod + 1) * double(maxPeriod + revolveAdvances(maxPeriod, cm));
+            actions = [n, tableLength](int cm) {
+                return 2.0 * n + 4.0 * (double(n) / std::max(1, tableLength - 1) + 1) *
+                                     double(tableLength + revolveAdvances(tableLength, cm));
             };
             make = [&, inner, fixed, maxPeriod, capacity](int cm) {
                 Periodic best = bestPeriod(n, fixed, maxPeriod, cm, capacity, inner, *table);
@@ -272,8 +288,8 @@ SchedulerInfo multistageScheduler() {
             if (bestPeriod(n, fixed, maxPeriod, most, capacity, inner, *table).period == 0)
                 return infeasible(who + ": level " + std::to_string(*level) + " holds " + std::to_string(capacity) +
                                   " states; period " + std::to_string(fixed) + " keeps " +
-                                  std::to_string((n + fixed - 1) / fixed - 1) + " there: use a period of at least " +
-                                  std::to_string((n + capacity) / (capacity + 1)));
+                                  std::to_string(periodicWrites(n, fixed)) + " there: use a period of at least " +
+                                  std::to_string((n - 2) / (capacity + 1) + 1));
         } else {
             auto t = buildTable(variant, n, std::min(most, std::max(0, n - 2)), costs);
             if (!t) return t.errorValue();

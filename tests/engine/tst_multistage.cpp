@@ -318,6 +318,44 @@ private slots:
             }
     }
 
+    // Issue 15's reproducer, in Aupy & Herrmann's synchronous costs: 10 steps (forward 1, backward 1, 1 KiB states and
+    // tapes), a disk at 512 B/s both ways (2 s a transfer), one memory slot, period 3. Writing stops once at most one
+    // period remains: 2 writes (x0, x3) and the last 4 steps reversed in memory, 46 s; writing at every multiple of 3
+    // below 10 made 3 and left a 1-step tail, 50 s. On 100 steps the free scan reaches every period (it stopped at 64):
+    // the plan chosen costs the least of all periods 1 to 100, at most the 526 s of the longest.
+    void periodicDiskRevolveAsThePaper() {
+        const auto disk = MemoryLevel{"disk", std::numeric_limits<std::int64_t>::max(), 512, 512, 0};
+        Hardware hw = machine({fast(), disk});
+        Chain c = uniformChain(10, 1, 1, 1024, 1024);
+        HierarchicalRevolve table(10, 1, 1, 1, multistageCosts(c, hw, {1}, 0).levels);
+        double sync = 0;
+        Plan p = periodicDiskRevolvePlan(c, hw, table, 3, 1, 1, &sync);
+        int writes = 0;
+        for (const Action& a : p.actions)
+            writes += a.kind == ActionKind::Write;
+        QCOMPARE(writes, 2);
+        QCOMPARE(sync, 46.0);
+        QVERIFY(simulate(c, hw, p.actions).ok());
+
+        Chain hundred = uniformChain(100, 1, 1, 1024, 1024);
+        auto chosen =
+            solve("multistage", hundred, hw, {{{"variant", "periodic-disk-revolve"}, {"memory_slots", "1"}}, 0});
+        QVERIFY2(chosen.ok(), chosen.ok() ? "" : chosen.error().c_str());
+        HierarchicalRevolve big(100, 1, 1, 1, multistageCosts(hundred, hw, {1}, 0).levels);
+        double least = 0, longest = 0;
+        for (int period = 1; period <= 100; ++period) {
+            double s = 0;
+            periodicDiskRevolvePlan(hundred, hw, big, period, 1, 1, &s);
+            if (period == 1 || s < least) least = s;
+            if (period == 100) longest = s;
+        }
+        double got = 0;
+        periodicDiskRevolvePlan(hundred, hw, big, std::stoi(chosen->params.at("period")), 1, 1, &got);
+        QCOMPARE(got, least);
+        QCOMPARE(longest, 526.0); // period 100: no periodic write, Disk-Revolve's programme on the whole chain
+        QVERIFY(least <= longest);
+    }
+
     // Stumm & Walther's split is a schedule of the same synchronous model: it keeps the memory slots, never beats the
     // programme's optimum, and with no disk slot it is Revolve.
     void stummWaltherInTheSynchronousModel() {
