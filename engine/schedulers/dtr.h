@@ -11,7 +11,8 @@ namespace ckpt {
 
 // dtr: cost of t and its evicted neighbourhood e*(t) / (size * staleness); eq-class: the same with e* from the
 // paper's union-find approximation; local: t's own cost only; lru: least recently used; size: largest first;
-// msps: least memory saved per second of recomputation, size / (cost + e*), no staleness.
+// msps: least memory saved per second of recomputation, size / (cost + the evicted ancestors its recomputation
+// needs), no staleness, as the DTR paper states Capuchin's heuristic. Every heuristic breaks ties to the lowest index.
 enum class DtrHeuristic { Dtr, EqClass, Local, Lru, Size, Msps };
 
 // The replay at `limit` bytes of level 0 (0: no limit). Errors: infeasible (an operation does not fit even with

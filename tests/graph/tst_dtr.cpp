@@ -232,6 +232,25 @@ private slots:
         QCOMPARE(exhaustiveGraphOptimum(g, 9).time, 9.0); // lru's plan is optimal here
     }
 
+    // MSPS counts the evicted ancestors a recomputation needs, not evicted consumers (Kirisame et al., appendix, after
+    // Capuchin). Linear a..f, unit times and 1-byte outputs, budget 3, by hand: before d's forward a and b tie at 1/1
+    // and a (the lower index) goes; before e, b scores (1 + a)/1 = 2 and c 1, so c goes; before f, b scores 1 + a = 2
+    // and d scores 1 + c = 2: a tie, so b goes. Counting evicted consumers too would score b at 1 + a + c = 3 and evict
+    // d.
+    void mspsCountsEvictedAncestorsOnly() {
+        auto node = [](const char* id) { return GraphNode{id, 1, 1, 1, 0, true, false, false}; };
+        Graph g = *Graph::make("six", {node("a"), node("b"), node("c"), node("d"), node("e"), node("f")},
+                               {{"a", "b"}, {"b", "c"}, {"c", "d"}, {"d", "e"}, {"e", "f"}});
+        auto p = runDtr(g, 3, "msps");
+        QVERIFY2(p.ok(), p.ok() ? "" : p.error().c_str());
+        std::vector<int> frees;
+        for (const GraphAction& a : p->actions)
+            if (a.kind == GraphActionKind::Free && frees.size() < 3) frees.push_back(a.node);
+        QCOMPARE(frees, (std::vector<int>{0, 2, 1}));
+        CHECKED(check, checkPlan(g, *p, 3, "msps"));
+        QVERIFY(check.makespan >= exhaustiveGraphOptimum(g, 3).time - 1e-12);
+    }
+
     void infeasibleBudgetNamed() {
         for (unsigned seed = 1; seed <= 4; ++seed) {
             Graph g = smallRandomGraph(6, seed);
