@@ -5,6 +5,7 @@
 
 #include "schedulers/checkmate_milp.h"
 #include "schedulers/fit.h"
+#include "schedulers/graph_registry.h"
 #include "sim/graph_simulator.h"
 #include "util/units.h"
 
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <random>
 
 namespace ckpt {
@@ -198,8 +200,63 @@ struct Rounded {
     StagePlan plan;
     StageSets compute, keep;
     int tried = 0;
-    bool stopped = false; // the deadline or a cancel ended the roundings early
+    bool stopped = false;                          // the deadline or a cancel ended the roundings early
+    std::string source = "the LP rounding's plan"; // where the plan came from, for the plan's `optimal` note
 };
+
+// A plan as checkmate's stage sets, when it runs in checkmate's order (first forwards in topological position order,
+// backwards in the reverse order, only forwards, backwards and frees); nothing otherwise. compute: what each stage
+// computes; keep: what the plan holds at the start of each stage, which starts at the first computation after the
+// previous stage's own one (so the frees that follow an operation belong to it).
+std::optional<std::pair<StageSets, StageSets>> stagesOf(const Stages& st, const GraphSchedule& actions) {
+    const auto N = std::size_t(st.n);
+    StageSets wanted(std::size_t(st.T + 1), std::vector<char>(N, 0));
+    StageSets compute(std::size_t(st.T), std::vector<char>(N, 0));
+    std::vector<char> held(N, 0), computed(N, 0), done(N, 0);
+    auto dead = [&](int p) {
+        for (int c : st.consumers[std::size_t(p)])
+            if (!done[std::size_t(c)]) return false;
+        return done[std::size_t(p)] || !st.graph.node(st.order[std::size_t(p)]).needs_output;
+    };
+    int t = 0;             // the stage whose own operation comes next
+    bool settling = false; // between a stage's own operation and the next computation: frees still count
+    for (const GraphAction& a : actions) {
+        if (a.node < 0 || a.node >= st.n) return std::nullopt;
+        const int p = st.pos[std::size_t(a.node)];
+        if (a.kind == GraphActionKind::Free) {
+            held[std::size_t(p)] = 0;
+            if (settling) wanted[std::size_t(t)][std::size_t(p)] = 0;
+            continue;
+        }
+        if (t >= st.T) return std::nullopt;
+        settling = false;
+        if (a.kind == GraphActionKind::Forward) compute[std::size_t(t)][std::size_t(p)] = 1;
+        if (a.kind == GraphActionKind::Forward) {
+            if (!computed[std::size_t(p)]) {
+                if (p != t) return std::nullopt;
+                computed[std::size_t(p)] = 1;
+                ++t, settling = true;
+            } else if (p > st.last(t)) {
+                return std::nullopt;
+            }
+            held[std::size_t(p)] = !dead(p);
+        } else if (a.kind == GraphActionKind::Backward) {
+            if (t < st.n || p != st.last(t)) return std::nullopt;
+            done[std::size_t(p)] = 1;
+            if (dead(p)) held[std::size_t(p)] = 0;
+            for (int u : st.inputs[std::size_t(p)])
+                if (dead(u)) held[std::size_t(u)] = 0;
+            ++t, settling = true;
+        } else {
+            return std::nullopt;
+        }
+        if (settling)
+            for (int q = 0; q < st.n; ++q)
+                wanted[std::size_t(t)][std::size_t(q)] = held[std::size_t(q)] && st.canHold(t, q);
+    }
+    if (t != st.T) return std::nullopt;
+    return std::pair{std::move(compute), std::move(wanted)};
+}
 
 // Deterministic rounding at several thresholds and randomized rounding (S = 1 with the LP's probability), each
 // repaired two ways; the fastest plan within the limit wins. A fixed seed keeps the result reproducible. Each rounding
@@ -238,6 +295,50 @@ Rounded roundLp(const Graph& g, const Stages& st, const std::vector<std::vector<
     return best;
 }
 
+// The fast graph schedulers' plans at the same budget. `start` is the fastest that runs in checkmate's order and, as
+// stage sets (its own, or repaired both ways as a rounding is), fits: CBC's first incumbent. `raw` is the fastest of
+// their plans as they are, returned when the MILP ends with nothing better, so checkmate never returns a plan slower
+// than theirs. A plan in another order (lower-set-dp may reverse nodes differently) is neither.
+struct FastPlans {
+    Rounded start, raw;
+};
+FastPlans fastStart(const Graph& g, const Stages& st, std::int64_t budget, std::int64_t limit,
+                    const GraphSolveContext& ctx, std::map<std::string, std::string>& params) {
+    FastPlans best;
+    std::string notInOrder;
+    auto consider = [&](const char* name, StageSets compute, StageSets keep) {
+        StagePlan plan = buildPlan(st, compute, keep);
+        if (best.start.found && plan.makespan_s >= best.start.plan.makespan_s) return;
+        if (!simulateGraph(g, plan.actions, SimOptions{limit, false})) return;
+        best.start.found = true, best.start.plan = std::move(plan), best.start.compute = std::move(compute);
+        best.start.keep = std::move(keep), best.start.source = std::string(name) + "'s plan";
+    };
+    for (const char* name : {"dtr", "chen-greedy", "chen-sqrt", "lower-set-dp"}) {
+        if (ctx.cancelled()) break;
+        SolveRequest request;
+        request.budget_bytes = budget, request.cancel = ctx.cancel;
+        auto fast = solveGraph(name, g, Hardware::unbounded(), request);
+        if (!fast) continue;
+        auto sets = stagesOf(st, fast->actions);
+        if (!sets) {
+            notInOrder += std::string(notInOrder.empty() ? "" : ", ") + name;
+            continue;
+        }
+        if ((!best.raw.found || fast->predicted_makespan_s < best.raw.plan.makespan_s) &&
+            simulateGraph(g, fast->actions, SimOptions{limit, false})) {
+            best.raw.found = true, best.raw.source = std::string(name) + "'s plan";
+            best.raw.plan = StagePlan{fast->actions, fast->predicted_makespan_s};
+        }
+        consider(name, sets->first, sets->second);
+        for (bool computeToKeep : {true, false}) {
+            auto [compute, keep] = repair(st, sets->second, computeToKeep);
+            consider(name, std::move(compute), std::move(keep));
+        }
+    }
+    if (!notInOrder.empty()) params["mip_start_skipped"] = notInOrder + " (not in checkmate's order)";
+    return best;
+}
+
 Error milpError(MilpOutcome::Status status, const std::string& stoppedBy, std::int64_t limit, std::int64_t footprint) {
     switch (status) {
     case MilpOutcome::Status::Cancelled:
@@ -259,19 +360,21 @@ Error milpError(MilpOutcome::Status status, const std::string& stoppedBy, std::i
 // The MILP, started from the best rounding. Exact at first (whole bytes); CBC's tolerances may let a solution overshoot
 // by a few bytes per million, which the simulator refuses: then once more with rows a hundred-thousandth under the
 // limit. At the time limit, the better of CBC's incumbent and the rounding.
-Result<StagePlan> milpPlan(const Graph& g, const Stages& st, MilpOptions opt, Rounded& r,
+Result<StagePlan> milpPlan(const Graph& g, const Stages& st, MilpOptions opt, Rounded& start, Rounded& raw,
                            std::map<std::string, std::string>& params, double lpBound, double lpSeconds) {
     const auto started = std::chrono::steady_clock::now();
+    // The plan to return when the MILP ends with nothing better: the start, or a fast plan as it is when faster.
+    Rounded& r = raw.found && (!start.found || raw.plan.makespan_s < start.plan.makespan_s) ? raw : start;
     const double seconds = opt.seconds;
     // CBC's root solves the LP again and cannot be interrupted inside it: when that would overrun the time limit,
     // the rounding stands.
     if (r.found && 2 * lpSeconds > seconds) {
         params["optimal"] =
-            "no: too little time left for CBC after the LP (" + formatSeconds(lpSeconds) + "); the LP rounding's plan";
+            "no: too little time left for CBC after the LP (" + formatSeconds(lpSeconds) + "); " + r.source;
         return std::move(r.plan);
     }
     opt.relax = false;
-    if (r.found) opt.start_compute = &r.compute, opt.start_keep = &r.keep;
+    if (start.found) opt.start_compute = &start.compute, opt.start_keep = &start.keep;
     MilpOutcome solved;
     StagePlan plan;
     for (double margin : {0.0, 1e-5 * double(opt.limit)}) {
@@ -294,7 +397,11 @@ Result<StagePlan> milpPlan(const Graph& g, const Stages& st, MilpOptions opt, Ro
         return plan;
     }
     if (r.found && solved.status != MilpOutcome::Status::Cancelled) {
-        params["optimal"] = "no: " + solved.stopped_by + " was reached; the LP rounding's plan";
+        params["optimal"] = found ? "no: " + r.source + " is faster than the MILP's (" +
+                                        (solved.status == MilpOutcome::Status::Optimal
+                                             ? "optimal for recomputations in position order within a stage)"
+                                             : "incumbent at " + solved.stopped_by + ")")
+                                  : "no: " + solved.stopped_by + " was reached; " + r.source;
         return std::move(r.plan);
     }
     return milpError(solved.status, solved.stopped_by, opt.limit, largestFootprint(st).first);
@@ -401,12 +508,21 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
         }
         if (ctx.cancelled())
             return fail("checkmate: cancelled after the LP relaxation and " + std::to_string(r.tried) + " roundings");
+        FastPlans fast;
+        if (!rounding) {
+            fast = fastStart(g, st, ctx.budget, limit, ctx, out.params);
+            if (fast.start.found && (!r.found || fast.start.plan.makespan_s < r.plan.makespan_s)) {
+                fast.start.tried = r.tried, fast.start.stopped = r.stopped;
+                r = std::move(fast.start);
+            }
+            if (r.found) out.params["mip_start"] = r.source + " (" + number(r.plan.makespan_s) + " s)";
+        }
         out.params["roundings_tried"] = std::to_string(r.tried);
         if (r.stopped) out.params["roundings_stopped"] = "the time limit of " + formatSeconds(seconds) + " was reached";
         if (rounding && r.found) {
             plan = std::move(r.plan);
             out.params["optimal"] = "unknown (rounded)";
-        } else if (!r.found && 2 * lpSeconds > seconds - secondsSince(started)) {
+        } else if (!r.found && !fast.raw.found && 2 * lpSeconds > seconds - secondsSince(started)) {
             // CBC's root solves the LP again and cannot be interrupted inside it: it would overrun the time limit.
             return infeasible("checkmate: no plan within the time limit of " + formatSeconds(seconds) + ": the LP " +
                               "relaxation took " + formatSeconds(lpSeconds) + ", none of its " +
@@ -416,7 +532,7 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
         } else {
             if (rounding) out.params["rounding"] = "no rounding fit the budget; the MILP's plan";
             opt.seconds = seconds - secondsSince(started);
-            auto solved = milpPlan(g, st, opt, r, out.params, lp.objective_s + backward, lpSeconds);
+            auto solved = milpPlan(g, st, opt, r, fast.raw, out.params, lp.objective_s + backward, lpSeconds);
             if (!solved) return solved.errorValue();
             plan = std::move(*solved);
         }
@@ -437,7 +553,8 @@ GraphSchedulerInfo checkmateScheduler() {
     s.name = "checkmate";
     s.description =
         "MILP over which outputs each stage recomputes and keeps, in a fixed forward/backward order, solved "
-        "with CBC (or its LP relaxation rounded)";
+        "with CBC (or its LP relaxation rounded); optimal within that order only (lower-set-dp may reverse nodes in "
+        "another order and be faster); started from the fastest fast-scheduler plan in that order";
     s.paper = "Jain et al., Checkmate: Breaking the Memory Wall with Optimal Tensor Rematerialization, MLSys 2020";
     s.optimality = Optimality::Optimal;
     ParamSpec mode;

@@ -2,6 +2,10 @@
 // Jain, Jain, Nrusimha, Gholami, Abbeel, Keutzer, Stoica, Gonzalez, "Checkmate: Breaking the Memory Wall with Optimal
 // Tensor Rematerialization" (MLSys 2020): a MILP over which forward outputs each stage computes and keeps, in the graph
 // simulator's memory model (outputs, gradients, workspace), solved with COIN-OR CBC; or its LP relaxation, rounded.
+// Optimal only within Checkmate's fixed order (forwards in topological order, backwards in reverse, recomputations in
+// position order within a stage): lower-set-dp may be faster by reversing nodes in another order. CBC starts from the
+// fastest of the fast graph schedulers' plans that runs in that order, and such a plan is returned as it is when the
+// MILP ends with nothing faster.
 #include "schedulers/graph_registry.h"
 
 namespace ckpt {
