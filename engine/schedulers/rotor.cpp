@@ -142,15 +142,19 @@ private:
     std::vector<float> cost;
 
     void run() {
-        for (int span = 1; span <= n; ++span) {
-            if (uniform) {
+        if (uniform) {
+            for (int span = 1; span <= n; ++span) {
                 if (span < n) fill(0, span); // any interior span
                 fill(n - span, n);           // the span that ends the chain (no gradient held at rest)
-            } else {
-                for (int s = 0; s + span <= n; ++s)
-                    fill(s, s + span);
             }
+            return;
         }
+        // By the end t, then the start s downwards: (s, t) reads rows (k, t) for k > s, filled just before and still
+        // in cache, and rows (s, k) for k < t, one run of memory. Spans by growing length read both from all over
+        // the table: 1.6x slower on 1000 steps with 500 slots (ckpt bench), where the table is 1 GB.
+        for (int t = 1; t <= n; ++t)
+            for (int s = t - 1; s >= 0; --s)
+                fill(s, t);
     }
 
     std::size_t row(int s, int t) const {
