@@ -33,6 +33,7 @@ const Entry kTable[] = {
     {"multistage", kPurplePink, QCPScatterStyle::ssTriangleInverted, Qt::DashLine},
     {"async-multistage", kOrange, QCPScatterStyle::ssStar, Qt::DashDotLine},
     {"double-checkpointing", kPurple, QCPScatterStyle::ssCrossSquare, Qt::DotLine},
+    {"offload-all", kSky, QCPScatterStyle::ssDisc, Qt::DashDotDotLine},
     {"chen-sqrt", kSky, QCPScatterStyle::ssCross, Qt::DashLine},
     {"chen-greedy", kBrown, QCPScatterStyle::ssPlusCircle, Qt::SolidLine},
     {"reversible", kGreen, QCPScatterStyle::ssCrossCircle, Qt::DashDotLine},

@@ -432,7 +432,7 @@ void SweepView::jumpTo(Jump kind) {
         case Jump::Backward:
             return a.kind == ActionKind::Backward;
         case Jump::Transfer:
-            return a.kind == ActionKind::Write || a.kind == ActionKind::Read;
+            return a.isTransfer();
         case Jump::Recompute:
             break;
         }

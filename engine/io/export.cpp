@@ -75,11 +75,11 @@ struct ChainText {
         return &plan.actions[static_cast<std::size_t>(iv.action)];
     }
     const std::string& scheduler() const { return plan.scheduler; }
-    // "F12/tape", "B7", "W40@1", "R40@1", "D40@0".
+    // "F12/tape", "B7", "W40@1", "R40@1", "D40@0", and for tapes "WT12@1", "RT12@1", "DT12@0".
     void code(std::string& out, const Interval& iv) const {
         const Action* a = actionOf(iv);
         if (!a) return;
-        static const char codes[] = {'F', 'B', 'W', 'R', 'D'};
+        static const char* const codes[] = {"F", "B", "W", "R", "D", "WT", "RT", "DT"};
         out += codes[static_cast<int>(a->kind)];
         appendInt(out, a->index);
         if (a->kind == ActionKind::Forward) {
@@ -101,14 +101,15 @@ struct ChainText {
         else if (!a && isTransfer(iv.kind))
             appendInt(out, iv.lane);
     }
-    // "F12", "R12" (a recomputation), "B12", "W40→L1", "R40←L1".
+    // "F12", "R12" (a recomputation), "B12", "W40→L1", "R40←L1", and for the tape of step 12 "WT12→L1", "RT12←L1".
     void eventName(std::string& out, const Interval& iv) const {
         out += eventLetter(iv.kind);
+        if (iv.tape) out += 'T';
         appendInt(out, iv.index);
         appendTransferArrow(out, iv);
     }
     void eventArgs(std::string& out, const Interval& iv) const {
-        out += isTransfer(iv.kind) ? ",\"state\":" : ",\"step\":";
+        out += isTransfer(iv.kind) && !iv.tape ? ",\"state\":" : ",\"step\":";
         appendInt(out, iv.index);
     }
 };

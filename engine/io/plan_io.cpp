@@ -15,7 +15,8 @@ using nlohmann::json;
 
 constexpr const char* kFormat = "ckpt-plan";
 constexpr const char* kAnyAction =
-    "an action such as [\"F\", step, \"none\"|\"state\"|\"tape\"], [\"B\", step] or [\"W\"|\"R\"|\"D\", state, level]";
+    "an action such as [\"F\", step, \"none\"|\"state\"|\"tape\"], [\"B\", step], [\"W\"|\"R\"|\"D\", state, level] "
+    "or [\"WT\"|\"RT\"|\"DT\", step, level]";
 constexpr long long kMaxIndex = std::numeric_limits<std::int32_t>::max();
 constexpr long long kMaxLevel = std::numeric_limits<std::int16_t>::max();
 
@@ -57,10 +58,20 @@ std::optional<Error> readAction(const json& a, std::size_t k, const JsonPath& ac
         JsonPath at = path.element(i);
         return io::expected(source, at, std::string(what) + " from 0 to " + std::to_string(max), a[i]);
     };
-    if (!a.is_array() || a.empty() || !a[0].is_string() || a[0].get_ref<const std::string&>().size() != 1)
-        return shape(kAnyAction);
+    if (!a.is_array() || a.empty() || !a[0].is_string()) return shape(kAnyAction);
     long long index = 0, level = 0;
-    switch (a[0].get_ref<const std::string&>()[0]) {
+    const std::string& code = a[0].get_ref<const std::string&>();
+    if (code == "WT" || code == "RT" || code == "DT") {
+        const std::string form = "[\"" + code + "\", step, level]";
+        if (a.size() != 3 || !a[1].is_number_integer() || !a[2].is_number_integer()) return shape(form.c_str());
+        if (!toIndex(a[1], kMaxIndex, index)) return range(1, "a step", kMaxIndex);
+        if (!toIndex(a[2], kMaxLevel, level)) return range(2, "a level", kMaxLevel);
+        int i = static_cast<int>(index), l = static_cast<int>(level);
+        out = code == "WT" ? Action::writeTape(i, l) : code == "RT" ? Action::readTape(i, l) : Action::freeTape(i, l);
+        return std::nullopt;
+    }
+    if (code.size() != 1) return shape(kAnyAction);
+    switch (code[0]) {
     case 'F': {
         constexpr const char* form = "[\"F\", step, \"none\"|\"state\"|\"tape\"]";
         Keep keep = Keep::None;
@@ -78,15 +89,13 @@ std::optional<Error> readAction(const json& a, std::size_t k, const JsonPath& ac
     case 'W':
     case 'R':
     case 'D': {
-        char code = a[0].get_ref<const std::string&>()[0];
-        const char* form = code == 'W'   ? "[\"W\", state, level]"
-                           : code == 'R' ? "[\"R\", state, level]"
-                                         : "[\"D\", state, level]";
+        const char c = code[0];
+        const char* form = c == 'W' ? "[\"W\", state, level]" : c == 'R' ? "[\"R\", state, level]" : "[\"D\", state, level]";
         if (a.size() != 3 || !a[1].is_number_integer() || !a[2].is_number_integer()) return shape(form);
         if (!toIndex(a[1], kMaxIndex, index)) return range(1, "a state", kMaxIndex);
         if (!toIndex(a[2], kMaxLevel, level)) return range(2, "a level", kMaxLevel);
         int j = static_cast<int>(index), l = static_cast<int>(level);
-        out = code == 'W' ? Action::write(j, l) : code == 'R' ? Action::read(j, l) : Action::free(j, l);
+        out = c == 'W' ? Action::write(j, l) : c == 'R' ? Action::read(j, l) : Action::free(j, l);
         return std::nullopt;
     }
     default:
@@ -153,6 +162,15 @@ json actionToJson(const Action& a) {
         break;
     case ActionKind::Free:
         v.emplace_back("D");
+        break;
+    case ActionKind::WriteTape:
+        v.emplace_back("WT");
+        break;
+    case ActionKind::ReadTape:
+        v.emplace_back("RT");
+        break;
+    case ActionKind::FreeTape:
+        v.emplace_back("DT");
         break;
     }
     v.emplace_back(a.index);

@@ -26,6 +26,12 @@ std::string toString(const Action& a) {
         return "read x" + std::to_string(a.index) + " from level " + std::to_string(a.level);
     case ActionKind::Free:
         return "free x" + std::to_string(a.index) + " on level " + std::to_string(a.level);
+    case ActionKind::WriteTape:
+        return "write the tape of step " + std::to_string(a.index) + " to level " + std::to_string(a.level);
+    case ActionKind::ReadTape:
+        return "read the tape of step " + std::to_string(a.index) + " from level " + std::to_string(a.level);
+    case ActionKind::FreeTape:
+        return "free the tape of step " + std::to_string(a.index) + " on level " + std::to_string(a.level);
     }
     return "?";
 }

@@ -8,13 +8,15 @@
 // Backward(i): consumes the tape of step i and the gradient of x_i, produces the gradient of x_{i-1}.
 // Write(j, L) / Read(j, L): asynchronous copies of x_j between level 0 and level L, on L's channel.
 // Free(j, L): releases x_j from level L.
+// WriteTape(i, L) / ReadTape(i, L) / FreeTape(i, L): the same for the tape of step i (offloading activations): a
+//   backward waits until its tape is back in level 0; both copies count while both exist.
 // States that can never be used again (x_j once Backward(j+1) is done, and x_n) are released by the simulator.
 #include <cstdint>
 #include <string>
 
 namespace ckpt {
 
-enum class ActionKind : std::uint8_t { Forward, Backward, Write, Read, Free };
+enum class ActionKind : std::uint8_t { Forward, Backward, Write, Read, Free, WriteTape, ReadTape, FreeTape };
 enum class Keep : std::uint8_t { None, State, Tape };
 
 struct Action {
@@ -28,6 +30,14 @@ struct Action {
     static Action write(int state, int level) { return {ActionKind::Write, Keep::None, std::int16_t(level), state}; }
     static Action read(int state, int level) { return {ActionKind::Read, Keep::None, std::int16_t(level), state}; }
     static Action free(int state, int level) { return {ActionKind::Free, Keep::None, std::int16_t(level), state}; }
+    static Action writeTape(int step, int level) {
+        return {ActionKind::WriteTape, Keep::None, std::int16_t(level), step};
+    }
+    static Action readTape(int step, int level) { return {ActionKind::ReadTape, Keep::None, std::int16_t(level), step}; }
+    static Action freeTape(int step, int level) { return {ActionKind::FreeTape, Keep::None, std::int16_t(level), step}; }
+
+    bool isTransfer() const { return kind == ActionKind::Write || kind == ActionKind::Read || isTapeTransfer(); }
+    bool isTapeTransfer() const { return kind == ActionKind::WriteTape || kind == ActionKind::ReadTape; }
 
     bool operator==(const Action&) const = default;
 };

@@ -30,7 +30,7 @@ Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& pl
     // A plan that moves states between levels counts its slots its own way (multistage's are per level, and states
     // read back take none): "3 of 1 slots in use" would mislead, so no slot count is told.
     for (const Action& a : plan.actions)
-        if (a.kind == ActionKind::Write || a.kind == ActionKind::Read) out.slot_count = 0;
+        if (a.isTransfer()) out.slot_count = 0;
     std::vector<Holdings> after;
     after.reserve(plan.actions.size());
     SimOptions opt;
@@ -82,6 +82,16 @@ Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& pl
         case ActionKind::Free:
             s = "Free " + x(i) + " on " + levelName(hw, a.level);
             break;
+        case ActionKind::WriteTape:
+            s = "Write the tape of step " + std::to_string(i) + " to " + levelName(hw, a.level);
+            break;
+        case ActionKind::ReadTape:
+            s = "Read the tape of step " + std::to_string(i) + " back from " + levelName(hw, a.level) +
+                " for its backward";
+            break;
+        case ActionKind::FreeTape:
+            s = "Free the tape of step " + std::to_string(i) + " on " + levelName(hw, a.level);
+            break;
         }
         // What the action let go in level 0 (the simulator frees what can never be used again).
         std::vector<int> freed;
@@ -109,6 +119,9 @@ Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& pl
                 n.bytes[std::size_t(l)] += chain.stateBytes(j);
         for (int t : now.tapes)
             n.bytes[0] += chain.step(t).tape_bytes;
+        for (std::size_t l = 1; l < now.slowTapes.size() && l < n.bytes.size(); ++l)
+            for (int t : now.slowTapes[l])
+                n.bytes[l] += chain.step(t).tape_bytes;
         if (now.gradient >= 0) n.bytes[0] += chain.stateBytes(now.gradient);
         out.actions.push_back(std::move(n));
         before = now;
@@ -120,7 +133,9 @@ std::string heldLine(const NarratedAction& a, const Narration& n, const Hardware
     std::string line;
     for (int l = 0; l < hw.levelCount() && l < int(a.held.states.size()); ++l) {
         const auto& states = a.held.states[std::size_t(l)];
-        if (l > 0 && states.empty()) continue;
+        static const std::vector<int> none;
+        const auto& slowTapes = l > 0 && std::size_t(l) < a.held.slowTapes.size() ? a.held.slowTapes[std::size_t(l)] : none;
+        if (l > 0 && states.empty() && slowTapes.empty()) continue;
         if (!line.empty()) line += " | ";
         line += "L" + std::to_string(l) + ":";
         for (int j : states)
@@ -134,6 +149,10 @@ std::string heldLine(const NarratedAction& a, const Narration& n, const Hardware
                     line += " " + std::to_string(t);
             }
             if (a.held.gradient >= 0) line += " · grad " + x(a.held.gradient);
+        } else if (!slowTapes.empty()) {
+            line += " · tapes";
+            for (int t : slowTapes)
+                line += " " + std::to_string(t);
         }
         line += " · " + formatBytes(double(a.bytes[std::size_t(l)]));
         std::int64_t limit = hw.isUnbounded(l) ? 0 : hw.level(l).capacity_bytes;

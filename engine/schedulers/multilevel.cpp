@@ -11,6 +11,7 @@ TransferClock::TransferClock(const Chain& chain, const Hardware& hw) : m_chain(c
     const auto levels = static_cast<std::size_t>(hw.levelCount());
     m_channel.assign(levels, 0.0);
     m_ready.assign(levels, std::vector<double>(static_cast<std::size_t>(chain.length()) + 1, 0.0));
+    m_tapeReady = m_ready;
 }
 
 void TransferClock::apply(const Action& a) {
@@ -20,13 +21,13 @@ void TransferClock::apply(const Action& a) {
     case ActionKind::Forward: {
         const double f = m_chain.step(a.index).forward;
         m_clock = std::max(m_clock, m_ready[0][j - 1]) + f;
-        m_ready[0][j] = m_clock;
+        m_ready[0][j] = m_tapeReady[0][j] = m_clock;
         m_sync += f;
         break;
     }
     case ActionKind::Backward: {
         const double b = m_chain.step(a.index).backward;
-        m_clock = m_clock + b;
+        m_clock = std::max(m_clock, m_tapeReady[0][j]) + b;
         m_sync += b;
         break;
     }
@@ -44,7 +45,22 @@ void TransferClock::apply(const Action& a) {
         m_sync += r;
         break;
     }
+    case ActionKind::WriteTape: {
+        const double w = m_hw.writeSeconds(a.level, m_chain.step(a.index).tape_bytes);
+        m_channel[l] = std::max({m_clock, m_channel[l], m_tapeReady[0][j]}) + w;
+        m_tapeReady[l][j] = m_channel[l];
+        m_sync += w;
+        break;
+    }
+    case ActionKind::ReadTape: {
+        const double r = m_hw.readSeconds(a.level, m_chain.step(a.index).tape_bytes);
+        m_channel[l] = std::max({m_clock, m_channel[l], m_tapeReady[l][j]}) + r;
+        m_tapeReady[0][j] = m_channel[l];
+        m_sync += r;
+        break;
+    }
     case ActionKind::Free:
+    case ActionKind::FreeTape:
         break;
     }
 }

@@ -34,9 +34,10 @@ private:
     double m_sync = 0;
     std::vector<double> m_channel;            // per level: when its channel is free
     std::vector<std::vector<double>> m_ready; // [level][state]: when that copy is complete
+    std::vector<std::vector<double>> m_tapeReady; // [level][step]: when that copy of the step's tape is complete
 };
 
-// The prediction of a plan made of forward, backward, write, read and free actions.
+// The prediction of a plan made of forward, backward, write, read and free actions (of states or tapes).
 double overlappedMakespan(const Chain& chain, const Hardware& hw, const Schedule& actions);
 
 // The slower level a scheduler writes to: `level` itself if the machine has it. A machine with one level, or a level

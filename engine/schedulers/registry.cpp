@@ -5,6 +5,7 @@
 #include "schedulers/double_checkpointing.h"
 #include "schedulers/fit.h"
 #include "schedulers/multistage.h"
+#include "schedulers/offload.h"
 #include "schedulers/periodic.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -44,8 +45,9 @@ const std::string& Params::text(const std::string& name) const {
 
 const std::vector<SchedulerInfo>& schedulers() {
     static const std::vector<SchedulerInfo> all = {
-        storeAllScheduler(), periodicScheduler(),   revolveScheduler(),         rotorScheduler(),
-        bpttDpScheduler(),   multistageScheduler(), asyncMultistageScheduler(), doubleCheckpointingScheduler()};
+        storeAllScheduler(),  periodicScheduler(),   revolveScheduler(),         rotorScheduler(),
+        bpttDpScheduler(),    multistageScheduler(), asyncMultistageScheduler(), doubleCheckpointingScheduler(),
+        offloadAllScheduler()};
     return all;
 }
 

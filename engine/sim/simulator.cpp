@@ -54,7 +54,7 @@ public:
     Replay(const Chain& c, const Hardware& h, const Schedule& s, const SimOptions& o)
         : chain(c), hw(h), schedule(s), opt(o), n(c.length()), levels(h.levelCount()) {
         copies.assign(static_cast<std::size_t>(levels), std::vector<Copy>(static_cast<std::size_t>(n) + 1));
-        tape.assign(static_cast<std::size_t>(n) + 1, 0);
+        tapes.assign(static_cast<std::size_t>(levels), std::vector<Copy>(static_cast<std::size_t>(n) + 1));
         forwardRuns.assign(static_cast<std::size_t>(n) + 1, 0);
         backwardDone.assign(static_cast<std::size_t>(n) + 2, 0);
         channelFree.assign(static_cast<std::size_t>(levels), 0.0);
@@ -106,7 +106,7 @@ private:
     int n;
     int levels;
     std::vector<std::vector<Copy>> copies; // [level][state]
-    std::vector<char> tape;
+    std::vector<std::vector<Copy>> tapes; // [level][step]
     std::vector<int> forwardRuns;
     std::vector<char> backwardDone; // [i] for step i; [n+1] is true in spirit (no gradient needed for x_n)
     std::vector<double> channelFree;
@@ -126,8 +126,11 @@ private:
             for (int j = 0; j <= n; ++j)
                 if (copies[static_cast<std::size_t>(l)][static_cast<std::size_t>(j)].held)
                     h.states[static_cast<std::size_t>(l)].push_back(j);
-        for (int i = 1; i <= n; ++i)
-            if (tape[static_cast<std::size_t>(i)]) h.tapes.push_back(i);
+        h.slowTapes.resize(static_cast<std::size_t>(levels));
+        for (int l = 0; l < levels; ++l)
+            for (int i = 1; i <= n; ++i)
+                if (tapes[static_cast<std::size_t>(l)][static_cast<std::size_t>(i)].held)
+                    (l == 0 ? h.tapes : h.slowTapes[static_cast<std::size_t>(l)]).push_back(i);
         // Backward i leaves the gradient of x_{i-1}; the lowest step reversed says how far the backward has come.
         for (int i = 1; i <= n && h.gradient < 0; ++i)
             if (backwardDone[static_cast<std::size_t>(i)]) h.gradient = i - 1;
@@ -141,6 +144,19 @@ private:
         if (!c.held) return;
         c.held = false;
         event(std::max(t, c.pinned_until), level, cur, MemoryCategory::State, -chain.stateBytes(j));
+    }
+
+    void releaseTape(int level, int i, double t) {
+        Copy& c = tapes[static_cast<std::size_t>(level)][static_cast<std::size_t>(i)];
+        if (!c.held) return;
+        c.held = false;
+        event(std::max(t, c.pinned_until), level, cur, MemoryCategory::Tape, -chain.step(i).tape_bytes);
+    }
+
+    std::string checkStep(int i) const {
+        if (i < 1 || i > n)
+            return "there is no step " + std::to_string(i) + " (steps are 1.." + std::to_string(n) + ")";
+        return {};
     }
 
     std::string checkState(int j) const {
@@ -170,6 +186,12 @@ private:
             return read(a.index, a.level);
         case ActionKind::Free:
             return freeState(a.index, a.level);
+        case ActionKind::WriteTape:
+            return writeTape(a.index, a.level);
+        case ActionKind::ReadTape:
+            return readTape(a.index, a.level);
+        case ActionKind::FreeTape:
+            return freeTape(a.index, a.level);
         }
         return "unknown action";
     }
@@ -189,8 +211,8 @@ private:
         }
         Copy& out = copies[0][static_cast<std::size_t>(i)];
         if (out.held) return "x" + std::to_string(i) + " is already held in level 0";
-        if (keep == Keep::Tape && tape[static_cast<std::size_t>(i)])
-            return "the tape of step " + std::to_string(i) + " is already held";
+        if (keep == Keep::Tape && tapes[0][static_cast<std::size_t>(i)].held)
+            return "the tape of step " + std::to_string(i) + " is already held in level 0";
         const Step& s = chain.step(i);
         double start = std::max(clock, in.ready);
         double end = start + s.forward;
@@ -207,7 +229,7 @@ private:
         out.ready = end;
         out.pinned_until = 0;
         if (keep == Keep::Tape) {
-            tape[static_cast<std::size_t>(i)] = 1;
+            tapes[0][static_cast<std::size_t>(i)] = Copy{true, false, end, 0};
             event(start, 0, cur, MemoryCategory::Tape, s.tape_bytes);
         }
         event(end, 0, cur, MemoryCategory::Temporary, -s.forward_tmp_bytes);
@@ -223,11 +245,17 @@ private:
         if (i < n && !backwardDone[static_cast<std::size_t>(i) + 1])
             return "the gradient of x" + std::to_string(i) + " does not exist yet: backward step " +
                    std::to_string(i + 1) + " must come first";
-        if (!tape[static_cast<std::size_t>(i)])
+        const Copy& own = tapes[0][static_cast<std::size_t>(i)];
+        if (!own.held) {
+            for (int l = 1; l < levels; ++l)
+                if (tapes[static_cast<std::size_t>(l)][static_cast<std::size_t>(i)].held)
+                    return "the tape of step " + std::to_string(i) + " is on level " + std::to_string(l) +
+                           ", not in level 0: read it first";
             return "the tape of step " + std::to_string(i) + " is not held: run forward " + std::to_string(i) +
                    " with keep tape first";
+        }
         const Step& s = chain.step(i);
-        double start = clock;
+        double start = std::max(clock, own.ready); // a tape read back may still be arriving
         double end = start + s.backward;
         clock = end;
         tl.intervals.push_back(Interval{start, end, cur, i, chain.stateBytes(i - 1), 0, IntervalKind::Backward});
@@ -237,11 +265,11 @@ private:
         event(start, 0, cur, MemoryCategory::Temporary, s.backward_tmp_bytes);
         event(end, 0, cur, MemoryCategory::Temporary, -s.backward_tmp_bytes);
         event(end, 0, cur, MemoryCategory::Gradient, -chain.stateBytes(i));
-        event(end, 0, cur, MemoryCategory::Tape, -s.tape_bytes);
-        tape[static_cast<std::size_t>(i)] = 0;
         backwardDone[static_cast<std::size_t>(i)] = 1;
-        for (int l = 0; l < levels; ++l)
-            release(l, i - 1, end); // x_{i-1} can never be used again
+        for (int l = 0; l < levels; ++l) {
+            release(l, i - 1, end); // x_{i-1} and the tape of step i can never be used again
+            releaseTape(l, i, end);
+        }
         return {};
     }
 
@@ -285,6 +313,58 @@ private:
         tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Read});
         if (!checkedAdd(tl.totals.bytes_read, bytes, tl.totals.bytes_read))
             return "the bytes read add up to more than 2^63";
+        return {};
+    }
+
+    std::string writeTape(int i, int l) {
+        if (auto e = checkStep(i); !e.empty()) return e;
+        if (auto e = checkLevel(l, true); !e.empty()) return e;
+        Copy& src = tapes[0][static_cast<std::size_t>(i)];
+        if (!src.held)
+            return "the tape of step " + std::to_string(i) + " is not held in level 0, so it cannot be written";
+        Copy& dst = tapes[static_cast<std::size_t>(l)][static_cast<std::size_t>(i)];
+        if (dst.held) return "the tape of step " + std::to_string(i) + " is already held on level " + std::to_string(l);
+        std::int64_t bytes = chain.step(i).tape_bytes;
+        double start = std::max({clock, channelFree[static_cast<std::size_t>(l)], src.ready});
+        double end = start + hw.writeSeconds(l, bytes);
+        channelFree[static_cast<std::size_t>(l)] = end;
+        src.pinned_until = std::max(src.pinned_until, end);
+        dst = Copy{true, true, end, 0};
+        event(start, l, cur, MemoryCategory::Tape, bytes);
+        tl.intervals.push_back(Interval{start, end, cur, i, bytes, std::int16_t(l), IntervalKind::Write, true});
+        if (!checkedAdd(tl.totals.bytes_written, bytes, tl.totals.bytes_written))
+            return "the bytes written add up to more than 2^63";
+        return {};
+    }
+
+    std::string readTape(int i, int l) {
+        if (auto e = checkStep(i); !e.empty()) return e;
+        if (auto e = checkLevel(l, true); !e.empty()) return e;
+        Copy& src = tapes[static_cast<std::size_t>(l)][static_cast<std::size_t>(i)];
+        if (!src.held)
+            return "the tape of step " + std::to_string(i) + (src.written ? " is no longer held" : " was never written") +
+                   (src.written ? " on level " : " to level ") + std::to_string(l);
+        Copy& dst = tapes[0][static_cast<std::size_t>(i)];
+        if (dst.held) return "the tape of step " + std::to_string(i) + " is already held in level 0";
+        std::int64_t bytes = chain.step(i).tape_bytes;
+        double start = std::max({clock, channelFree[static_cast<std::size_t>(l)], src.ready});
+        double end = start + hw.readSeconds(l, bytes);
+        channelFree[static_cast<std::size_t>(l)] = end;
+        src.pinned_until = std::max(src.pinned_until, end);
+        dst = Copy{true, dst.written, end, 0};
+        event(start, 0, cur, MemoryCategory::Tape, bytes);
+        tl.intervals.push_back(Interval{start, end, cur, i, bytes, std::int16_t(l), IntervalKind::Read, true});
+        if (!checkedAdd(tl.totals.bytes_read, bytes, tl.totals.bytes_read))
+            return "the bytes read add up to more than 2^63";
+        return {};
+    }
+
+    std::string freeTape(int i, int l) {
+        if (auto e = checkStep(i); !e.empty()) return e;
+        if (auto e = checkLevel(l, false); !e.empty()) return e;
+        if (!tapes[static_cast<std::size_t>(l)][static_cast<std::size_t>(i)].held)
+            return "the tape of step " + std::to_string(i) + " is not held on level " + std::to_string(l);
+        releaseTape(l, i, clock);
         return {};
     }
 

@@ -19,6 +19,7 @@ struct Interval {
     std::int64_t bytes = 0;  // bytes moved (transfers) or produced (compute)
     std::int16_t lane = 0;   // 0 = compute, L = channel of level L
     IntervalKind kind = IntervalKind::Forward;
+    bool tape = false; // a transfer of the tape of step `index` (not of the state x_index)
 };
 
 enum class MemoryCategory : std::uint8_t { State, Tape, Gradient, Temporary };

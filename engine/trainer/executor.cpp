@@ -223,6 +223,10 @@ std::string Executor<T>::step(Network<T>& net, const Batch<T>& batch, Parameters
         if (auto e = checkState(a.index); !e.empty()) return e;
         if (auto e = checkLevel(a.level, false); !e.empty()) return e;
         return freeState(a.index, a.level);
+    case ActionKind::WriteTape:
+    case ActionKind::ReadTape:
+    case ActionKind::FreeTape:
+        return "the trainer does not move tapes between levels yet; the simulator times such plans (ckpt simulate)";
     }
     return "unknown action";
 }

@@ -7,7 +7,8 @@ nlohmann::json timelineToJson(const Timeline& tl) {
     j["lanes"] = tl.lanes;
     nlohmann::json iv = nlohmann::json::array();
     for (const Interval& i : tl.intervals)
-        iv.push_back({i.start, i.end, i.action, i.index, i.bytes, i.lane, intervalKindName(i.kind)});
+        iv.push_back({i.start, i.end, i.action, i.index, i.bytes, i.lane,
+                      std::string(intervalKindName(i.kind)) + (i.tape ? " tape" : "")});
     j["intervals"] = std::move(iv);
     nlohmann::json mem = nlohmann::json::array();
     for (const auto& level : tl.memory) {
@@ -34,10 +35,14 @@ nlohmann::json timelineToJson(const Timeline& tl) {
 
 namespace {
 
-std::optional<IntervalKind> kindOf(const std::string& s) {
+// "write" or "write tape" (a transfer of a step's tape).
+std::optional<IntervalKind> kindOf(std::string s, bool& tape) {
+    const std::string suffix = " tape";
+    tape = s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (tape) s.resize(s.size() - suffix.size());
     for (IntervalKind k : {IntervalKind::Forward, IntervalKind::Recompute, IntervalKind::Backward, IntervalKind::Write,
                            IntervalKind::Read})
-        if (s == intervalKindName(k)) return k;
+        if (s == intervalKindName(k) && (!tape || k == IntervalKind::Write || k == IntervalKind::Read)) return k;
     return std::nullopt;
 }
 
@@ -51,13 +56,14 @@ Result<Timeline> timelineFromJson(const nlohmann::json& j, const std::string& wh
         const auto& iv = j.at("intervals");
         for (std::size_t k = 0; k < iv.size(); ++k) {
             const auto& a = iv[k];
-            auto kind = a.size() == 7 && a[6].is_string() ? kindOf(a[6].get<std::string>()) : std::nullopt;
+            bool tape = false;
+            auto kind = a.size() == 7 && a[6].is_string() ? kindOf(a[6].get<std::string>(), tape) : std::nullopt;
             if (!kind)
                 return fail(where + ": intervals[" + std::to_string(k) +
                             "]: expected [start, end, action, index, bytes, lane, kind]");
             tl.intervals.push_back(Interval{a[0].get<double>(), a[1].get<double>(), a[2].get<std::int32_t>(),
                                             a[3].get<std::int32_t>(), a[4].get<std::int64_t>(),
-                                            a[5].get<std::int16_t>(), *kind});
+                                            a[5].get<std::int16_t>(), *kind, tape});
         }
         for (const auto& level : j.at("memory")) {
             std::vector<MemorySample> curve;

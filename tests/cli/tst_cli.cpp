@@ -215,9 +215,9 @@ private slots:
             QVERIFY(!j["feasible"].toBool());
             QVERIFY2(j["reason"].toString().contains("needs 2 memory levels"), qPrintable(j["reason"].toString()));
         }
-        QCOMPARE(na, 2 * 3); // multistage, async-multistage, double-checkpointing at both budgets
+        QCOMPARE(na, 2 * 4); // multistage, async-multistage, double-checkpointing, offload-all at both budgets
         QVERIFY(ran >= 8);
-        QCOMPARE(o.err.count("n/a"), 3);
+        QCOMPARE(o.err.count("n/a"), 4);
         Output table = ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--schedulers", "multistage"});
         QCOMPARE(table.code, 0);
         QVERIFY2(table.out.contains("n/a [1]"), table.out);

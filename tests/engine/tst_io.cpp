@@ -502,8 +502,11 @@ void TestIo::badFields_data() {
                                       << "p.json: actions[0][2]: expected a level from 0 to 32767, got 40000";
     QTest::newRow("plan unknown code") << "plan" << plan + R"("actions": [["X", 1]]})"
                                        << "p.json: actions[0]: expected an action such as [\"F\", step, "
-                                          "\"none\"|\"state\"|\"tape\"], [\"B\", step] or "
-                                          "[\"W\"|\"R\"|\"D\", state, level], got [\"X\",1]";
+                                          "\"none\"|\"state\"|\"tape\"], [\"B\", step], "
+                                          "[\"W\"|\"R\"|\"D\", state, level] or [\"WT\"|\"RT\"|\"DT\", step, level], "
+                                          "got [\"X\",1]";
+    QTest::newRow("plan tape write shape") << "plan" << plan + R"("actions": [["WT", 2]]})"
+                                           << "p.json: actions[0]: expected [\"WT\", step, level], got [\"WT\",2]";
     QTest::newRow("plan no actions") << "plan" << plan + R"("scheduler": "revolve"})"
                                      << "p.json: missing \"actions\"";
     QTest::newRow("plan budget") << "plan" << plan + R"("budget_bytes": -5, "actions": []})"

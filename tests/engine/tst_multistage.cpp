@@ -173,6 +173,10 @@ struct SyncModel {
                     k.disk &= ~(1ull << j);
                 }
                 break;
+            case ActionKind::WriteTape:
+            case ActionKind::ReadTape:
+            case ActionKind::FreeTape:
+                return why = "multistage moves states only: " + toString(a), -1;
             }
             if (!fits(k)) return why = "over the slots after " + toString(a), -1;
         }

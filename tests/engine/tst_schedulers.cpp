@@ -256,6 +256,52 @@ private slots:
         }
     }
 
+    // offload-all: every tape to level 1 and back. With bandwidth to spare it costs store-all's time within 1 % and
+    // holds a few tapes in level 0 instead of all; on a slow channel it takes at least the channel's time for every
+    // tape written then read (the channel runs them in order), and its prediction is the simulated makespan.
+    void offloadAll() {
+        auto machine = [](double bytesPerSecond) {
+            return *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                           MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), bytesPerSecond,
+                                                       bytesPerSecond, 0}});
+        };
+        for (unsigned seed = 1; seed <= 8; ++seed) {
+            Chain c = randomChain(20 + int(seed) * 25, seed);
+            const Plan all = storeAllPlan(c);
+            const std::int64_t allPeak = mustSimulate(c, all.actions).totals.peak_bytes[0];
+            std::int64_t tapes = 0, largest = 0;
+            for (int i = 1; i <= c.length(); ++i)
+                tapes += c.step(i).tape_bytes, largest = std::max(largest, c.step(i).tape_bytes);
+            for (double bw : {1e12, 50.0, 5.0}) {
+                const Hardware hw = machine(bw);
+                auto plan = solve("offload-all", c, hw, {{}, 0});
+                QVERIFY2(plan, plan ? "" : plan.error().c_str());
+                Timeline tl = mustSimulate(c, plan->actions, hw);
+                QCOMPARE(tl.totals.makespan_s, plan->predicted_makespan_s);
+                QCOMPARE(tl.totals.forward_steps, (long long)c.length()); // nothing recomputed
+                QCOMPARE(tl.totals.bytes_written, (long long)tapes);
+                QCOMPARE(tl.totals.bytes_read, (long long)tapes);
+                QCOMPARE(tl.totals.peak_bytes[1], tapes);
+                QVERIFY(tl.totals.makespan_s >= 2 * double(tapes) / bw);
+                if (bw == 1e12) {
+                    QVERIFY2(tl.totals.makespan_s <= 1.01 * all.predicted_makespan_s,
+                             qPrintable(QString::number(tl.totals.makespan_s / all.predicted_makespan_s)));
+                    QVERIFY(tl.totals.peak_bytes[0] <= allPeak / 4);
+                    QVERIFY(tl.totals.peak_bytes[0] < 8 * largest + 1000);
+                }
+            }
+        }
+        // Refused with the reason: a machine without a second level, and tapes over its capacity.
+        Chain c = uniformChain(10);
+        auto none = solve("offload-all", c, Hardware::unbounded(), {{}, 0});
+        QVERIFY(!none);
+        auto small = *Hardware::make("small", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                               MemoryLevel{"host", 2000, 100, 100, 0}});
+        auto over = solve("offload-all", c, small, {{}, 0});
+        QVERIFY(!over && over.errorValue().infeasible);
+        QVERIFY2(over.error().find("(3000 B), over level 1's capacity") != std::string::npos, over.error().c_str());
+    }
+
     // The formula for the leanest schedule's peak agrees with the simulator on Revolve with one slot.
     void leanestPeakFormula() {
         for (unsigned seed = 1; seed <= 60; ++seed) {

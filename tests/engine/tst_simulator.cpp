@@ -1,4 +1,5 @@
 // The simulator: timing, memory accounting and every rejection, each with the index of the first bad action.
+#include "schedulers/multilevel.h"
 #include "sim/simulator.h"
 #include "test_util.h"
 
@@ -100,6 +101,81 @@ private slots:
         QCOMPARE(tl->totals.peak_bytes[1], 100LL);
         QCOMPARE(tl->totals.channel_busy_s[1], 3.0);
         QCOMPARE(tl->lanes.size(), std::size_t(2));
+    }
+
+    // Offloading a tape, by hand: 2 steps (forward 1 s, backward 1 s, 100 B states and tapes), the slow level
+    // written at 100 B/s and read at 50 B/s. The tape of step 1 is written during forward 2 ([1, 2]), read back
+    // from t = 2 ([2, 4]) while backward 2 runs ([2, 3]); backward 1 waits for it ([4, 5]).
+    void tapeOffloadTimesAndHoldsBothCopies() {
+        Chain c = uniformChain(2, 1.0, 1.0, 100, 100);
+        Schedule s = {Action::forward(1, Keep::Tape),
+                      Action::writeTape(1, 1),
+                      Action::freeTape(1, 0),
+                      Action::forward(2, Keep::Tape),
+                      Action::readTape(1, 1),
+                      Action::backward(2),
+                      Action::backward(1)};
+        std::vector<Holdings> held;
+        SimOptions opt;
+        opt.observe = [&](std::int32_t, const Holdings& h) { held.push_back(h); };
+        auto tl = simulate(c, twoLevels(), s, opt);
+        QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+        const auto& iv = tl->intervals;
+        QCOMPARE(iv[1].kind, IntervalKind::Write);
+        QVERIFY(iv[1].tape);
+        QCOMPARE(iv[1].start, 1.0);
+        QCOMPARE(iv[1].end, 2.0);
+        QCOMPARE(iv[2].start, 1.0); // forward 2 runs during the write
+        QCOMPARE(iv[3].kind, IntervalKind::Read);
+        QVERIFY(iv[3].tape);
+        QCOMPARE(iv[3].start, 2.0);
+        QCOMPARE(iv[3].end, 4.0);
+        QCOMPARE(iv[4].start, 2.0); // backward 2 during the read
+        QCOMPARE(iv[5].start, 4.0); // backward 1 waits for its tape
+        QCOMPARE(tl->totals.makespan_s, 5.0);
+        QCOMPARE(overlappedMakespan(c, twoLevels(), s), 5.0);
+        QCOMPARE(tl->totals.bytes_written, 100LL);
+        QCOMPARE(tl->totals.bytes_read, 100LL);
+        QCOMPARE(tl->totals.peak_bytes[1], 100LL);
+        // Both copies while the write runs; level 1's alone once level 0 lets go; none after the backward.
+        QCOMPARE(held[1].tapes, std::vector<int>({1}));
+        QCOMPARE(held[1].slowTapes[1], std::vector<int>({1}));
+        QCOMPARE(held[2].tapes, std::vector<int>());
+        QCOMPARE(held[2].slowTapes[1], std::vector<int>({1}));
+        QCOMPARE(held[6].slowTapes[1], std::vector<int>());
+        // Level 0 in [1, 2): x1, x2, tape 2 and tape 1 still being written, 400 B; it lets tape 1 go at t = 2.
+        std::int64_t at15 = -1;
+        for (const MemorySample& m : tl->memory[0])
+            if (m.time <= 1.5) at15 = m.total();
+        QCOMPARE(at15, 400LL);
+    }
+
+    void rejectsTapeMisuse() {
+        Chain c = uniformChain(2, 1.0, 1.0, 100, 100);
+        struct Case {
+            Schedule plan;
+            long long index;
+            const char* says;
+        };
+        const std::vector<Case> cases = {
+            {{Action::forward(1, Keep::Tape), Action::writeTape(1, 1), Action::freeTape(1, 0),
+              Action::forward(2, Keep::Tape), Action::backward(2), Action::backward(1)},
+             5,
+             "the tape of step 1 is on level 1, not in level 0: read it first"},
+            {{Action::forward(1, Keep::Tape), Action::readTape(1, 1)},
+             1,
+             "the tape of step 1 was never written to level 1"},
+            {{Action::forward(1, Keep::None), Action::writeTape(1, 1)}, 1, "is not held in level 0"},
+            {{Action::forward(1, Keep::Tape), Action::writeTape(1, 0)}, 1, "level 0 cannot be the other end"},
+            {{Action::forward(1, Keep::Tape), Action::writeTape(3, 1)}, 1, "there is no step 3"},
+            {{Action::forward(1, Keep::Tape), Action::freeTape(1, 1)}, 1, "the tape of step 1 is not held on level 1"},
+        };
+        for (const Case& k : cases) {
+            auto tl = simulate(c, twoLevels(), k.plan);
+            QVERIFY(!tl.ok());
+            QCOMPARE(tl.errorIndex(), k.index);
+            QVERIFY2(tl.error().find(k.says) != std::string::npos, tl.error().c_str());
+        }
     }
 
     void rejectsForwardFromMissingState() {

@@ -169,6 +169,14 @@ private slots:
                     continue;
                 }
                 ++feasible;
+                // Tapes moved between levels are timed by the simulator only, for now: the trainer refuses such a
+                // plan at its first tape transfer, naming the action, and runs nothing it cannot honour.
+                if (std::any_of(plan->actions.begin(), plan->actions.end(),
+                                [](const Action& a) { return a.kind == ActionKind::WriteTape; })) {
+                    QString err = runAndCompare(s, plan->actions, hw, req.budget_bytes, false);
+                    QVERIFY2(err.contains("the trainer does not move tapes between levels yet"), qPrintable(err));
+                    continue;
+                }
                 // Plans with transfers run a second time with writes that lag as far as they can: the budget holds.
                 for (bool lag : {false, true}) {
                     if (lag && !hasTransfers(plan->actions)) continue;
