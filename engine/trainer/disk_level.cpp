@@ -21,6 +21,19 @@ std::size_t total(const std::vector<ByteSpan>& parts) {
 
 } // namespace
 
+Result<int> DiskLevel::open(const std::string& file) {
+    int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return fail(file + ": cannot create: " + std::strerror(errno));
+    return fd;
+}
+
+Result<std::unique_ptr<DiskLevel>> DiskLevel::tapesBeside(const DiskLevel& states) {
+    const std::string file = (fs::path(states.m_folder) / "tapes.bin").string();
+    auto fd = open(file);
+    if (!fd) return fd.errorValue();
+    return std::unique_ptr<DiskLevel>(new DiskLevel({}, file, *fd, true));
+}
+
 Result<std::unique_ptr<DiskLevel>> DiskLevel::create(const std::string& base, int level) {
     static std::atomic<int> counter{0};
     std::error_code ec;
@@ -33,19 +46,21 @@ Result<std::unique_ptr<DiskLevel>> DiskLevel::create(const std::string& base, in
         return fail("cannot create the folder of level " + std::to_string(level) + ", " + dir.string() + ": " +
                     ec.message());
     const std::string file = (dir / "states.bin").string();
-    int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        std::string why = std::strerror(errno);
+    auto fd = open(file);
+    if (!fd) {
         fs::remove_all(dir, ec);
-        return fail(file + ": cannot create: " + why);
+        return fd.errorValue();
     }
-    return std::unique_ptr<DiskLevel>(new DiskLevel(dir.string(), file, fd));
+    return std::unique_ptr<DiskLevel>(new DiskLevel(dir.string(), file, *fd, false));
 }
 
 DiskLevel::~DiskLevel() {
     if (m_fd >= 0) ::close(m_fd);
     std::error_code ec;
-    fs::remove_all(m_folder, ec);
+    if (m_folder.empty())
+        fs::remove(m_file, ec); // a file beside another level's: that one removes the folder
+    else
+        fs::remove_all(m_folder, ec);
 }
 
 Result<bool> DiskLevel::write(int state, const std::vector<ByteSpan>& parts) const {
@@ -56,8 +71,7 @@ Result<bool> DiskLevel::write(int state, const std::vector<ByteSpan>& parts) con
         while (left > 0) {
             ssize_t k = ::pwrite(m_fd, from, left, at);
             if (k < 0 && errno == EINTR) continue;
-            if (k <= 0)
-                return fail(m_file + ": writing x" + std::to_string(state) + " failed: " + std::strerror(errno));
+            if (k <= 0) return fail(m_file + ": writing " + item(state) + " failed: " + std::strerror(errno));
             from += k;
             at += k;
             left -= std::size_t(k);
@@ -75,7 +89,7 @@ Result<bool> DiskLevel::read(int state, const std::vector<ByteSpan>& parts) cons
             ssize_t k = ::pread(m_fd, to, left, at);
             if (k < 0 && errno == EINTR) continue;
             if (k <= 0)
-                return fail(m_file + ": reading x" + std::to_string(state) +
+                return fail(m_file + ": reading " + item(state) +
                             " failed: " + (k == 0 ? std::string("the file ends before it") : std::strerror(errno)));
             to += k;
             at += k;

@@ -22,7 +22,9 @@ class DiskLevel {
 public:
     // base empty: std::filesystem::temp_directory_path().
     static Result<std::unique_ptr<DiskLevel>> create(const std::string& base, int level);
-    ~DiskLevel(); // closes and removes the file and the folder
+    // A second file in the folder of `states` (which must outlive it), for the steps' tapes: tapes.bin.
+    static Result<std::unique_ptr<DiskLevel>> tapesBeside(const DiskLevel& states);
+    ~DiskLevel(); // closes and removes the file, and the folder if it made it
     DiskLevel(const DiskLevel&) = delete;
     DiskLevel& operator=(const DiskLevel&) = delete;
 
@@ -34,10 +36,13 @@ public:
     Result<bool> read(int state, const std::vector<ByteSpan>& parts) const;
 
 private:
-    DiskLevel(std::string folder, std::string file, int fd)
-        : m_folder(std::move(folder)), m_file(std::move(file)), m_fd(fd) {}
+    DiskLevel(std::string folder, std::string file, int fd, bool tapes)
+        : m_folder(std::move(folder)), m_file(std::move(file)), m_fd(fd), m_tapes(tapes) {}
+    static Result<int> open(const std::string& file);
+    std::string item(int k) const { return (m_tapes ? "the tape of step " : "x") + std::to_string(k); }
     std::string m_folder, m_file;
     int m_fd = -1;
+    bool m_tapes = false;
 };
 
 } // namespace ckpt::trainer

@@ -27,12 +27,16 @@ Result<std::unique_ptr<Executor<T>>> Executor<T>::make(const Hardware& hw, const
     std::unique_ptr<Executor> e(new Executor());
     const int L = hw.levelCount();
     e->m_disks.resize(std::size_t(L));
+    e->m_tapeDisks.resize(std::size_t(L));
     e->m_workers.resize(std::size_t(L));
     e->m_laneNames.push_back("compute");
     for (int l = 1; l < L; ++l) {
         auto d = DiskLevel::create(scratch, l);
         if (!d) return d.errorValue();
         e->m_disks[std::size_t(l)] = std::move(*d);
+        auto t = DiskLevel::tapesBeside(*e->m_disks[std::size_t(l)]);
+        if (!t) return t.errorValue();
+        e->m_tapeDisks[std::size_t(l)] = std::move(*t);
         e->m_workers[std::size_t(l)] = std::make_unique<IoWorker>();
         e->m_laneNames.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
     }
@@ -107,8 +111,9 @@ Result<Execution> Executor<T>::run(Network<T>& net, const Batch<T>& batch, const
     m_level0.assign(N, nullptr);
     m_onLevel.assign(std::size_t(L), std::vector<char>(N, 0));
     m_onBytes.assign(std::size_t(L), std::vector<std::int64_t>(N, 0));
-    m_tapes.assign(N, {});
-    m_haveTape.assign(N, 0);
+    m_tapes.assign(N, nullptr);
+    m_tapeOn.assign(std::size_t(L), std::vector<char>(N, 0));
+    m_tapeOnBytes.assign(std::size_t(L), std::vector<std::int64_t>(N, 0));
     m_backwardDone.assign(N + 1, 0);
     m_forwardRuns.assign(N, 0);
     m_intervals.assign(plan.size(), std::nullopt);
@@ -194,6 +199,11 @@ std::string Executor<T>::step(Network<T>& net, const Batch<T>& batch, Parameters
         if (j < 0 || j > n) return "there is no state " + x(j) + " (states are x0..x" + std::to_string(n) + ")";
         return {};
     };
+    auto checkStep = [&](int i) -> std::string {
+        if (i < 1 || i > n)
+            return "there is no step " + std::to_string(i) + " (steps are 1.." + std::to_string(n) + ")";
+        return {};
+    };
     auto checkLevel = [&](int l, bool slowOnly) -> std::string {
         if (l < 0 || l >= levels())
             return "there is no memory level " + std::to_string(l) + " (the machine has " + std::to_string(levels()) +
@@ -224,9 +234,17 @@ std::string Executor<T>::step(Network<T>& net, const Batch<T>& batch, Parameters
         if (auto e = checkLevel(a.level, false); !e.empty()) return e;
         return freeState(a.index, a.level);
     case ActionKind::WriteTape:
+        if (auto e = checkStep(a.index); !e.empty()) return e;
+        if (auto e = checkLevel(a.level, true); !e.empty()) return e;
+        return writeTape(a.index, a.level, k);
     case ActionKind::ReadTape:
+        if (auto e = checkStep(a.index); !e.empty()) return e;
+        if (auto e = checkLevel(a.level, true); !e.empty()) return e;
+        return readTape(net.cell(), a.index, a.level, k);
     case ActionKind::FreeTape:
-        return "the trainer does not move tapes between levels yet; the simulator times such plans (ckpt simulate)";
+        if (auto e = checkStep(a.index); !e.empty()) return e;
+        if (auto e = checkLevel(a.level, false); !e.empty()) return e;
+        return freeTape(a.index, a.level);
     }
     return "unknown action";
 }
@@ -244,7 +262,8 @@ std::string Executor<T>::forward(Network<T>& net, const Batch<T>& batch, int i, 
         return "its input " + x(i - 1) + " is not held by the store (the executor never recomputes it silently)";
     }
     if (m_level0[si]) return x(i) + " is already held in level 0";
-    if (keep == Keep::Tape && m_haveTape[si]) return "the tape of step " + std::to_string(i) + " is already held";
+    if (keep == Keep::Tape && m_tapes[si])
+        return "the tape of step " + std::to_string(i) + " is already held in level 0";
     {
         std::unique_lock lock(m_mu);
         if (!in->ready) {
@@ -266,12 +285,15 @@ std::string Executor<T>::forward(Network<T>& net, const Batch<T>& batch, int i, 
     m_store.add(0, MemoryCategory::State, out->bytes);
     std::int64_t tapeBytes = 0;
     if (keep == Keep::Tape) {
-        m_tapes[si] = m_pool.take(BufferPool<T>::Tape, [&] { return cell.allocTape(); });
-        tapeBytes = m_tapes[si].bytes();
+        auto tape = std::make_shared<Slot>();
+        tape->pool = &m_pool;
+        tape->tape = true;
+        tape->data = m_pool.take(BufferPool<T>::Tape, [&] { return cell.allocTape(); });
+        tape->bytes = tapeBytes = tape->data.bytes();
         m_store.add(0, MemoryCategory::Tape, tapeBytes);
-        m_haveTape[si] = 1;
+        m_tapes[si] = std::move(tape);
     }
-    net.forward(batch, i, in->data, out->data, keep == Keep::Tape ? &m_tapes[si] : nullptr);
+    net.forward(batch, i, in->data, out->data, keep == Keep::Tape ? &m_tapes[si]->data : nullptr);
     const double end = m_store.now();
     m_level0[si] = out;
     IntervalKind kind = m_forwardRuns[si]++ ? IntervalKind::Recompute : IntervalKind::Forward;
@@ -288,9 +310,20 @@ std::string Executor<T>::backward(Network<T>& net, const Batch<T>& batch, Parame
     if (i < m_n && !m_backwardDone[si + 1])
         return "the gradient of " + x(i) + " does not exist yet: backward step " + std::to_string(i + 1) +
                " must come first";
-    if (!m_haveTape[si])
+    if (!m_tapes[si]) {
+        for (int l = 1; l < levels(); ++l)
+            if (m_tapeOn[std::size_t(l)][si])
+                return "the tape of step " + std::to_string(i) + " is on level " + std::to_string(l) +
+                       ", not in level 0: read it first";
         return "the tape of step " + std::to_string(i) + " is not held: run forward " + std::to_string(i) +
                " with keep tape first";
+    }
+    const SlotPtr tape = m_tapes[si];
+    if (!waitReady(*tape)) return kCancelled;
+    {
+        std::lock_guard lock(m_mu);
+        if (!m_ioError.empty()) return m_ioError;
+    }
     const Cell<T>& cell = net.cell();
     if (auto e = admit(cell.stateBytes() * (i == m_n ? 2 : 1), "its gradients"); !e.empty()) return e;
     const double start = m_store.now();
@@ -300,16 +333,16 @@ std::string Executor<T>::backward(Network<T>& net, const Batch<T>& batch, Parame
     }
     Tensors<T> dIn = takeState(cell, false);
     m_store.add(0, MemoryCategory::Gradient, dIn.bytes());
-    m_loss[si] = net.backward(batch, i, m_tapes[si], m_grad, dIn, grads);
+    m_loss[si] = net.backward(batch, i, tape->data, m_grad, dIn, grads);
     const double end = m_store.now();
     m_store.add(0, MemoryCategory::Gradient, -m_grad.bytes());
     m_pool.give(BufferPool<T>::State, std::move(m_grad));
     m_grad = std::move(dIn);
-    m_store.add(0, MemoryCategory::Tape, -m_tapes[si].bytes());
-    m_pool.give(BufferPool<T>::Tape, std::move(m_tapes[si]));
-    m_tapes[si] = {};
-    m_haveTape[si] = 0;
+    m_tapes[si] = nullptr;
+    releaseSlot(tape);
     m_backwardDone[si] = 1;
+    for (int l = 1; l < levels(); ++l)
+        if (m_tapeOn[std::size_t(l)][si]) releaseTapeOnDisk(i, l);
     record(k, Interval{start, end, k, i, m_grad.bytes(), 0, IntervalKind::Backward});
     // x_{i-1} can never be used again, on any level.
     release0(i - 1);
@@ -398,13 +431,124 @@ template <typename T> std::string Executor<T>::freeState(int j, int l) {
     return {};
 }
 
+template <typename T> bool Executor<T>::waitReady(const Slot& s) {
+    std::unique_lock lock(m_mu);
+    if (s.ready) return true;
+    const double w0 = m_store.now();
+    const bool ok = computeWait(lock, [&] { return s.ready || !m_ioError.empty(); });
+    m_readWait += m_store.now() - w0;
+    return ok;
+}
+
+template <typename T> std::string Executor<T>::writeTape(int i, int l, int k) {
+    const auto si = std::size_t(i), sl = std::size_t(l);
+    SlotPtr s = m_tapes[si];
+    if (!s) return "the tape of step " + std::to_string(i) + " is not held in level 0, so it cannot be written";
+    if (m_tapeOn[sl][si])
+        return "the tape of step " + std::to_string(i) + " is already held on level " + std::to_string(l);
+    m_tapeOn[sl][si] = 1;
+    m_tapeOnBytes[sl][si] = s->bytes;
+    {
+        std::lock_guard lock(m_mu);
+        ++s->pins;
+    }
+    m_workers[sl]->submit([this, s, i, l, k] {
+        {
+            std::unique_lock lock(m_mu);
+            m_cv.wait(lock, [&] { return s->ready && (!m_lagWrites || m_computeWaits); });
+        }
+        const double start = m_store.add(l, MemoryCategory::Tape, s->bytes);
+        auto ok = m_tapeDisks[std::size_t(l)]->write(i, spansOf(s->data));
+        const double end = m_store.now();
+        unpin(*s);
+        Interval iv{start, end, k, i, s->bytes, std::int16_t(l), IntervalKind::Write};
+        iv.tape = true;
+        record(k, iv);
+        if (!ok) ioFailed(ok.error());
+    });
+    return {};
+}
+
+template <typename T> std::string Executor<T>::readTape(const Cell<T>& cell, int i, int l, int k) {
+    const auto si = std::size_t(i), sl = std::size_t(l);
+    if (!m_tapeOn[sl][si])
+        return "the tape of step " + std::to_string(i) + " is not held on level " + std::to_string(l);
+    if (m_tapes[si]) return "the tape of step " + std::to_string(i) + " is already held in level 0";
+    auto s = std::make_shared<Slot>();
+    s->pool = &m_pool;
+    s->tape = true;
+    s->bytes = m_tapeOnBytes[sl][si];
+    s->ready = false;
+    s->pins = 1; // the read fills it
+    if (auto e = admit(s->bytes, "the read of the tape of step " + std::to_string(i)); !e.empty()) return e;
+    {
+        std::lock_guard lock(m_mu);
+        m_reserved += s->bytes;
+    }
+    m_tapes[si] = s;
+    m_workers[sl]->submit([this, s, i, l, k, cell] {
+        double start = 0;
+        {
+            std::lock_guard lock(m_mu);
+            m_reserved -= s->bytes;
+            start = m_store.add(0, MemoryCategory::Tape, s->bytes);
+        }
+        Result<bool> ok = true;
+        try {
+            s->data = m_pool.take(BufferPool<T>::Tape, [&] { return cell.allocTape(); });
+            ok = m_tapeDisks[std::size_t(l)]->read(i, spansOf(s->data));
+        } catch (const std::bad_alloc&) {
+            ok = fail("out of memory reading the tape of step " + std::to_string(i) + " back from level " +
+                      std::to_string(l));
+        }
+        const double end = m_store.now();
+        {
+            std::lock_guard lock(m_mu);
+            s->ready = true;
+        }
+        unpin(*s);
+        m_cv.notify_all();
+        Interval iv{start, end, k, i, s->bytes, std::int16_t(l), IntervalKind::Read};
+        iv.tape = true;
+        record(k, iv);
+        if (!ok) ioFailed(ok.error());
+    });
+    return {};
+}
+
+template <typename T> std::string Executor<T>::freeTape(int i, int l) {
+    const auto si = std::size_t(i), sl = std::size_t(l);
+    if (l == 0) {
+        if (!m_tapes[si]) return "the tape of step " + std::to_string(i) + " is not held on level 0";
+        SlotPtr s = std::move(m_tapes[si]);
+        m_tapes[si] = nullptr;
+        releaseSlot(std::move(s));
+        return {};
+    }
+    if (!m_tapeOn[sl][si])
+        return "the tape of step " + std::to_string(i) + " is not held on level " + std::to_string(l);
+    releaseTapeOnDisk(i, l);
+    return {};
+}
+
+template <typename T> void Executor<T>::releaseTapeOnDisk(int i, int l) {
+    const auto si = std::size_t(i), sl = std::size_t(l);
+    m_tapeOn[sl][si] = 0;
+    const std::int64_t bytes = m_tapeOnBytes[sl][si];
+    m_workers[sl]->submit([this, l, bytes] { m_store.add(l, MemoryCategory::Tape, -bytes); });
+}
+
 template <typename T> void Executor<T>::release0(int j) {
     SlotPtr s = std::move(m_level0[std::size_t(j)]);
     m_level0[std::size_t(j)] = nullptr;
+    releaseSlot(std::move(s));
+}
+
+template <typename T> void Executor<T>::releaseSlot(SlotPtr s) {
     if (!s) return;
     std::lock_guard lock(m_mu);
     if (s->pins == 0) {
-        m_store.add(0, MemoryCategory::State, -s->bytes);
+        m_store.add(0, s->category(), -s->bytes);
     } else {
         s->releasePending = true; // the transfer still using it releases it when done
         m_releasing += s->bytes;
@@ -426,7 +570,7 @@ template <typename T> void Executor<T>::unpin(Slot& s) {
         if (--s.pins > 0 || !s.releasePending) return;
         s.releasePending = false;
         m_releasing -= s.bytes;
-        m_store.add(0, MemoryCategory::State, -s.bytes);
+        m_store.add(0, s.category(), -s.bytes);
     }
     m_cv.notify_all(); // a compute thread waiting for room
 }

@@ -19,6 +19,8 @@
 // write that lags keeps its level-0 copy longer than predicted. An action that would then take level 0 over the
 // budget waits until the writes in flight have released enough (a gap before it on the compute lane, summed in
 // Execution::budget_wait_s). A read reserves its bytes when it is issued, so the I/O threads never wait for memory.
+// Tapes move between levels as states do (WriteTape, ReadTape, FreeTape), in files of their own; a backward whose
+// tape is still being read waits for it.
 #include "model/hardware.h"
 #include "plan/plan.h"
 #include "sim/timeline.h"
@@ -75,17 +77,20 @@ private:
         bool ready = true;
         int pins = 0; // transfers reading or filling it; a release waits for them
         bool releasePending = false;
+        bool tape = false; // a step's tape (counted as tapes, pooled as one), not a state
         ~Slot() {
-            if (pool) pool->give(BufferPool<T>::State, std::move(data));
+            if (pool) pool->give(tape ? BufferPool<T>::Tape : BufferPool<T>::State, std::move(data));
         }
+        MemoryCategory category() const { return tape ? MemoryCategory::Tape : MemoryCategory::State; }
     };
     using SlotPtr = std::shared_ptr<Slot>;
 
     Executor() = default;
 
     std::vector<std::string> m_laneNames;
-    std::vector<std::unique_ptr<DiskLevel>> m_disks;  // [level], null for level 0
-    std::vector<std::unique_ptr<IoWorker>> m_workers; // [level], null for level 0; destroyed before the disks
+    std::vector<std::unique_ptr<DiskLevel>> m_disks;     // [level], null for level 0
+    std::vector<std::unique_ptr<DiskLevel>> m_tapeDisks; // [level], null for level 0: the tapes' files
+    std::vector<std::unique_ptr<IoWorker>> m_workers;    // [level], null for level 0; destroyed before the disks
     CountedStore m_store;
     BufferPool<T> m_pool; // before everything that holds buffers, so it outlives them
     Shape m_poolShape{};
@@ -93,11 +98,13 @@ private:
     // One run's state. Compute-thread only, except what m_mu guards.
     std::mutex m_mu;
     std::condition_variable m_cv;
-    std::vector<SlotPtr> m_level0;                    // [state]
-    std::vector<std::vector<char>> m_onLevel;         // [level][state], as issued
-    std::vector<std::vector<std::int64_t>> m_onBytes; // [level][state]
-    std::vector<Tensors<T>> m_tapes;
-    std::vector<char> m_haveTape, m_backwardDone;
+    std::vector<SlotPtr> m_level0;                        // [state]
+    std::vector<std::vector<char>> m_onLevel;             // [level][state], as issued
+    std::vector<std::vector<std::int64_t>> m_onBytes;     // [level][state]
+    std::vector<SlotPtr> m_tapes;                         // [step]: its tape in level 0
+    std::vector<std::vector<char>> m_tapeOn;              // [level][step], as issued
+    std::vector<std::vector<std::int64_t>> m_tapeOnBytes; // [level][step]
+    std::vector<char> m_backwardDone;
     std::vector<int> m_forwardRuns;
     std::vector<std::optional<Interval>> m_intervals; // [action], guarded
     std::string m_ioError;                            // guarded
@@ -119,8 +126,14 @@ private:
     std::string write(int j, int level, int k);
     std::string read(const Cell<T>& cell, int j, int level, int k);
     std::string freeState(int j, int level);
+    std::string writeTape(int i, int level, int k);
+    std::string readTape(const Cell<T>& cell, int i, int level, int k);
+    std::string freeTape(int i, int level);
     void release0(int j);
+    void releaseSlot(SlotPtr s);
     void releaseOnDisk(int j, int level);
+    void releaseTapeOnDisk(int i, int level);
+    bool waitReady(const Slot& s); // false: cancelled
     void unpin(Slot& s);
     void record(int k, const Interval& iv);
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }

@@ -229,7 +229,7 @@ private slots:
                                 path("na.pdf"), "--budgets", "none,50%"});
         if (chart.code == 2 && chart.err.contains("no charts")) return; // a build without the GUI
         QCOMPARE(chart.code, 0);
-        QCOMPARE(chart.err.count("n/a"), 3);
+        QCOMPARE(chart.err.count("n/a"), 4);
         Output unknown = ckptRun({"render", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--chart", "tradeoff",
                                   "--out", path("x.pdf"), "--schedulers", "rotor,nosuch"});
         QCOMPARE(unknown.code, 2);

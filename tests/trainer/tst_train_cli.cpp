@@ -155,8 +155,8 @@ private slots:
             p.waitForReadyRead(10);
             err += p.readAllStandardError();
             const QStringList files = everythingUnder(scratch.path());
-            ready = files.size() == 2 && files.filter("states.bin").size() == 1 &&
-                    (!training || err.contains("iteration 1 "));
+            ready = files.size() == 3 && files.filter("states.bin").size() == 1 &&
+                    files.filter("tapes.bin").size() == 1 && (!training || err.contains("iteration 1 "));
         }
         QVERIFY2(ready, err.constData());
         QCOMPARE(::kill(pid_t(p.processId()), sig), 0);
