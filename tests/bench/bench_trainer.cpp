@@ -1,7 +1,7 @@
 // bench_trainer: the trainer's figures for the closing notes and the README. An LSTM (hidden 256, batch 32, T = 1000,
 // fp32 by default) trained with store-all, periodic (sqrt T segments), revolve with 5 % of the states as slots,
-// bptt-dp within 5 % of store-all's memory and async-multistage with a disk level of files, keeping 5 % of the
-// states' bytes in RAM. For each: seconds per iteration, the store's peak, and how far the measured plan is from the
+// bptt-dp within 5 % of store-all's memory, async-multistage with a disk level of files, keeping 5 % of the
+// states' bytes in RAM, and offload-all (every tape to the disk level and back) within 5 % of store-all's memory. For each: seconds per iteration, the store's peak, and how far the measured plan is from the
 // simulator's prediction on the profiled chain. Build it in Release (-DCKPT_NATIVE=ON); a plain program, not a test.
 //
 //   bench_trainer [--cell lstm] [--hidden 256] [--batch 32] [--length 1000] [--iterations 3] [--task copy]
@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
     cases.push_back({"revolve (5% of states)", "revolve", {{{"slots", std::to_string(std::max(1, n / 20))}}, 0}});
     cases.push_back({"bptt-dp (5% of store-all)", "bptt-dp", {{}, full / 20}});
     cases.push_back({"async-multistage (disk, 5% of states in RAM)", "async-multistage", {{}, states / 20}});
+    cases.push_back({"offload-all (every tape to disk, 5% of store-all)", "offload-all", {{}, full / 20}});
 
     if (!json) {
         std::printf("%s\n", chain.name().c_str());
