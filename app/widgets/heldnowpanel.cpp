@@ -123,6 +123,12 @@ void HeldNowPanel::refresh() {
             lines << tr("gradient: %1").arg(a.held.gradient >= 0 ? "x" + QString::number(a.held.gradient) : tr("none"));
         } else {
             lines << tr("states: %1").arg(xs.isEmpty() ? tr("none") : xs);
+            if (std::size_t(l) < a.held.slowTapes.size() && !a.held.slowTapes[std::size_t(l)].empty()) {
+                QStringList tapes;
+                for (int t : a.held.slowTapes[std::size_t(l)])
+                    tapes << QString::number(t);
+                lines << tr("tapes of steps: %1").arg(tapes.join(' '));
+            }
         }
         parts << lines.join("<br>");
     }
