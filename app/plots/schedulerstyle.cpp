@@ -21,6 +21,7 @@ struct Entry {
     QColor color;
     QCPScatterStyle::ScatterShape marker;
     Qt::PenStyle dash;
+    int custom = 0; // with ssCustom: 0 a pentagon, 1 a hexagon
 };
 
 // Chain schedulers first, then the graph schedulers; a name in both registries (store-all) has one look.
@@ -34,6 +35,7 @@ const Entry kTable[] = {
     {"async-multistage", kOrange, QCPScatterStyle::ssStar, Qt::DashDotLine},
     {"double-checkpointing", kPurple, QCPScatterStyle::ssCrossSquare, Qt::DotLine},
     {"offload-all", kSky, QCPScatterStyle::ssDisc, Qt::DashDotDotLine},
+    {"offload-dp", kBrown, QCPScatterStyle::ssCustom, Qt::DashDotDotLine, 1},
     {"chen-sqrt", kSky, QCPScatterStyle::ssCross, Qt::DashLine},
     {"chen-greedy", kBrown, QCPScatterStyle::ssPlusCircle, Qt::SolidLine},
     {"reversible", kGreen, QCPScatterStyle::ssCrossCircle, Qt::DashDotLine},
@@ -65,7 +67,7 @@ std::optional<SchedulerStyle> variantStyle(const std::string& name) {
         if (p.type != ckpt::ParamType::Choice) continue;
         int rank = 0; // among the choices that are not the default
         for (const std::string& c : p.choices) {
-            if (c == choice && c == p.default_value) return SchedulerStyle{e->color, e->marker, e->dash, true};
+            if (c == choice && c == p.default_value) return SchedulerStyle{e->color, e->marker, e->dash, true, e->custom};
             if (c == choice) {
                 // A cross first: drawn over another series' closed marker at the same point, both stay visible.
                 static const QCPScatterStyle::ScatterShape markers[] = {
@@ -94,7 +96,7 @@ std::optional<SchedulerStyle> variantStyle(const std::string& name) {
 } // namespace
 
 SchedulerStyle schedulerStyle(const std::string& name) {
-    if (const Entry* e = entryOf(name)) return {e->color, e->marker, e->dash, true};
+    if (const Entry* e = entryOf(name)) return {e->color, e->marker, e->dash, true, e->custom};
     if (auto v = variantStyle(name)) return *v;
     // Not in the table yet (a new scheduler): a look that depends on the name only, never on run order.
     static const std::array<QColor, 10> colors = {kBlack,      kOrange,     kSky,  kGreen,  kBlue,
@@ -106,13 +108,13 @@ SchedulerStyle schedulerStyle(const std::string& name) {
 
 namespace {
 
-// The one shape QCustomPlot lacks that reads as closed and apart from the others: a pentagon, in QCustomPlot's
-// custom-shape units (a marker of size 6 spans 6).
-QPainterPath pentagon() {
+// The shapes QCustomPlot lacks that read as closed and apart from the others: a pentagon (point up) and a hexagon
+// (flat top), in QCustomPlot's custom-shape units (a marker of size 6 spans 6).
+QPainterPath polygon(int corners) {
     QPainterPath path;
-    for (int k = 0; k < 5; ++k) {
-        const double a = -M_PI / 2 + k * 2 * M_PI / 5;
-        const QPointF p(3.3 * std::cos(a), 3.3 * std::sin(a) + 0.4);
+    for (int k = 0; k < corners; ++k) {
+        const double a = (corners == 5 ? -M_PI / 2 : 0) + k * 2 * M_PI / corners;
+        const QPointF p(3.3 * std::cos(a), 3.3 * std::sin(a) + (corners == 5 ? 0.4 : 0));
         k == 0 ? path.moveTo(p) : path.lineTo(p);
     }
     path.closeSubpath();
@@ -131,6 +133,6 @@ QCPScatterStyle schedulerScatter(const SchedulerStyle& style, double size) {
     // The marker's outline is solid even when the line is dashed, so the shape stays readable. Hollow: a chart
     // that marks proven results fills them itself (tradeoffview.cpp).
     if (style.marker == QCPScatterStyle::ssCustom)
-        return QCPScatterStyle(pentagon(), QPen(style.color, 1.2), Qt::NoBrush, size);
+        return QCPScatterStyle(polygon(style.custom == 1 ? 6 : 5), QPen(style.color, 1.2), Qt::NoBrush, size);
     return QCPScatterStyle(style.marker, QPen(style.color, 1.2), Qt::NoBrush, size);
 }

@@ -14,4 +14,20 @@ Plan offloadAllPlan(const Chain& chain, const Hardware& hw, int level, int prefe
 
 SchedulerInfo offloadAllScheduler();
 
+// offload-dp: the fastest plan, within `budget` bytes of level 0, that chooses for each step of the first forward
+// sweep between keeping its tape, offloading it to `level` and recomputing it (rotor's checkpoints), and reverses
+// what it recomputes with rotor's programme. Its class: a tape offloaded is written as soon as its forward ends and
+// the channel is never behind (the write ends before the next offloaded tape is made, and before the sweep ends); it
+// is read back while the backward of the next step runs. Within the class the programme is exact: dp_cost equals the
+// simulated makespan, and tests/engine/tst_optimal checks it against every plan of the class.
+struct OffloadDpResult {
+    Plan plan;
+    double dp_cost = 0;
+    std::int64_t unit = 1; // bytes per memory slot
+    int offloaded = 0;     // tapes written to `level`
+};
+Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, int level, std::int64_t budget,
+                                       int slots);
+SchedulerInfo offloadDpScheduler();
+
 } // namespace ckpt

@@ -47,7 +47,7 @@ const std::vector<SchedulerInfo>& schedulers() {
     static const std::vector<SchedulerInfo> all = {
         storeAllScheduler(),  periodicScheduler(),   revolveScheduler(),         rotorScheduler(),
         bpttDpScheduler(),    multistageScheduler(), asyncMultistageScheduler(), doubleCheckpointingScheduler(),
-        offloadAllScheduler()};
+        offloadAllScheduler(), offloadDpScheduler()};
     return all;
 }
 

@@ -25,9 +25,11 @@
 
 namespace ckpt {
 namespace {
-
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int kRotorMaxSteps = 20000;
+} // namespace
+
+namespace rotor_detail {
 
 // The chain in slots of `unit` bytes, and its times: everything the programme's table depends on (the budget only
 // picks the column read), so it is the key the table is kept under between solves.
@@ -76,6 +78,8 @@ public:
     int slots() const { return M; }
 
     float optimum(int m) const { return at(0, n)[m]; }
+    float value(int s, int t, int m) const { return at(s, t)[m]; }
+    const float* values(int s, int t) const { return at(s, t); }
 
     // Rebuilds the choices from the table: the options are evaluated in the order and with the same float
     // operations as fill(), and the first that reaches the stored optimum is the one fill() kept. The sub-problems
@@ -233,6 +237,12 @@ private:
     }
 };
 
+} // namespace rotor_detail
+
+namespace {
+using rotor_detail::RotorInputs;
+using rotor_detail::RotorTable;
+
 // Tables between solves: a uniform chain of 1000 steps at 2000 slots takes 16 MiB.
 constexpr std::size_t kKeptBytes = std::size_t(128) << 20;
 TableCache<RotorInputs, RotorTable>& rotorTables() {
@@ -280,7 +290,19 @@ std::optional<Error> rotorCheckSize(int n, int slots, bool uniform) {
     return std::nullopt;
 }
 
-Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots) {
+float RotorProgramme::cost(int s, int t, int m) const {
+    return table->value(s, t, m);
+}
+
+const float* RotorProgramme::row(int s, int t) const {
+    return table->values(s, t);
+}
+
+void RotorProgramme::emit(int s, int t, int m, Plan& plan, double& time) const {
+    table->emit(s, t, m, plan, time);
+}
+
+Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots) {
     const int n = chain.length();
     if (budget <= 0) return fail("rotor needs a budget > 0");
     if (auto e = rotorCheckSize(n, slots, chain.isUniform())) return *e;
@@ -303,7 +325,20 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
         return fail("rotor: " + std::to_string(n) + " heterogeneous steps with " + std::to_string(slots) +
                     " memory slots need a " + std::to_string(bytes >> 20) + " MiB table; lower the slots parameter");
     // The slots a budget can ask for with this unit: up to 4x the asked slots with the common unit, else the asked.
-    const auto dp = rotorTable(chain, unit, M, exact ? 4 * slots : slots);
+    RotorProgramme p;
+    p.table = rotorTable(chain, unit, M, exact ? 4 * slots : slots);
+    p.unit = unit;
+    p.M = M;
+    return p;
+}
+
+Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots) {
+    const int n = chain.length();
+    auto prog = rotorProgramme(chain, budget, slots);
+    if (!prog) return prog.errorValue();
+    const int M = prog->M;
+    const std::int64_t unit = prog->unit;
+    const auto& dp = prog->table;
     if (!std::isfinite(dp->optimum(M))) {
         // Every schedule keeps x_0 until the end; keeping nothing else (revolve with one slot) is the leanest.
         std::int64_t need = leanestPeak(chain);

@@ -2,15 +2,35 @@
 #include "schedulers/registry.h"
 #include "util/table_cache.h"
 
+#include <memory>
 #include <optional>
 
 namespace ckpt {
+
+namespace rotor_detail {
+class RotorTable;
+}
 
 struct RotorResult {
     Plan plan;
     double dp_cost = 0;    // the programme's optimum in its discretised memory model
     std::int64_t unit = 1; // bytes per memory slot
 };
+
+// Rotor's programme for a chain and budget, as a part of another programme (offload-dp reverses the part before
+// each of its checkpoints with it). Sizes are in slots of `unit` bytes; the budget is M slots.
+struct RotorProgramme {
+    std::shared_ptr<const rotor_detail::RotorTable> table;
+    std::int64_t unit = 1;
+    int M = 0;
+    // Opt(s, t, m): the least time to reverse steps s+1..t from x_s, holding grad x_t (t < n) and at most m slots;
+    // +infinity if m is too few.
+    float cost(int s, int t, int m) const;
+    const float* row(int s, int t) const; // cost(s, t, m) for m = 0..M
+    // Appends that schedule's actions to `plan`, adding their compute time to `time`.
+    void emit(int s, int t, int m, Plan& plan, double& time) const;
+};
+Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots);
 
 // The optimal persistent schedule of a heterogeneous chain within `budget` bytes of level 0, sizes rounded up to
 // multiples of budget / slots. Infeasible: the message names the smallest budget that works.

@@ -50,7 +50,7 @@ private slots:
         for (const auto& n : names) {
             SchedulerStyle s = schedulerStyle(n);
             QVERIFY2(s.listed, ("no style for " + n + " in app/plots/schedulerstyle.cpp").c_str());
-            QVERIFY2(markers.insert(int(s.marker)).second, ("marker shared by " + n).c_str());
+            QVERIFY2(markers.insert(int(s.marker) * 16 + s.custom).second, ("marker shared by " + n).c_str());
             QVERIFY2(looks.insert({s.color.rgb(), int(s.dash)}).second, ("colour and dash shared by " + n).c_str());
             // Contrast at least 2.2:1 against white, for lines with markers (the old yellow had 1.3:1).
             QVERIFY2(1.05 / (luminance(s.color) + 0.05) >= 2.2, ("too faint on white: " + n).c_str());

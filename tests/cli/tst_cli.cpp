@@ -215,9 +215,9 @@ private slots:
             QVERIFY(!j["feasible"].toBool());
             QVERIFY2(j["reason"].toString().contains("needs 2 memory levels"), qPrintable(j["reason"].toString()));
         }
-        QCOMPARE(na, 2 * 4); // multistage, async-multistage, double-checkpointing, offload-all at both budgets
+        QCOMPARE(na, 2 * 5); // multistage, async-multistage, double-checkpointing, offload-all, offload-dp at both
         QVERIFY(ran >= 8);
-        QCOMPARE(o.err.count("n/a"), 4);
+        QCOMPARE(o.err.count("n/a"), 5);
         Output table = ckptRun({"compare", example("small-hetero-12.ckpt-chain.json"), "--schedulers", "multistage"});
         QCOMPARE(table.code, 0);
         QVERIFY2(table.out.contains("n/a [1]"), table.out);
@@ -229,7 +229,7 @@ private slots:
                                 path("na.pdf"), "--budgets", "none,50%"});
         if (chart.code == 2 && chart.err.contains("no charts")) return; // a build without the GUI
         QCOMPARE(chart.code, 0);
-        QCOMPARE(chart.err.count("n/a"), 4);
+        QCOMPARE(chart.err.count("n/a"), 5);
         Output unknown = ckptRun({"render", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--chart", "tradeoff",
                                   "--out", path("x.pdf"), "--schedulers", "rotor,nosuch"});
         QCOMPARE(unknown.code, 2);

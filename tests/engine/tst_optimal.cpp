@@ -1,6 +1,7 @@
 // Optimal schedulers against exhaustive search over every valid schedule on small chains (tests/engine/exhaustive.h).
 #include "exhaustive.h"
 #include "schedulers/bptt_dp.h"
+#include "schedulers/offload.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -37,6 +38,87 @@ Chain smallChain(int n, unsigned seed, bool uniform) {
 std::int64_t peakOf(const Chain& c, const Schedule& s) {
     auto tl = simulate(c, Hardware::unbounded(), s);
     return tl ? tl->totals.peak_bytes[0] : -1;
+}
+
+// Every persistent reversal of steps s+1..t in rotor's shape (taped first step, or a checkpoint at x_s and an advance
+// to x_k), written out plan by plan: an enumeration independent of any programme.
+std::vector<Schedule> rotorShapes(int s, int t) {
+    if (t == s + 1) return {{Action::forward(t, Keep::Tape), Action::backward(t)}};
+    std::vector<Schedule> out;
+    for (const Schedule& sub : rotorShapes(s + 1, t)) {
+        Schedule a{Action::forward(s + 1, Keep::Tape)};
+        a.insert(a.end(), sub.begin(), sub.end());
+        a.push_back(Action::backward(s + 1));
+        out.push_back(std::move(a));
+    }
+    for (int k = s + 1; k < t; ++k) {
+        Schedule adv;
+        for (int j = s + 1; j <= k; ++j)
+            adv.push_back(Action::forward(j, j == s + 1 ? Keep::State : Keep::None));
+        const auto rights = rotorShapes(k, t), lefts = rotorShapes(s, k);
+        for (const Schedule& r : rights)
+            for (const Schedule& l : lefts) {
+                Schedule a = adv;
+                a.insert(a.end(), r.begin(), r.end());
+                a.insert(a.end(), l.begin(), l.end());
+                out.push_back(std::move(a));
+            }
+    }
+    return out;
+}
+
+// The same from x_s to the end of the chain, where each step the first sweep tapes may instead have its tape written
+// to level 1 and freed, and read back just before the backward of the next step.
+std::vector<Schedule> offloadShapes(int s, int n) {
+    if (s + 1 == n) return {{Action::forward(n, Keep::Tape), Action::backward(n)}};
+    const int i = s + 1;
+    std::vector<Schedule> out;
+    for (const Schedule& sub : offloadShapes(i, n)) {
+        Schedule keep{Action::forward(i, Keep::Tape)};
+        keep.insert(keep.end(), sub.begin(), sub.end());
+        keep.push_back(Action::backward(i));
+        out.push_back(std::move(keep));
+        Schedule off{Action::forward(i, Keep::Tape), Action::writeTape(i, 1), Action::freeTape(i, 0)};
+        off.insert(off.end(), sub.begin(), sub.end() - 1); // sub ends with the backward of step i + 1
+        off.push_back(Action::readTape(i, 1));
+        off.push_back(sub.back());
+        off.push_back(Action::backward(i));
+        out.push_back(std::move(off));
+    }
+    for (int k = i; k < n; ++k) {
+        Schedule adv;
+        for (int j = i; j <= k; ++j)
+            adv.push_back(Action::forward(j, j == i ? Keep::State : Keep::None));
+        const auto rights = offloadShapes(k, n);
+        const auto lefts = rotorShapes(s, k);
+        for (const Schedule& r : rights)
+            for (const Schedule& l : lefts) {
+                Schedule a = adv;
+                a.insert(a.end(), r.begin(), r.end());
+                a.insert(a.end(), l.begin(), l.end());
+                out.push_back(std::move(a));
+            }
+    }
+    return out;
+}
+
+// offload-dp's class, judged on the simulated timeline: every tape write starts when its forward (of the first
+// sweep) ends, and ends by the end of that sweep.
+bool channelNeverBehind(const Timeline& tl, int n) {
+    std::vector<double> firstEnd(std::size_t(n) + 1, -1);
+    for (const Interval& iv : tl.intervals)
+        if (iv.lane == 0 && iv.kind == IntervalKind::Forward) firstEnd[std::size_t(iv.index)] = iv.end;
+    for (const Interval& iv : tl.intervals)
+        if (iv.kind == IntervalKind::Write && iv.tape &&
+            (iv.start != firstEnd[std::size_t(iv.index)] || iv.end > firstEnd[std::size_t(n)]))
+            return false;
+    return true;
+}
+
+Hardware hostOver(double bytesPerSecond) {
+    return *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                   MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), bytesPerSecond,
+                                               bytesPerSecond, 0}});
 }
 
 } // namespace
@@ -84,6 +166,68 @@ private slots:
         }
         QVERIFY(compared >= 80);
         qInfo("rotor = exhaustive optimum on %d cases (%d budgets infeasible for both)", compared, infeasibleBoth);
+    }
+
+    // offload-dp's programme against every plan of its class (tests above: offloadShapes), each simulated: the least
+    // makespan within the budget equals the programme's optimum, on chains of 2..6 steps, at five budgets and three
+    // speeds of the slower level (everything offloadable at once; writes about as long as forwards; most too slow).
+    void offloadDpEqualsExhaustiveSearch() {
+        int compared = 0, infeasibleBoth = 0, offloadWins = 0;
+        SimOptions lean;
+        lean.memory_curve = false;
+        for (unsigned seed = 1; seed <= 15; ++seed) {
+            const int n = 2 + int(seed % 5); // 2..6
+            Chain c = smallChain(n, seed, seed % 4 == 0);
+            const std::int64_t leanest = peakOf(c, revolvePlan(c, 1).actions);
+            const std::int64_t all = peakOf(c, storeAllPlan(c).actions);
+            const auto shapes = offloadShapes(0, n);
+            for (double bw : {1e9, 8.0, 2.0}) {
+                const Hardware hw = hostOver(bw);
+                struct Outcome {
+                    double makespan;
+                    std::int64_t peak;
+                };
+                std::vector<Outcome> outcomes;
+                for (const Schedule& plan : shapes) {
+                    auto tl = simulate(c, hw, plan, lean);
+                    QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+                    if (channelNeverBehind(*tl, n))
+                        outcomes.push_back({tl->totals.makespan_s, tl->totals.peak_bytes[0]});
+                }
+                for (double f : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+                    const std::int64_t budget = (leanest + std::int64_t(f * double(all - leanest))) / 8 * 8;
+                    double truth = std::numeric_limits<double>::infinity();
+                    for (const Outcome& o : outcomes)
+                        if (o.peak <= budget) truth = std::min(truth, o.makespan);
+                    auto r = offloadDpSolve(c, hw, 1, budget, int(budget / 8));
+                    const QString where = QString("seed %1 n %2 bandwidth %3 budget %4").arg(seed).arg(n).arg(bw).arg(budget);
+                    if (!std::isfinite(truth)) {
+                        QVERIFY2(!r.ok() && r.errorValue().infeasible, qPrintable(where));
+                        ++infeasibleBoth;
+                        continue;
+                    }
+                    QVERIFY2(r.ok(), qPrintable(where + ": " + (r.ok() ? "" : r.error().c_str())));
+                    SimOptions opt;
+                    opt.budget_bytes = budget;
+                    auto tl = simulate(c, hw, r->plan.actions, opt);
+                    QVERIFY2(tl.ok(), qPrintable(where + ": " + (tl.ok() ? "" : tl.error().c_str())));
+                    QVERIFY2(channelNeverBehind(*tl, n), qPrintable(where));
+                    QVERIFY2(std::abs(r->dp_cost - truth) <= 1e-9 * truth,
+                             qPrintable(where + QString(": programme %1, search %2").arg(r->dp_cost).arg(truth)));
+                    QCOMPARE(tl->totals.makespan_s, truth);
+                    QCOMPARE(r->plan.predicted_makespan_s, truth);
+                    auto rot = rotorSolve(c, budget, int(budget / 8));
+                    QVERIFY(rot.ok());
+                    QVERIFY(truth <= rot->plan.predicted_makespan_s);
+                    if (truth < rot->plan.predicted_makespan_s) ++offloadWins;
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY(compared >= 150);
+        QVERIFY(offloadWins >= 20);
+        qInfo("offload-dp = exhaustive optimum on %d cases (%d budgets infeasible for both); faster than rotor on %d",
+              compared, infeasibleBoth, offloadWins);
     }
 
     // Over every valid schedule (checkpoints may be dropped and rebuilt), the optimum is never above rotor's, and on

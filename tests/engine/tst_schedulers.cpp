@@ -256,6 +256,49 @@ private slots:
         }
     }
 
+    // offload-dp through the registry, on longer random chains: its prediction is the simulation, it is never slower
+    // than rotor at the same budget (rotor's plans are in its class), and with bandwidth to spare it keeps store-all's
+    // time within 1 % at a quarter of store-all's peak, where rotor recomputes.
+    void offloadDp() {
+        for (unsigned seed = 1; seed <= 4; ++seed) {
+            Chain c = randomChain(20 + int(seed) * 10, seed);
+            const Plan all = storeAllPlan(c);
+            const std::int64_t allPeak = mustSimulate(c, all.actions).totals.peak_bytes[0];
+            for (double bw : {1e12, 50.0, 5.0}) {
+                const Hardware hw = *Hardware::make(
+                    "two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                            MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), bw, bw, 0}});
+                for (double share : {0.25, 0.5}) {
+                    const auto budget = std::int64_t(share * double(allPeak));
+                    auto plan = solve("offload-dp", c, hw, {{{"slots", "200"}}, budget});
+                    auto rotor = solve("rotor", c, hw, {{{"slots", "200"}}, budget});
+                    QVERIFY2(plan, plan ? "" : plan.error().c_str());
+                    QVERIFY2(rotor, rotor ? "" : rotor.error().c_str());
+                    SimOptions opt;
+                    opt.budget_bytes = budget;
+                    auto tl = simulate(c, hw, plan->actions, opt);
+                    QVERIFY2(tl, tl ? "" : tl.error().c_str());
+                    QCOMPARE(tl->totals.makespan_s, plan->predicted_makespan_s);
+                    QVERIFY(plan->predicted_makespan_s <= rotor->predicted_makespan_s * (1 + 1e-12));
+                    if (bw == 1e12 && share == 0.25) {
+                        QVERIFY2(tl->totals.makespan_s <= 1.01 * all.predicted_makespan_s,
+                                 qPrintable(QString::number(tl->totals.makespan_s / all.predicted_makespan_s)));
+                        QVERIFY(rotor->predicted_makespan_s > 1.05 * all.predicted_makespan_s);
+                    }
+                }
+            }
+        }
+        // Refused with the reason: a machine without a second level, a budget below the leanest schedule.
+        Chain c = uniformChain(10);
+        auto none = solve("offload-dp", c, Hardware::unbounded(), {{}, 1000});
+        QVERIFY(!none);
+        const Hardware hw = *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                                     MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), 100, 100, 0}});
+        auto tiny = solve("offload-dp", c, hw, {{}, 10});
+        QVERIFY(!tiny && tiny.errorValue().infeasible);
+        QVERIFY2(tiny.error().find("needs at least") != std::string::npos, tiny.error().c_str());
+    }
+
     // offload-all: every tape to level 1 and back. With bandwidth to spare it costs store-all's time within 1 % and
     // holds a few tapes in level 0 instead of all; on a slow channel it takes at least the channel's time for every
     // tape written then read (the channel runs them in order), and its prediction is the simulated makespan.

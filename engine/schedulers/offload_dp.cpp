@@ -1,0 +1,261 @@
+// offload-dp: keep, offload or recompute each tape, optimally, after Beaumont, Eyraud-Dubois, Shilova and Zhao,
+// "Efficient combination of rematerialization and offloading for training DNNs" (NeurIPS 2021): rotor's programme
+// with a third choice for the tapes of the first forward sweep, whose transfers overlap the computation.
+//
+// D(s, m, p): the least time to reverse steps s+1..n from x_s, the first sweep having reached x_s, holding at most m
+// slots of level 0, while the tape of step p (0: none) may still be on its way to the slower level (it holds its
+// slots in level 0 during every compute that starts before its write ends).
+//   keep:      F(s+1, tape), D(s+1, m - tape_{s+1}, p), B(s+1)
+//   offload:   F(s+1, tape) W(s+1) free, D(s+1, m, s+1), [read s+1 while B(s+2) runs] B(s+1)
+//   advance k: F(s+1, state) F(s+2..k, none), D(k, m - x_s, p), rotor's Opt(s, k, m)
+// The first sweep's forwards never wait, so forward k ends at S_k = F_1 + ... + F_k; a write issued at S_i on a free
+// channel ends at E_i = S_i + w_i. The read of tape i starts with B(i+1) (the previous read ended before it), so
+// B(i) starts max(B_{i+1}, r_i) after B(i+1) does: the read's wait is the only time a transfer adds. These are the
+// simulator's own rules, so the programme's optimum is the simulated makespan of its plan.
+#include "schedulers/fit.h"
+#include "schedulers/multilevel.h"
+#include "schedulers/offload.h"
+#include "schedulers/rotor.h"
+#include "schedulers/store_all.h"
+#include "sim/simulator.h"
+#include "util/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ckpt {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+enum Choice : int { kNone = 0, kTurn = -1, kKeep = -2, kOffload = -3 }; // > 0: advance to that k
+
+} // namespace
+
+Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, int level, std::int64_t budget,
+                                       int slots) {
+    const std::string name = "offload-dp";
+    const int n = chain.length();
+    auto prog = rotorProgramme(chain, budget, slots);
+    if (!prog) return prog.errorValue();
+    const std::int64_t unit = prog->unit;
+    const int M = prog->M;
+    auto units = [&](std::int64_t b) { return int((b + unit - 1) / unit); };
+    const auto N = std::size_t(n) + 1;
+    std::vector<int> X(N), T(N, 0), FT(N, 0), BT(N, 0);
+    std::vector<double> F(N, 0), B(N, 0), S(N, 0), E(N, kInfinity), R(N, 0);
+    for (int j = 0; j <= n; ++j)
+        X[std::size_t(j)] = units(chain.stateBytes(j));
+    for (int i = 1; i <= n; ++i) {
+        const Step& st = chain.step(i);
+        const auto u = std::size_t(i);
+        T[u] = units(st.tape_bytes), FT[u] = units(st.forward_tmp_bytes), BT[u] = units(st.backward_tmp_bytes);
+        F[u] = st.forward, B[u] = st.backward;
+        S[u] = S[u - 1] + F[u]; // the simulator's clock, added in the same order
+    }
+    // A tape may be offloaded when its write ends by the end of the sweep (so no read ever waits behind a write).
+    std::vector<char> eligible(N, 0);
+    for (int i = 1; i < n; ++i) {
+        const auto u = std::size_t(i);
+        E[u] = S[u] + hw.writeSeconds(level, chain.step(i).tape_bytes);
+        R[u] = hw.readSeconds(level, chain.step(i).tape_bytes);
+        eligible[u] = E[u] <= S[size_t(n)];
+    }
+    // The tapes that may still be in flight when the sweep stands at x_s: p with E_p > S_s.
+    std::vector<std::vector<int>> cand(N);
+    std::size_t widest = 1;
+    for (int s = 0; s < n; ++s) {
+        cand[std::size_t(s)].push_back(0);
+        for (int p = 1; p <= s; ++p)
+            if (eligible[std::size_t(p)] && E[std::size_t(p)] > S[std::size_t(s)]) cand[std::size_t(s)].push_back(p);
+        widest = std::max(widest, cand[std::size_t(s)].size());
+    }
+    const double cells = double(n) * double(widest) * double(M + 1);
+    if (cells > kMaxTableCells)
+        return tooLarge(name + "'s programme for " + std::to_string(n) + " steps and " + std::to_string(M) + " slots",
+                        cells, kMaxTableCells, "table cells", "lower the slots parameter");
+    const double ops = cells * double(n) / 2;
+    if (ops > kMaxTableOperations)
+        return tooLarge(name + "'s programme for " + std::to_string(n) + " steps and " + std::to_string(M) + " slots",
+                        ops, kMaxTableOperations, "steps of its inner loop", "lower the slots parameter");
+
+    auto norm = [&](int p, int s) { return p > 0 && E[std::size_t(p)] > S[std::size_t(s)] ? p : 0; };
+    auto slot = [&](int s, int p) {
+        const auto& c = cand[std::size_t(s)];
+        return std::size_t(std::find(c.begin(), c.end(), p) - c.begin());
+    };
+    auto inFlight = [&](int p, int j) { return p > 0 && E[std::size_t(p)] > S[std::size_t(j) - 1] ? T[std::size_t(p)] : 0; };
+    auto peakB = [&](int i) {
+        const auto u = std::size_t(i);
+        return T[u] + X[u] + X[u - 1] + BT[u];
+    };
+    std::vector<std::vector<double>> value(N);
+    std::vector<std::vector<int>> choice(N);
+    const auto W = std::size_t(M) + 1;
+    auto row = [&](int s, int p) { return value[std::size_t(s)].data() + slot(s, p) * W; };
+
+    for (int s = n - 1; s >= 0; --s) {
+        const auto us = std::size_t(s);
+        value[us].assign(cand[us].size() * W, kInfinity);
+        choice[us].assign(cand[us].size() * W, kNone);
+        const int i = s + 1, xs = X[us];
+        const auto ui = std::size_t(i);
+        for (std::size_t c = 0; c < cand[us].size(); ++c) {
+            const int p = cand[us][c];
+            double* out = value[us].data() + c * W;
+            int* why = choice[us].data() + c * W;
+            auto offer = [&](int lo, int mo, auto&& cost) {
+                for (int m = std::max(lo, 0); m <= M; ++m) {
+                    const double v = cost(m);
+                    if (v < out[m]) out[m] = v, why[m] = mo;
+                }
+            };
+            const int fp = xs + X[ui] + T[ui] + FT[ui] + inFlight(p, i), bp = peakB(i);
+            if (i == n) {
+                offer(std::max(fp, bp), kTurn, [&](int) { return F[ui] + B[ui]; });
+                continue;
+            }
+            {
+                const double* sub = row(i, norm(p, i));
+                offer(std::max({fp, bp, T[ui]}), kKeep, [&](int m) { return F[ui] + B[ui] + sub[m - T[ui]]; });
+            }
+            if (eligible[ui] && (p == 0 || E[std::size_t(p)] <= S[ui])) {
+                const double* sub = row(i, norm(i, i));
+                const double wait = std::max(0.0, R[ui] - B[ui + 1]);
+                offer(std::max({fp, bp, peakB(i + 1) + T[ui]}), kOffload,
+                      [&](int m) { return F[ui] + B[ui] + wait + sub[m]; });
+            }
+            int advPeak = 0;
+            for (int k = i; k < n; ++k) {
+                const auto uk = std::size_t(k);
+                advPeak = std::max(advPeak, xs + (k > i ? X[uk - 1] : 0) + X[uk] + FT[uk] + inFlight(p, k));
+                if (advPeak > M) break; // longer advances only need more
+                const double* right = row(k, norm(p, k));
+                const float* left = prog->row(s, k);
+                const double adv = S[uk] - S[us];
+                offer(std::max(advPeak, xs), k, [&](int m) { return adv + right[m - xs] + double(left[m]); });
+            }
+        }
+    }
+    const double best = row(0, 0)[M];
+    if (!std::isfinite(best)) {
+        Error e = needsBudget(name, leanestPeak(chain), budget);
+        e.message += " (rounding sizes to slots of " + std::to_string(unit) + " B may ask a little more)";
+        return e;
+    }
+
+    // The plan, from the choices; the sub-problems wait on an explicit stack (a kept chain would recurse n deep).
+    OffloadDpResult r;
+    r.unit = unit;
+    r.dp_cost = best;
+    Schedule acts;
+    acts.reserve(4 * std::size_t(n));
+    std::vector<char> offloaded(N, 0);
+    struct Task {
+        int kind, s, m, p; // kind 0: D(s, m, p); 1: backward s; 2: rotor's Opt(s, p, m)
+    };
+    std::vector<Task> todo{{0, 0, M, 0}};
+    Plan inner;
+    while (!todo.empty()) {
+        const Task t = todo.back();
+        todo.pop_back();
+        if (t.kind == 1) {
+            acts.push_back(Action::backward(t.s));
+            continue;
+        }
+        if (t.kind == 2) {
+            inner.actions.clear();
+            double ignored = 0;
+            prog->emit(t.s, t.p, t.m, inner, ignored);
+            acts.insert(acts.end(), inner.actions.begin(), inner.actions.end());
+            continue;
+        }
+        const int s = t.s, i = s + 1;
+        const int c = choice[std::size_t(s)][slot(s, t.p) * W + std::size_t(t.m)];
+        if (c == kTurn) {
+            acts.push_back(Action::forward(i, Keep::Tape));
+            acts.push_back(Action::backward(i));
+        } else if (c == kKeep) {
+            acts.push_back(Action::forward(i, Keep::Tape));
+            todo.push_back({1, i, 0, 0});
+            todo.push_back({0, i, t.m - T[std::size_t(i)], norm(t.p, i)});
+        } else if (c == kOffload) {
+            acts.push_back(Action::forward(i, Keep::Tape));
+            acts.push_back(Action::writeTape(i, level));
+            acts.push_back(Action::freeTape(i, 0)); // level 0 lets go once the write has read it
+            offloaded[std::size_t(i)] = 1;
+            ++r.offloaded;
+            todo.push_back({1, i, 0, 0});
+            todo.push_back({0, i, t.m, norm(i, i)});
+        } else {
+            const int k = c;
+            for (int j = i; j <= k; ++j)
+                acts.push_back(Action::forward(j, j == i ? Keep::State : Keep::None));
+            todo.push_back({2, s, t.m, k});
+            todo.push_back({0, k, t.m - X[std::size_t(s)], norm(t.p, k)});
+        }
+    }
+    // Each offloaded tape is read back just before the backward of the next step, which is the one it overlaps.
+    r.plan.actions.reserve(acts.size() + std::size_t(r.offloaded));
+    for (const Action& a : acts) {
+        if (a.kind == ActionKind::Backward && a.index > 1 && offloaded[std::size_t(a.index) - 1])
+            r.plan.actions.push_back(Action::readTape(a.index - 1, level));
+        r.plan.actions.push_back(a);
+    }
+    r.plan.predicted_makespan_s = overlappedMakespan(chain, hw, r.plan.actions);
+    r.plan.params["level"] = std::to_string(level);
+    r.plan.params["unit_bytes"] = std::to_string(unit);
+    r.plan.params["offloaded"] = std::to_string(r.offloaded);
+    return r;
+}
+
+SchedulerInfo offloadDpScheduler() {
+    SchedulerInfo s;
+    s.name = "offload-dp";
+    s.description = "Optimal choice per step between keeping its tape, offloading it to a slower level (the transfer "
+                    "overlapping the computation) and recomputing it (rotor), within a byte budget of level 0";
+    s.paper = "Beaumont, Eyraud-Dubois, Shilova, Zhao 2021, \"Efficient combination of rematerialization and "
+              "offloading for training DNNs\"";
+    s.model = 'B';
+    s.optimality = Optimality::Optimal;
+    s.min_levels = 2;
+    s.params = {
+        {"level",
+         "the slower memory level the tapes go to (1 = the next after level 0)",
+         ParamType::Int,
+         "1",
+         1,
+         64,
+         {}},
+        {"slots",
+         "memory slots the budget is divided into (sizes round up to whole slots)",
+         ParamType::Int,
+         "500",
+         10,
+         30000,
+         {}},
+    };
+    s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
+        const std::string name = "offload-dp";
+        auto level = slowerLevel(name, hw, params.integer("level"));
+        if (!level) return level.errorValue();
+        const int L = *level;
+        const std::int64_t limit = levelZeroLimit(hw, budget);
+        // Nothing to save: store-all is the fastest plan.
+        if (limit == 0 || storeAllPeakBytes(chain) <= limit) return storeAllPlan(chain);
+        auto r = offloadDpSolve(chain, hw, L, limit, int(params.integer("slots")));
+        if (!r) return r.errorValue();
+        // The programme bounds level 0 only; a bounded slower level is checked on the plan.
+        if (!hw.isUnbounded(L)) {
+            SimOptions opt;
+            auto tl = simulate(chain, hw, r->plan.actions, opt);
+            if (!tl)
+                return infeasible(name + ": its plan does not fit level " + std::to_string(L) + ": " + tl.error() +
+                                  " (the programme bounds level 0 only)");
+        }
+        return std::move(r->plan);
+    };
+    return s;
+}
+
+} // namespace ckpt
