@@ -1,8 +1,10 @@
 // bench_trainer: the trainer's figures for the closing notes and the README. An LSTM (hidden 256, batch 32, T = 1000,
 // fp32 by default) trained with store-all, periodic (sqrt T segments), revolve with 5 % of the states as slots,
 // bptt-dp within 5 % of store-all's memory, async-multistage with a disk level of files, keeping 5 % of the
-// states' bytes in RAM, and offload-all (every tape to the disk level and back) within 5 % of store-all's memory. For each: seconds per iteration, the store's peak, and how far the measured plan is from the
-// simulator's prediction on the profiled chain. Build it in Release (-DCKPT_NATIVE=ON); a plain program, not a test.
+// states' bytes in RAM, offload-all (every tape to the disk level and back) within 5 % of store-all's memory, and
+// offload-dp (each tape kept, offloaded or recomputed, optimally) within 5 % and 1 %. For each: seconds per
+// iteration, the store's peak, and how far the measured plan is from the simulator's prediction on the profiled
+// chain. Build it in Release (-DCKPT_NATIVE=ON); a plain program, not a test.
 //
 //   bench_trainer [--cell lstm] [--hidden 256] [--batch 32] [--length 1000] [--iterations 3] [--task copy]
 //                 [--only NAME] [--scratch DIR] [--json]
@@ -94,6 +96,8 @@ int main(int argc, char** argv) {
     cases.push_back({"bptt-dp (5% of store-all)", "bptt-dp", {{}, full / 20}});
     cases.push_back({"async-multistage (disk, 5% of states in RAM)", "async-multistage", {{}, states / 20}});
     cases.push_back({"offload-all (every tape to disk, 5% of store-all)", "offload-all", {{}, full / 20}});
+    cases.push_back({"offload-dp (keep/offload/recompute, 5% of store-all)", "offload-dp", {{}, full / 20}});
+    cases.push_back({"offload-dp (keep/offload/recompute, 1% of store-all)", "offload-dp", {{}, full / 100}});
 
     if (!json) {
         std::printf("%s\n", chain.name().c_str());
