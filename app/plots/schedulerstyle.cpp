@@ -21,7 +21,7 @@ struct Entry {
     QColor color;
     QCPScatterStyle::ScatterShape marker;
     Qt::PenStyle dash;
-    int custom = 0; // with ssCustom: 0 a pentagon, 1 a hexagon
+    int custom = 0; // with ssCustom: 0 a pentagon, 1 a bow tie
 };
 
 // Chain schedulers first, then the graph schedulers; a name in both registries (store-all) has one look.
@@ -108,15 +108,25 @@ SchedulerStyle schedulerStyle(const std::string& name) {
 
 namespace {
 
-// The shapes QCustomPlot lacks that read as closed and apart from the others: a pentagon (point up) and a hexagon
-// (flat top), in QCustomPlot's custom-shape units (a marker of size 6 spans 6).
-QPainterPath polygon(int corners) {
+// The shapes QCustomPlot lacks that read as closed and apart from the others, in QCustomPlot's custom-shape units (a
+// marker of size 6 spans 6): a pentagon (point up), and a bow tie (two triangles meeting at the centre).
+QPainterPath pentagon() {
     QPainterPath path;
-    for (int k = 0; k < corners; ++k) {
-        const double a = (corners == 5 ? -M_PI / 2 : 0) + k * 2 * M_PI / corners;
-        const QPointF p(3.3 * std::cos(a), 3.3 * std::sin(a) + (corners == 5 ? 0.4 : 0));
+    for (int k = 0; k < 5; ++k) {
+        const double a = -M_PI / 2 + k * 2 * M_PI / 5;
+        const QPointF p(3.3 * std::cos(a), 3.3 * std::sin(a) + 0.4);
         k == 0 ? path.moveTo(p) : path.lineTo(p);
     }
+    path.closeSubpath();
+    return path;
+}
+
+QPainterPath bowTie() {
+    QPainterPath path;
+    path.moveTo(-3.2, -2.8);
+    path.lineTo(3.2, 2.8);
+    path.lineTo(3.2, -2.8);
+    path.lineTo(-3.2, 2.8);
     path.closeSubpath();
     return path;
 }
@@ -133,6 +143,6 @@ QCPScatterStyle schedulerScatter(const SchedulerStyle& style, double size) {
     // The marker's outline is solid even when the line is dashed, so the shape stays readable. Hollow: a chart
     // that marks proven results fills them itself (tradeoffview.cpp).
     if (style.marker == QCPScatterStyle::ssCustom)
-        return QCPScatterStyle(polygon(style.custom == 1 ? 6 : 5), QPen(style.color, 1.2), Qt::NoBrush, size);
+        return QCPScatterStyle(style.custom == 1 ? bowTie() : pentagon(), QPen(style.color, 1.2), Qt::NoBrush, size);
     return QCPScatterStyle(style.marker, QPen(style.color, 1.2), Qt::NoBrush, size);
 }

@@ -12,7 +12,7 @@ struct SchedulerStyle {
     QCPScatterStyle::ScatterShape marker = QCPScatterStyle::ssCircle;
     Qt::PenStyle dash = Qt::SolidLine;
     bool listed = true; // false: a name the table does not know, given a stable look derived from the name
-    int custom = 0;     // with marker ssCustom, the shape QCustomPlot lacks: 0 a pentagon, 1 a hexagon
+    int custom = 0;     // with marker ssCustom, the shape QCustomPlot lacks: 0 a pentagon, 1 a bow tie
 };
 
 // A name may also be "SCHEDULER CHOICE" (a figure's series "bptt-dp hsm"): a variant of the scheduler, in its hue.
