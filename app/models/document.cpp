@@ -77,7 +77,10 @@ Document::Document(QObject* parent) : QObject(parent), m_undo(new QUndoStack(thi
 }
 
 Chain Document::chain() const {
-    return *Chain::make(m_chainName.toStdString(), m_steps);
+    Chain c = *Chain::make(m_chainName.toStdString(), m_steps);
+    if (m_model == MemoryModel::Standard && m_finalState < 0) return c;
+    if (auto m = c.withModel(m_model, m_finalState)) return *m;
+    return c; // x_n's size no longer fits the bound with the edited steps: the steps' own sizes
 }
 Hardware Document::hardware() const {
     return *Hardware::make(m_hardwareName.toStdString(), m_levels);
@@ -125,6 +128,8 @@ void Document::setProject(const Project& p) {
     m_graphName = m_isGraph ? QString::fromStdString(p.graph->name()) : QString();
     m_steps = p.chain.steps();
     m_chainName = QString::fromStdString(p.chain.name());
+    m_model = p.chain.memoryModel();
+    m_finalState = p.chain.finalStateBytes();
     m_levels = p.hardware.levels();
     m_hardwareName = QString::fromStdString(p.hardware.name());
     m_settings = p.settings;
@@ -140,6 +145,13 @@ void Document::setGraph(const Graph& g) {
 }
 
 void Document::setChain(const Chain& c) {
+    if (c.memoryModel() != m_model || c.finalStateBytes() != m_finalState) {
+        // Another memory model changes what every view shows: a new start (the steps' undo history goes too).
+        Project p = project();
+        p.chain = c;
+        setProject(p);
+        return;
+    }
     m_chainName = QString::fromStdString(c.name());
     editSteps(c.steps(), tr("Open chain %1").arg(m_chainName));
 }

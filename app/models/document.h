@@ -82,6 +82,8 @@ signals:
 
 private:
     std::vector<ckpt::Step> m_steps;
+    ckpt::MemoryModel m_model = ckpt::MemoryModel::Standard; // the chain's, kept across edits of its steps
+    std::int64_t m_finalState = -1;
     std::vector<ckpt::MemoryLevel> m_levels;
     QString m_chainName, m_hardwareName, m_graphName;
     bool m_isGraph = false;

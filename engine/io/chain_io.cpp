@@ -41,7 +41,23 @@ Result<Chain> readChain(const json& doc, const std::string& source) {
     top.string("name", name, false);
     const json* steps = top.find("steps", false);
     const json* uniform = top.find("uniform", false);
+    std::string modelName = "standard";
+    top.string("memory_model", modelName, false);
+    std::int64_t finalBytes = -1;
+    top.bytes("final_state_bytes", finalBytes, false);
     if (!top.ok()) return top.error();
+    MemoryModel model = MemoryModel::Standard;
+    if (modelName == "rotor-paper") model = MemoryModel::RotorPaper;
+    else if (modelName != "standard")
+        return fail(source + ": " + root.member("memory_model").str() +
+                    ": expected \"standard\" or \"rotor-paper\", got \"" + modelName + "\"");
+    auto finish = [&](Result<Chain> chain) -> Result<Chain> {
+        if (!chain) return fail(source + ": " + chain.error());
+        if (model == MemoryModel::Standard && finalBytes < 0) return chain;
+        auto c = chain->withModel(model, finalBytes);
+        if (!c) return fail(source + ": " + c.error());
+        return c;
+    };
     if (steps && uniform) return fail(source + ": give either \"steps\" or \"uniform\", not both");
     if (!steps && !uniform) return fail(source + ": missing \"steps\" (or \"uniform\" for a chain of equal steps)");
 
@@ -52,9 +68,7 @@ Result<Chain> readChain(const json& doc, const std::string& source) {
         r.integer("length", length, 1, 50'000'000);
         Step step = readStep(r);
         if (!r.ok()) return r.error();
-        auto chain = Chain::uniform(std::move(name), static_cast<int>(length), step);
-        if (!chain) return fail(source + ": " + chain.error());
-        return chain;
+        return finish(Chain::uniform(std::move(name), static_cast<int>(length), step));
     }
 
     JsonPath path = root.member("steps");
@@ -68,9 +82,7 @@ Result<Chain> readChain(const json& doc, const std::string& source) {
         if (!r.ok()) return r.error();
         list.push_back(step);
     }
-    auto chain = Chain::make(std::move(name), std::move(list));
-    if (!chain) return fail(source + ": " + chain.error());
-    return chain;
+    return finish(Chain::make(std::move(name), std::move(list)));
 }
 
 } // namespace
@@ -85,6 +97,8 @@ Result<Chain> chainFromJson(const nlohmann::json& doc, const std::string& source
 
 nlohmann::json chainToJson(const Chain& chain) {
     json doc = {{"format", kFormat}, {"version", 1}, {"name", chain.name()}};
+    if (chain.memoryModel() != MemoryModel::Standard) doc["memory_model"] = memoryModelName(chain.memoryModel());
+    if (chain.finalStateBytes() >= 0) doc["final_state_bytes"] = chain.finalStateBytes();
     if (chain.length() > 1 && chain.isUniform()) {
         json u = {{"length", chain.length()}};
         writeStep(chain.step(1), u);

@@ -49,8 +49,28 @@ Result<Chain> Chain::uniform(std::string name, int length, const Step& step) {
     return make(std::move(name), std::vector<Step>(static_cast<std::size_t>(length), step));
 }
 
+const char* memoryModelName(MemoryModel m) {
+    return m == MemoryModel::RotorPaper ? "rotor-paper" : "standard";
+}
+
+Result<Chain> Chain::withModel(MemoryModel model, std::int64_t finalStateBytes) const {
+    if (finalStateBytes < -1) return fail("final_state_bytes must be >= 0");
+    std::int64_t total = 0;
+    for (const Step& s : m_steps)
+        for (std::int64_t b : {s.state_bytes, s.tape_bytes, s.forward_tmp_bytes, s.backward_tmp_bytes})
+            if (!checkedAdd(total, b, total)) return overTheBound(m_steps.size());
+    const std::int64_t last = finalStateBytes >= 0 ? finalStateBytes : m_steps.back().state_bytes;
+    if (!checkedAdd(total, last, total) || total > kMaxTotalBytes)
+        return fail("final_state_bytes: the chain's bytes add up to more than " + std::string(kMaxTotalBytesText) +
+                    " (" + std::to_string(kMaxTotalBytes) + " B) with it");
+    Chain c = *this;
+    c.m_model = model;
+    c.m_final = finalStateBytes;
+    return c;
+}
+
 std::int64_t Chain::stateBytes(int j) const {
-    if (j >= length()) return m_steps.back().state_bytes;
+    if (j >= length()) return m_final >= 0 ? m_final : m_steps.back().state_bytes;
     return m_steps[static_cast<std::size_t>(j)].state_bytes;
 }
 

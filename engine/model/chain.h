@@ -10,6 +10,13 @@
 
 namespace ckpt {
 
+// How a chain's memory is counted (sim/simulator.cpp). Standard, this program's: a taped forward consumes its input
+// and keeps its output x_i beside its tape. RotorPaper, the model of Beaumont et al.'s rotor paper (2019): a taped
+// forward keeps its input x_{i-1} until the backward of step i (which reads it), and its tape contains its output
+// x_i (no separate copy). The paper's x_n has its own size in either model (finalStateBytes).
+enum class MemoryModel : std::uint8_t { Standard, RotorPaper };
+const char* memoryModelName(MemoryModel m); // "standard", "rotor-paper"
+
 struct Step {
     double forward = 0;  // seconds
     double backward = 0; // seconds
@@ -32,8 +39,12 @@ public:
     const std::vector<Step>& steps() const { return m_steps; }
     // 1-based, as in the papers.
     const Step& step(int i) const { return m_steps[static_cast<std::size_t>(i - 1)]; }
-    // Size of state x_j for j in 0..n.
+    // Size of state x_j for j in 0..n (x_n: finalStateBytes if set, else the last step's input's).
     std::int64_t stateBytes(int j) const;
+    MemoryModel memoryModel() const { return m_model; }
+    std::int64_t finalStateBytes() const { return m_final; } // -1: x_n sized as the last step's input
+    // The same steps in `model`, with x_n of `finalStateBytes` (-1: the last step's input's size); checked as make.
+    Result<Chain> withModel(MemoryModel model, std::int64_t finalStateBytes = -1) const;
     bool isUniform() const;
     double totalForward() const;
     double totalBackward() const;
@@ -46,6 +57,8 @@ private:
     Chain(std::string name, std::vector<Step> steps);
     std::string m_name;
     std::vector<Step> m_steps;
+    MemoryModel m_model = MemoryModel::Standard;
+    std::int64_t m_final = -1;
 };
 
 } // namespace ckpt

@@ -58,6 +58,12 @@ std::int64_t leanestPeak(const Chain& c) {
             peak = std::max(peak, saturatingSum({advance, g}));
         }
         const std::int64_t input = j >= 2 ? saturatingSum({x(0), x(j - 1)}) : x(0);
+        if (c.memoryModel() == MemoryModel::RotorPaper) {
+            // The taped forward keeps its input until its backward and holds its output inside its tape.
+            peak = std::max(peak, saturatingSum({input, s.tape_bytes, s.forward_tmp_bytes, g}));
+            peak = std::max(peak, saturatingSum({input, s.tape_bytes, x(j), x(j - 1), s.backward_tmp_bytes}));
+            continue;
+        }
         peak = std::max(peak, saturatingSum({input, x(j), s.tape_bytes, s.forward_tmp_bytes, g}));
         peak = std::max(peak, saturatingSum({j >= 2 ? x(0) : 0, s.tape_bytes, x(j), x(j - 1), s.backward_tmp_bytes}));
     }

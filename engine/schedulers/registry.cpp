@@ -150,6 +150,9 @@ Result<Plan> solve(const std::string& name, const Chain& chain, const Hardware& 
     if (auto e = checkPlanActions(name + " on " + std::to_string(chain.length()) + " steps", 2.0 * chain.length(),
                                   "every plan has a forward and a backward per step"))
         return *e;
+    if (chain.memoryModel() == MemoryModel::RotorPaper && !s->paper_model)
+        return fail(name + " plans in this program's memory model; the chain counts memory as the rotor paper does "
+                           "(memory_model \"rotor-paper\"), which only store-all and rotor support");
     auto plan = s->solve(chain, hw, *params, request.budget_bytes);
     if (!plan) return plan;
     plan->scheduler = name;

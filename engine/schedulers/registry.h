@@ -50,6 +50,8 @@ struct SchedulerInfo {
     char model = 'B'; // 'A' (states only; taped re-run before each backward) or 'B' (taped forward keeps the tape)
     Optimality optimality = Optimality::Heuristic;
     int min_levels = 1; // memory levels the machine must have (2: it writes states to a slower level)
+    // Plans for chains that count memory as the rotor paper does (model/chain.h); others are refused on them.
+    bool paper_model = false;
     std::vector<ParamSpec> params;
     std::function<Result<Plan>(const Chain&, const Hardware&, const Params&, std::int64_t budget)> solve;
 };

@@ -35,10 +35,12 @@ namespace rotor_detail {
 // picks the column read), so it is the key the table is kept under between solves.
 struct RotorInputs {
     bool uniform = false;
+    bool paper = false; // rotor's paper model (model/chain.h): a second layer of the table, x_s inside a tape
     std::vector<int> X, T, FT, BT; // [j]: state x_j; [i]: tape, forward and backward temporaries of step i
     std::vector<double> F, B;
 
-    RotorInputs(const Chain& c, std::int64_t unit) : uniform(c.isUniform()) {
+    RotorInputs(const Chain& c, std::int64_t unit)
+        : uniform(c.isUniform()), paper(c.memoryModel() == MemoryModel::RotorPaper) {
         const int n = c.length();
         auto units = [&](std::int64_t b) { return int((b + unit - 1) / unit); };
         X.resize(size_t(n) + 1);
@@ -66,13 +68,13 @@ public:
         for (int i = 1; i <= n; ++i)
             PF[size_t(i)] = PF[size_t(i) - 1] + F[size_t(i)];
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
-        cost.assign(rows * std::size_t(M + 1), kInf);
+        cost.assign(rows * std::size_t(layers) * std::size_t(M + 1), kInf);
         run();
     }
 
-    static std::size_t tableBytes(int n, int slots, bool uniform) {
+    static std::size_t tableBytes(int n, int slots, bool uniform, bool paper = false) {
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
-        return rows * std::size_t(slots + 1) * sizeof(float);
+        return rows * (paper ? 2 : 1) * std::size_t(slots + 1) * sizeof(float);
     }
     std::size_t bytes() const { return cost.size() * sizeof(float) + 7 * X.size() * sizeof(double); }
     int slots() const { return M; }
@@ -91,10 +93,11 @@ public:
         };
         struct Task {
             int s, t, m; // reverse s+1..t within m; t < 0: the backward of step s
+            int f = 0;   // the paper's model: x_s lives inside the tape of step s
         };
-        std::vector<Task> todo{{s0, t0, m0}};
+        std::vector<Task> todo{{s0, t0, m0, 0}};
         while (!todo.empty()) {
-            const auto [s, t, m] = todo.back();
+            const auto [s, t, m, f] = todo.back();
             todo.pop_back();
             if (t < 0) {
                 plan.actions.push_back(Action::backward(s));
@@ -106,8 +109,37 @@ public:
                 todo.push_back({t, -1, 0}); // its backward, next
                 continue;
             }
-            const float target = at(s, t)[m];
+            const float target = at(s, t, f)[m];
             const int xs = X[size_t(s)], g = G(t);
+            if (paper) {
+                const int cs = f ? 0 : xs, i = s + 1, ti = T[size_t(i)];
+                const int peak = std::max(cs + ti + FT[size_t(i)] + g, cs + ti + X[size_t(i)] + xs + BT[size_t(i)]);
+                if (m >= std::max(peak, cs + ti) &&
+                    float(F[size_t(i)] + B[size_t(i)]) + at(i, t, 1)[m - cs - ti] == target) {
+                    fwd(i, Keep::Tape);
+                    todo.push_back({i, -1, 0});
+                    todo.push_back({i, t, m - cs - ti, 1});
+                    continue;
+                }
+                int advPeak = 0, best = -1;
+                float bestValue = kInf;
+                for (int k = i; k < t; ++k) {
+                    advPeak = std::max(advPeak, cs + (k > i ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
+                    if (advPeak > M) break;
+                    if (m < std::max(advPeak, cs)) continue;
+                    float v = float(PF[size_t(k)] - PF[size_t(s)]) + at(k, t, 0)[m - cs] + at(s, k, f)[m];
+                    if (v == target) {
+                        best = k;
+                        break;
+                    }
+                    if (v < bestValue) bestValue = v, best = k;
+                }
+                for (int j = i; j <= best; ++j)
+                    fwd(j, j == i ? Keep::State : Keep::None);
+                todo.push_back({s, best, m, f});
+                todo.push_back({best, t, m - cs, 0});
+                continue;
+            }
             {
                 const int i = s + 1, ti = T[size_t(i)];
                 int peak = std::max(xs + X[size_t(i)] + ti + FT[size_t(i)] + g, ti + X[size_t(i)] + xs + BT[size_t(i)]);
@@ -142,6 +174,8 @@ private:
     const RotorInputs m_in;
     const int n, M;
     const bool uniform = m_in.uniform;
+    const bool paper = m_in.paper;
+    const int layers = paper ? 2 : 1;
     const std::vector<int>&X = m_in.X, &T = m_in.T, &FT = m_in.FT, &BT = m_in.BT;
     const std::vector<double>&F = m_in.F, &B = m_in.B;
     std::vector<double> PF;
@@ -196,12 +230,51 @@ private:
         std::size_t before = std::size_t(s) * std::size_t(n) - std::size_t(s) * (std::size_t(s) - 1) / 2;
         return before + std::size_t(t - s - 1);
     }
-    float* at(int s, int t) { return &cost[row(s, t) * std::size_t(M + 1)]; }
-    const float* at(int s, int t) const { return &cost[row(s, t) * std::size_t(M + 1)]; }
+    float* at(int s, int t, int f = 0) { return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(M + 1)]; }
+    const float* at(int s, int t, int f = 0) const {
+        return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(M + 1)];
+    }
 
     int G(int t) const { return t < n ? X[size_t(t)] : 0; } // grad x_t held at rest
 
+    // The paper's model (model/chain.h), layer f = 1 when x_s lives inside the tape of step s (no bytes of its own, never
+    // freed by a forward); cs is what x_s costs. A taped forward keeps x_s until its backward and holds its output in
+    // its tape:
+    //   turn / taped: F(s+1, tape) [Opt(s+1, t, m - cs - tape_{s+1}, f = 1)] B(s+1)
+    //   checkpoint:   F(s+1, state) F(s+2..k, none), Opt(k, t, m - cs, f = 0), Opt(s, k, m, f)
+    void fillPaper(int s, int t, int f) {
+        float* out = at(s, t, f);
+        const int xs = X[size_t(s)], g = G(t), cs = f ? 0 : xs, i = s + 1, ti = T[size_t(i)];
+        const int peak = std::max(cs + ti + FT[size_t(i)] + g, cs + ti + X[size_t(i)] + xs + BT[size_t(i)]);
+        const float c = float(F[size_t(i)] + B[size_t(i)]);
+        if (t == i) {
+            for (int m = peak; m <= M; ++m)
+                out[m] = c;
+            return;
+        }
+        {
+            const float* sub = at(i, t, 1);
+            for (int m = std::max(peak, cs + ti); m <= M; ++m)
+                out[m] = std::min(out[m], c + sub[m - cs - ti]);
+        }
+        int advPeak = 0;
+        for (int k = i; k < t; ++k) {
+            advPeak = std::max(advPeak, cs + (k > i ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
+            if (advPeak > M) break;
+            const float* right = at(k, t, 0);
+            const float* left = at(s, k, f);
+            const float adv = float(PF[size_t(k)] - PF[size_t(s)]);
+            for (int m = std::max(advPeak, cs); m <= M; ++m)
+                out[m] = std::min(out[m], adv + right[m - cs] + left[m]);
+        }
+    }
+
     void fill(int s, int t) {
+        if (paper) {
+            fillPaper(s, t, 0);
+            fillPaper(s, t, 1);
+            return;
+        }
         float* out = at(s, t);
         const int xs = X[size_t(s)], g = G(t);
         if (t == s + 1) {
@@ -259,7 +332,7 @@ std::shared_ptr<const RotorTable> rotorTable(const Chain& chain, std::int64_t un
             in, [M](const RotorTable& t) { return t.slots() >= M; }, &smaller))
         return kept;
     int slots = grownSlots(M, smaller ? smaller->slots() : 0, most);
-    if (RotorTable::tableBytes(chain.length(), slots, chain.isUniform()) > kKeptBytes) slots = M;
+    if (RotorTable::tableBytes(chain.length(), slots, chain.isUniform(), in.paper) > kKeptBytes) slots = M;
     auto table = std::make_shared<const RotorTable>(in, slots);
     rotorTables().keep(in, table);
     return table;
@@ -304,6 +377,7 @@ void RotorProgramme::emit(int s, int t, int m, Plan& plan, double& time) const {
 
 Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots) {
     const int n = chain.length();
+    const bool paper = chain.memoryModel() == MemoryModel::RotorPaper;
     if (budget <= 0) return fail("rotor needs a budget > 0");
     if (auto e = rotorCheckSize(n, slots, chain.isUniform())) return *e;
     // Sizes round up to whole slots, which costs optimality; when every size is a multiple of a common unit that
@@ -316,11 +390,12 @@ Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, i
         for (std::int64_t b : {s.state_bytes, s.tape_bytes, s.forward_tmp_bytes, s.backward_tmp_bytes})
             common = std::gcd(common, b);
     }
+    common = std::gcd(common, chain.stateBytes(n)); // x_n may have a size of its own
     const bool exact = common > 0 && budget / common <= 4 * std::int64_t(slots) &&
-                       RotorTable::tableBytes(n, int(budget / common), chain.isUniform()) <= (std::size_t(512) << 20);
+                       RotorTable::tableBytes(n, int(budget / common), chain.isUniform(), paper) <= (std::size_t(512) << 20);
     if (exact) unit = common;
     const int M = int(budget / unit);
-    std::size_t bytes = RotorTable::tableBytes(n, M, chain.isUniform());
+    std::size_t bytes = RotorTable::tableBytes(n, M, chain.isUniform(), paper);
     if (bytes > (std::size_t(1) << 30))
         return fail("rotor: " + std::to_string(n) + " heterogeneous steps with " + std::to_string(slots) +
                     " memory slots need a " + std::to_string(bytes >> 20) + " MiB table; lower the slots parameter");
@@ -364,6 +439,7 @@ SchedulerInfo rotorScheduler() {
         "Beaumont, Eyraud-Dubois, Herrmann, Joly, Shilova 2019, \"Optimal checkpointing for heterogeneous chains\"";
     s.model = 'B';
     s.optimality = Optimality::Optimal;
+    s.paper_model = true;
     s.params = {{"slots",
                  "memory slots the budget is divided into (sizes round up to whole slots)",
                  ParamType::Int,

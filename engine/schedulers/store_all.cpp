@@ -23,6 +23,22 @@ Plan storeAllPlan(const Chain& chain) {
 std::int64_t storeAllPeakBytes(const Chain& c) {
     const int n = c.length();
     auto x = [&](int j) { return c.stateBytes(j); };
+    if (c.memoryModel() == MemoryModel::RotorPaper) {
+        // Each taped forward keeps its input, and every x_i (i >= 1) lives inside the tape of step i: x_0 is the only
+        // state with bytes of its own, held until backward 1.
+        std::int64_t peak = x(0), tapes = 0;
+        for (int i = 1; i <= n; ++i) {
+            const Step& s = c.step(i);
+            peak = std::max(peak, x(0) + tapes + s.forward_tmp_bytes + s.tape_bytes);
+            tapes += s.tape_bytes;
+        }
+        for (int i = n; i >= 1; --i) {
+            const Step& s = c.step(i);
+            peak = std::max(peak, x(0) + tapes + x(i) + x(i - 1) + s.backward_tmp_bytes);
+            tapes -= s.tape_bytes;
+        }
+        return peak;
+    }
     std::int64_t peak = x(0), tapes = 0; // tapes: those of the steps before the current one
     for (int i = 1; i <= n; ++i) {
         const Step& s = c.step(i);
@@ -47,6 +63,7 @@ SchedulerInfo storeAllScheduler() {
     s.paper = "plain backpropagation / BPTT";
     s.model = 'B';
     s.optimality = Optimality::Baseline;
+    s.paper_model = true;
     s.solve = [](const Chain& chain, const Hardware& hw, const Params&, std::int64_t budget) -> Result<Plan> {
         Plan p = storeAllPlan(chain);
         std::int64_t limit = levelZeroLimit(hw, budget);

@@ -47,12 +47,14 @@ struct Copy {
     bool written = false;    // was ever written to this level (for messages)
     double ready = 0;        // when its bytes are all there
     double pinned_until = 0; // a transfer reads it until then; a release waits for it
+    bool inTape = false;     // rotor's paper model: x_j lives inside the tape of step j (no bytes of its own)
 };
 
 class Replay {
 public:
     Replay(const Chain& c, const Hardware& h, const Schedule& s, const SimOptions& o)
-        : chain(c), hw(h), schedule(s), opt(o), n(c.length()), levels(h.levelCount()) {
+        : chain(c), hw(h), schedule(s), opt(o), n(c.length()), levels(h.levelCount()),
+          paper(c.memoryModel() == MemoryModel::RotorPaper) {
         copies.assign(static_cast<std::size_t>(levels), std::vector<Copy>(static_cast<std::size_t>(n) + 1));
         tapes.assign(static_cast<std::size_t>(levels), std::vector<Copy>(static_cast<std::size_t>(n) + 1));
         forwardRuns.assign(static_cast<std::size_t>(n) + 1, 0);
@@ -105,6 +107,7 @@ private:
     const SimOptions& opt;
     int n;
     int levels;
+    bool paper; // rotor's paper model (model/chain.h)
     std::vector<std::vector<Copy>> copies; // [level][state]
     std::vector<std::vector<Copy>> tapes; // [level][step]
     std::vector<int> forwardRuns;
@@ -142,6 +145,7 @@ private:
     void release(int level, int j, double t) {
         Copy& c = copies[static_cast<std::size_t>(level)][static_cast<std::size_t>(j)];
         if (!c.held) return;
+        if (c.inTape) return; // it goes with its tape
         c.held = false;
         event(std::max(t, c.pinned_until), level, cur, MemoryCategory::State, -chain.stateBytes(j));
     }
@@ -150,6 +154,8 @@ private:
         Copy& c = tapes[static_cast<std::size_t>(level)][static_cast<std::size_t>(i)];
         if (!c.held) return;
         c.held = false;
+        if (Copy& x = copies[static_cast<std::size_t>(level)][static_cast<std::size_t>(i)]; x.inTape)
+            x.held = x.inTape = false; // the output that lived inside it
         event(std::max(t, c.pinned_until), level, cur, MemoryCategory::Tape, -chain.step(i).tape_bytes);
     }
 
@@ -175,6 +181,9 @@ private:
 
     std::string step(const Action& a) {
         if (backwardDone[1]) return "the backward pass has already reached step 1; nothing may follow it";
+        if (paper && a.kind != ActionKind::Forward && a.kind != ActionKind::Backward && a.kind != ActionKind::Free &&
+            a.kind != ActionKind::FreeTape)
+            return "the chain counts memory as the rotor paper does, a model of one level: it has no transfers";
         switch (a.kind) {
         case ActionKind::Forward:
             return forward(a.index, a.keep);
@@ -221,19 +230,24 @@ private:
             forwardRuns[static_cast<std::size_t>(i)]++ ? IntervalKind::Recompute : IntervalKind::Forward;
         std::int64_t outBytes = chain.stateBytes(i);
         tl.intervals.push_back(
-            Interval{start, end, cur, i, outBytes + (keep == Keep::Tape ? s.tape_bytes : 0), 0, kind});
+            Interval{start, end, cur, i, (paper && keep == Keep::Tape ? 0 : outBytes) + (keep == Keep::Tape ? s.tape_bytes : 0),
+                     0, kind});
         ++tl.totals.forward_steps;
         event(start, 0, cur, MemoryCategory::Temporary, s.forward_tmp_bytes);
-        if (!out.held) event(start, 0, cur, MemoryCategory::State, outBytes);
+        // The paper's taped forward writes its output into its tape: no bytes of its own.
+        const bool outInTape = paper && keep == Keep::Tape;
+        if (!out.held && !outInTape) event(start, 0, cur, MemoryCategory::State, outBytes);
         out.held = true;
         out.ready = end;
         out.pinned_until = 0;
+        out.inTape = outInTape;
         if (keep == Keep::Tape) {
             tapes[0][static_cast<std::size_t>(i)] = Copy{true, false, end, 0};
             event(start, 0, cur, MemoryCategory::Tape, s.tape_bytes);
         }
         event(end, 0, cur, MemoryCategory::Temporary, -s.forward_tmp_bytes);
-        if (keep != Keep::State) release(0, i - 1, end);
+        // The paper's taped forward keeps its input for the backward of its step, which releases it.
+        if (keep != Keep::State && !outInTape) release(0, i - 1, end);
         if (dead(i)) release(0, i, end);
         return {};
     }
@@ -254,6 +268,9 @@ private:
             return "the tape of step " + std::to_string(i) + " is not held: run forward " + std::to_string(i) +
                    " with keep tape first";
         }
+        if (paper && !copies[0][static_cast<std::size_t>(i) - 1].held)
+            return "x" + std::to_string(i - 1) + " is not held: in the rotor paper's model backward " +
+                   std::to_string(i) + " reads its step's input too";
         const Step& s = chain.step(i);
         double start = std::max(clock, own.ready); // a tape read back may still be arriving
         double end = start + s.backward;

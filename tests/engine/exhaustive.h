@@ -24,6 +24,9 @@ struct SearchOptions {
     // state and the tape of the step reversed next are free; transients are not counted.
     int alpha = 0;
     bool onlyInputKept = false; // BPTT-ISM: no state but x_0 is kept as a checkpoint
+    // The rotor paper's memory model (model/chain.h): a taped forward keeps its input until its backward, which needs
+    // it, and its output lives inside its tape (available while the tape is held, at no cost of its own).
+    bool paperModel = false;
 };
 
 // The least total time (or forward count) that reverses the chain with level 0 never above `budget`
@@ -46,10 +49,12 @@ inline double exhaustiveOptimum(const Chain& c, std::int64_t budget, const Searc
                    (std::size_t(k.work + 1) << 48) ^ (std::size_t(k.checkpoints) * 2654435761u << 8);
         }
     };
+    // The paper's model: x_j (j >= 1) is inside the tape of step j while that tape is held.
+    auto inTape = [&](const Config& k, int j) { return opt.paperModel && j >= 1 && (k.tapes >> (j - 1) & 1); };
     auto rest = [&](const Config& k) {
         std::int64_t m = 0;
         for (int j = 0; j < n; ++j)
-            if (k.states >> j & 1) m += x(j);
+            if ((k.states >> j & 1) && !inTape(k, j)) m += x(j);
         for (int i = 1; i <= n; ++i)
             if (k.tapes >> (i - 1) & 1) m += c.step(i).tape_bytes;
         if (k.b < n) m += x(k.b); // the gradient of x_b
@@ -105,11 +110,15 @@ inline double exhaustiveOptimum(const Chain& c, std::int64_t budget, const Searc
                 if (keep == 2 && (k.tapes >> (i - 1) & 1)) continue;
                 if (opt.modelA && keep == 2 && i != k.b) continue;
                 if (keep == 0 && (k.checkpoints >> (i - 1) & 1)) continue; // persistent: not by an untaped forward
-                std::int64_t peak = r + x(i) + (keep == 2 ? s.tape_bytes : 0) + s.forward_tmp_bytes;
+                const bool paperTaped = opt.paperModel && keep == 2;
+                std::int64_t peak = r + (paperTaped ? 0 : x(i)) + (keep == 2 ? s.tape_bytes : 0) + s.forward_tmp_bytes;
                 if (opt.alpha == 0 && peak > cap) continue;
                 if (opt.onlyInputKept && keep == 1 && i > 1) continue;
                 Config nk = k;
-                if (keep != 1) nk.states &= ~(1u << (i - 1)), nk.checkpoints &= ~(1u << (i - 1));
+                if (paperTaped)
+                    nk.checkpoints &= ~(1u << (i - 1)); // the input stays, for backward i
+                else if (keep != 1 && !inTape(k, i - 1))
+                    nk.states &= ~(1u << (i - 1)), nk.checkpoints &= ~(1u << (i - 1));
                 if (keep == 1 && opt.persistent) nk.checkpoints |= 1u << (i - 1);
                 nk.work = -1;
                 if (!outDead) {
@@ -122,15 +131,15 @@ inline double exhaustiveOptimum(const Chain& c, std::int64_t budget, const Searc
                 relax(nk, d + (opt.countForwards ? 1.0 : s.forward), "F" + std::to_string(i) + "nst"[keep]);
             }
         }
-        // Backward b.
-        if (k.tapes >> (k.b - 1) & 1) {
+        // Backward b (the paper's model: it reads x_{b-1} too).
+        if ((k.tapes >> (k.b - 1) & 1) && (!opt.paperModel || (k.states >> (k.b - 1) & 1))) {
             const Step& s = c.step(k.b);
             std::int64_t peak = r + (k.b == n ? x(n) : 0) + x(k.b - 1) + s.backward_tmp_bytes;
             if (opt.alpha > 0 || peak <= cap) {
                 Config nk = k;
                 nk.tapes &= ~(1u << (k.b - 1));
-                nk.states &= ~(1u << (k.b - 1));
-                nk.checkpoints &= ~(1u << (k.b - 1));
+                if (!inTape(k, k.b - 1)) nk.states &= ~(1u << (k.b - 1)), nk.checkpoints &= ~(1u << (k.b - 1));
+                if (opt.paperModel && k.b < n) nk.states &= ~(1u << k.b); // x_b went with the tape of step b
                 nk.b = k.b - 1;
                 nk.work = -1;
                 relax(nk, d + (opt.countForwards ? 0.0 : s.backward), "B" + std::to_string(k.b));
@@ -139,7 +148,7 @@ inline double exhaustiveOptimum(const Chain& c, std::int64_t budget, const Searc
         // Free a held state or tape (never needed for time, sometimes for memory).
         if (!opt.modelA && !opt.persistent) {
             for (int j = 0; j < n; ++j)
-                if (k.states >> j & 1) {
+                if ((k.states >> j & 1) && !inTape(k, j)) {
                     Config nk = k;
                     nk.states &= ~(1u << j);
                     if (nk.work == j) nk.work = -1;

@@ -201,6 +201,20 @@ void TestIo::chainRoundTripUniform() {
     QVERIFY(j1.contains("steps"));
     QVERIFY(!j1.contains("uniform"));
     QVERIFY(*chainFromJson(j1, "mem") == one);
+
+    // Rotor's paper model and a final state of its own size travel with the chain; the standard model writes
+    // neither field.
+    Chain paper = *chain.withModel(MemoryModel::RotorPaper, 4096);
+    json jp = chainToJson(paper);
+    QCOMPARE(jp["memory_model"].get<std::string>(), std::string("rotor-paper"));
+    QCOMPARE(jp["final_state_bytes"].get<long long>(), 4096LL);
+    auto paperBack = chainFromJson(jp, "mem");
+    QVERIFY(paperBack.ok());
+    QVERIFY(*paperBack == paper);
+    QCOMPARE(paperBack->stateBytes(1000), std::int64_t(4096));
+    QCOMPARE(paperBack->stateBytes(999), std::int64_t(131072));
+    QVERIFY(!j.contains("memory_model"));
+    QVERIFY(!j.contains("final_state_bytes"));
 }
 
 void TestIo::chainUnitsAndDefaults() {
@@ -435,6 +449,12 @@ void TestIo::badFields_data() {
     QTest::newRow("fractional size")
         << "chain" << chain + R"("steps": [{"forward": 1, "backward": 2, "state_bytes": 3, "tape_bytes": 4.5}]})"
         << "c.json: steps[0].tape_bytes: expected an integer >= 0, got 4.5";
+    QTest::newRow("unknown memory model")
+        << "chain" << chain + R"("memory_model": "paper", "steps": [)" + ok + "]}"
+        << "c.json: memory_model: expected \"standard\" or \"rotor-paper\", got \"paper\"";
+    QTest::newRow("negative final state")
+        << "chain" << chain + R"("final_state_bytes": -5, "steps": [)" + ok + "]}"
+        << "c.json: final_state_bytes: expected an integer >= 0, got -5";
     QTest::newRow("missing field") << "chain"
                                    << chain + R"("steps": [)" + ok + "," + ok +
                                           R"(, {"forward": 1, "backward": 2, "state_bytes": 3}]})"

@@ -1,6 +1,7 @@
 // Optimal schedulers against exhaustive search over every valid schedule on small chains (tests/engine/exhaustive.h).
 #include "exhaustive.h"
 #include "schedulers/bptt_dp.h"
+#include "schedulers/fit.h"
 #include "schedulers/offload.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
@@ -228,6 +229,77 @@ private slots:
         QVERIFY(offloadWins >= 20);
         qInfo("offload-dp = exhaustive optimum on %d cases (%d budgets infeasible for both); faster than rotor on %d",
               compared, infeasibleBoth, offloadWins);
+    }
+
+    // The rotor paper's memory model (model/chain.h: a taped forward keeps its input until its backward and holds its
+    // output inside its tape; x_n has a size of its own): rotor's programme in that model equals exhaustive search
+    // over every persistent schedule, the search restating the model (exhaustive.h) and the simulator judging the
+    // plans. Store-all's peak formula and the leanest schedule's agree with the simulator there too.
+    void rotorPaperModelEqualsExhaustiveSearch() {
+        int compared = 0, infeasibleBoth = 0;
+        SearchOptions paper;
+        paper.persistent = true;
+        paper.paperModel = true;
+        for (unsigned seed = 1; seed <= 24; ++seed) {
+            const bool uniform = seed % 3 == 0;
+            const int n = 2 + int(seed % 6); // 2..7
+            const std::int64_t last = seed % 2 ? 8 * std::int64_t(1 + seed % 5) : -1;
+            Chain c = *smallChain(n, seed, uniform).withModel(MemoryModel::RotorPaper, last);
+            const std::int64_t lean = peakOf(c, revolvePlan(c, 1).actions);
+            const std::int64_t all = peakOf(c, storeAllPlan(c).actions);
+            QCOMPARE(storeAllPeakBytes(c), all);
+            QCOMPARE(leanestPeak(c), lean);
+            for (double f : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+                std::int64_t budget = (lean + std::int64_t(f * double(all - lean))) / 8 * 8;
+                double truth = exhaustiveOptimum(c, budget, paper);
+                auto r = rotorSolve(c, budget, int(budget / 8));
+                const QString where = QString("seed %1 n %2 budget %3").arg(seed).arg(n).arg(budget);
+                if (!std::isfinite(truth)) {
+                    QVERIFY2(!r.ok() && r.errorValue().infeasible, qPrintable(where));
+                    ++infeasibleBoth;
+                    continue;
+                }
+                QVERIFY2(r.ok(), qPrintable(where + ": " + (r.ok() ? "" : r.error().c_str())));
+                SimOptions opt;
+                opt.budget_bytes = budget;
+                auto tl = simulate(c, Hardware::unbounded(), r->plan.actions, opt);
+                QVERIFY2(tl.ok(), qPrintable(where + ": " + (tl.ok() ? "" : tl.error().c_str())));
+                QCOMPARE(tl->totals.makespan_s, truth);
+                QCOMPARE(double(r->dp_cost), truth);
+                ++compared;
+            }
+        }
+        QVERIFY(compared >= 80);
+        qInfo("rotor (paper model) = exhaustive optimum on %d cases (%d budgets infeasible for both)", compared,
+              infeasibleBoth);
+    }
+
+    // The two memory models give different optima on the same steps: a taped forward that keeps its input costs
+    // more in the paper's model, an output inside a tape costs less. Wherever rotor's optima differ, the faster
+    // model's optimal plan (the same actions take the same time in both) does not fit the budget in the other.
+    void rotorModelsGiveDifferentOptima() {
+        int differ = 0, paperSlower = 0, paperFaster = 0;
+        for (unsigned seed = 1; seed <= 24; ++seed) {
+            const int n = 3 + int(seed % 5);
+            const Chain standard = smallChain(n, seed, false);
+            const Chain paper = *standard.withModel(MemoryModel::RotorPaper);
+            for (std::int64_t budget = 64; budget <= 400; budget += 16) {
+                auto a = rotorSolve(standard, budget, int(budget / 8));
+                auto b = rotorSolve(paper, budget, int(budget / 8));
+                if (!a.ok() || !b.ok() || a->dp_cost == b->dp_cost) continue;
+                ++differ;
+                (a->dp_cost < b->dp_cost ? paperSlower : paperFaster)++;
+                SimOptions opt;
+                opt.budget_bytes = budget;
+                const Chain& slowerChain = a->dp_cost < b->dp_cost ? paper : standard;
+                const Schedule& fasterPlan = a->dp_cost < b->dp_cost ? a->plan.actions : b->plan.actions;
+                auto there = simulate(slowerChain, Hardware::unbounded(), fasterPlan, opt);
+                QVERIFY(!there.ok() && there.errorValue().infeasible);
+            }
+        }
+        QVERIFY(differ >= 10);
+        qInfo("rotor's optima differ between the models in %d cases: the paper's slower in %d, faster in %d", differ,
+              paperSlower, paperFaster);
     }
 
     // Over every valid schedule (checkpoints may be dropped and rebuilt), the optimum is never above rotor's, and on

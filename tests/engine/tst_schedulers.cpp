@@ -256,6 +256,32 @@ private slots:
         }
     }
 
+    // A chain in rotor's paper model: store-all and rotor plan for it (and the simulator judges their plans in that
+    // model); every other scheduler is refused with the reason, not run in a model it does not know.
+    void paperModelChains() {
+        const Chain paper = *randomChain(12, 3).withModel(MemoryModel::RotorPaper, 64);
+        const std::int64_t all = storeAllPeakBytes(paper);
+        QCOMPARE(mustSimulate(paper, storeAllPlan(paper).actions).totals.peak_bytes[0], all);
+        for (const SchedulerInfo& info : schedulers()) {
+            auto plan = solve(info.name, paper, Hardware::unbounded(), {{}, all * 3 / 5});
+            if (info.name == "store-all") {
+                QVERIFY(!plan && plan.errorValue().infeasible);
+                continue;
+            }
+            if (info.name == "rotor") {
+                QVERIFY2(plan, plan ? "" : plan.error().c_str());
+                SimOptions opt;
+                opt.budget_bytes = all * 3 / 5;
+                auto tl = simulate(paper, Hardware::unbounded(), plan->actions, opt);
+                QVERIFY2(tl, tl ? "" : tl.error().c_str());
+                QCOMPARE(tl->totals.makespan_s, plan->predicted_makespan_s);
+                continue;
+            }
+            QVERIFY(!plan);
+            QVERIFY2(plan.error().find("rotor paper") != std::string::npos, plan.error().c_str());
+        }
+    }
+
     // offload-dp through the registry, on longer random chains: its prediction is the simulation, it is never slower
     // than rotor at the same budget (rotor's plans are in its class), and with bandwidth to spare it keeps store-all's
     // time within 1 % at a quarter of store-all's peak, where rotor recomputes.

@@ -103,6 +103,53 @@ private slots:
         QCOMPARE(tl->lanes.size(), std::size_t(2));
     }
 
+    // Rotor's paper model, by hand: 2 steps, x_0 = 100 B, x_1 = 10 B, x_2 of its own 1 B, tapes 50 B and 70 B, no
+    // temporaries. Store-all: forward 1 holds x_0 (kept for backward 1) and tape 1 (x_1 inside): 150; forward 2 adds
+    // tape 2 (x_2 inside): 220; backward 2 adds the loss gradient (1) and grad x_1 (10): 231; then tape 2 and the
+    // loss gradient go: 160; backward 1 adds grad x_0 (100): 260. In this program's model the same plan peaks at 160
+    // (forward 1: x_0 + x_1 + tape 1; backward 1: tape 1 + grad x_1 + grad x_0).
+    void rotorPaperModelByHand() {
+        const Chain standard = *Chain::make("two", {Step{1, 1, 100, 50, 0, 0}, Step{1, 1, 10, 70, 0, 0}});
+        const Chain paper = *standard.withModel(MemoryModel::RotorPaper, 1);
+        const Schedule all{Action::forward(1, Keep::Tape), Action::forward(2, Keep::Tape), Action::backward(2),
+                           Action::backward(1)};
+        auto tl = simulate(paper, Hardware::unbounded(), all);
+        QVERIFY2(tl, tl ? "" : tl.error().c_str());
+        QCOMPARE(tl->totals.peak_bytes[0], std::int64_t(260));
+        QCOMPARE(tl->totals.peak_time_s[0], 3.0); // backward 1 starts at 3
+        auto std2 = simulate(*standard.withModel(MemoryModel::Standard, 1), Hardware::unbounded(), all);
+        QVERIFY(std2);
+        QCOMPARE(std2->totals.peak_bytes[0], std::int64_t(160));
+        // What level 0 holds while each action runs, from the curve.
+        QVERIFY(!tl->memory.empty());
+        auto heldAt = [&](double t) {
+            std::int64_t held = 0;
+            for (const MemorySample& m : tl->memory[0])
+                if (m.time <= t) held = m.total();
+            return held;
+        };
+        QCOMPARE(heldAt(0.5), std::int64_t(150));
+        QCOMPARE(heldAt(1.5), std::int64_t(220));
+        QCOMPARE(heldAt(2.5), std::int64_t(231));
+        QCOMPARE(heldAt(3.5), std::int64_t(260));
+        // Backward 1 reads x_0 in this model: freeing it by hand first is refused, with the reason.
+        const Schedule freed{Action::forward(1, Keep::Tape), Action::free(0, 0), Action::forward(2, Keep::Tape),
+                             Action::backward(2), Action::backward(1)};
+        auto bad = simulate(paper, Hardware::unbounded(), freed);
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().find("action 4 (backward 1): x0 is not held: in the rotor paper's model") !=
+                     std::string::npos,
+                 bad.error().c_str());
+        // A model of one level: transfers are refused.
+        const Hardware two = *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                                     MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), 100, 100, 0}});
+        const Schedule moved{Action::forward(1, Keep::Tape), Action::writeTape(1, 1), Action::forward(2, Keep::Tape),
+                             Action::backward(2), Action::backward(1)};
+        auto transfer = simulate(paper, two, moved);
+        QVERIFY(!transfer);
+        QVERIFY2(transfer.error().find("no transfers") != std::string::npos, transfer.error().c_str());
+    }
+
     // Offloading a tape, by hand: 2 steps (forward 1 s, backward 1 s, 100 B states and tapes), the slow level
     // written at 100 B/s and read at 50 B/s. The tape of step 1 is written during forward 2 ([1, 2]), read back
     // from t = 2 ([2, 4]) while backward 2 runs ([2, 3]); backward 1 waits for it ([4, 5]).

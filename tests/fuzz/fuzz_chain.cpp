@@ -1,5 +1,6 @@
 // Chain files (chainFromJson). A chain that loads must save and read back equal, and a small one goes through
-// store-all and the simulator, whose totals must be finite and hold every tape at once.
+// store-all and the simulator, whose totals must be finite, hold every tape at once and peak where store-all's formula
+// says (in either memory model).
 #include "fuzz_target.h"
 #include "schedulers/store_all.h"
 #include "sim/simulator.h"
@@ -26,5 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         tapes += static_cast<long double>(s.tape_bytes);
     check(static_cast<long double>(tl->totals.peak_bytes.at(0)) >= tapes,
           "store-all's peak " + std::to_string(tl->totals.peak_bytes.at(0)) + " is below the sum of the tapes");
+    // The closed form schedulers trust (in either memory model) is what the simulator measures.
+    check(tl->totals.peak_bytes.at(0) == storeAllPeakBytes(*chain),
+          "store-all's simulated peak " + std::to_string(tl->totals.peak_bytes.at(0)) + " differs from its formula's " +
+              std::to_string(storeAllPeakBytes(*chain)));
     return 0;
 }
