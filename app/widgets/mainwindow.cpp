@@ -101,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_length->blockSignals(true);
         m_length->setValue(int(m_doc->steps().size()));
         m_length->blockSignals(false);
+        m_memoryModel->setCurrentIndex(m_doc->chain().memoryModel() == MemoryModel::RotorPaper ? 1 : 0);
         updateMode();
         m_panel->reload();
         refreshBudgetRange();
@@ -278,7 +279,21 @@ QWidget* MainWindow::buildChainTab() {
     bulk->setToolTip(tr("Set one column of every selected step to one value"));
     row->addWidget(uniform);
     row->addWidget(bulk);
+    m_memoryModel = new QComboBox(w);
+    m_memoryModel->addItem(tr("Memory: this program's model"), int(MemoryModel::Standard));
+    m_memoryModel->addItem(tr("Memory: rotor paper's model"), int(MemoryModel::RotorPaper));
+    m_memoryModel->setToolTip(
+        tr("How the chain's memory is counted.\nThis program's: a taped forward consumes its input and keeps its output "
+           "beside its tape.\nThe rotor paper's (Beaumont et al. 2019): a taped forward keeps its input until its "
+           "backward, and its tape holds its output. Only store-all and rotor plan in it."));
+    connect(m_memoryModel, &QComboBox::activated, this, [this](int) {
+        const auto model = MemoryModel(m_memoryModel->currentData().toInt());
+        const Chain c = m_doc->chain();
+        if (c.memoryModel() == model) return;
+        if (auto next = c.withModel(model, c.finalStateBytes())) m_doc->setChain(*next);
+    });
     row->addStretch(1);
+    row->addWidget(m_memoryModel);
     l->addLayout(row);
     m_chainTable = new QTableView(w);
     m_chainTable->setModel(m_chainModel);

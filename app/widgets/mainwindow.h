@@ -218,6 +218,7 @@ private:
     QLabel* m_hwMessage = nullptr;
     QLabel* m_summary = nullptr;
     QSpinBox* m_length = nullptr;
+    QComboBox* m_memoryModel = nullptr; // how the chain counts memory (model/chain.h)
     QComboBox* m_presets = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_exportMenu = nullptr;

@@ -161,6 +161,36 @@ private slots:
         QCOMPARE(v.document()->settings().params["revolve"]["slots"], std::string("10"));
     }
 
+    // The chain tab's memory-model box: choosing the rotor paper's model changes the chain every view uses, a
+    // project saves it, and opening that project shows it chosen.
+    void memoryModelBoxSwitchesTheChain() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY2(w.openFile(kSmall), qPrintable(w.lastError()));
+        QComboBox* box = nullptr;
+        for (QComboBox* b : w.findChildren<QComboBox*>())
+            if (b->count() == 2 && b->itemText(1).contains("rotor paper")) box = b;
+        QVERIFY(box);
+        QCOMPARE(box->currentIndex(), 0);
+        QCOMPARE(w.document()->chain().memoryModel(), MemoryModel::Standard);
+        const auto steps = w.document()->steps();
+        box->setCurrentIndex(1);
+        emit box->activated(1);
+        QCOMPARE(w.document()->chain().memoryModel(), MemoryModel::RotorPaper);
+        QVERIFY(w.document()->steps() == steps); // nothing the user made is lost
+        const QString p = m_dir.filePath("paper.ckpt-project.json");
+        QVERIFY(w.saveProjectTo(p));
+        MainWindow v;
+        v.setInteractive(false);
+        QVERIFY2(v.openFile(p), qPrintable(v.lastError()));
+        QCOMPARE(v.document()->chain().memoryModel(), MemoryModel::RotorPaper);
+        QComboBox* shown = nullptr;
+        for (QComboBox* b : v.findChildren<QComboBox*>())
+            if (b->count() == 2 && b->itemText(1).contains("rotor paper")) shown = b;
+        QVERIFY(shown);
+        QCOMPARE(shown->currentIndex(), 1);
+    }
+
     void exportsParse() {
         MainWindow w;
         openLstmWithRevolve10(w);
