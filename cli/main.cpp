@@ -24,6 +24,7 @@ usage:
              [--at ACTION] [--frames DIR [--every N]]
   ckpt explain PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              [--from ACTION] [--to ACTION]
+  ckpt layout PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]... [--json]
   ckpt lesson LESSON.json [--check]
   ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
@@ -96,6 +97,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "import") return cmdImport(argc, argv);
     if (cmd == "train") return cmdTrain(argc, argv);
     if (cmd == "explain") return cmdExplain(argc, argv);
+    if (cmd == "layout") return cmdLayout(argc, argv);
     if (cmd == "lesson") return cmdLesson(argc, argv);
     if (cmd == "render" || cmd == "figure") {
 #ifdef CKPT_HAVE_CHARTS

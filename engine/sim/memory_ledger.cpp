@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 namespace ckpt {
 
@@ -46,6 +47,32 @@ long long MemoryLedger::sweep(long long limit, const std::vector<std::int64_t>& 
         }
     }
     return -1;
+}
+
+std::vector<TensorLife> MemoryLedger::lifetimes(int level, long long limit) const {
+    std::vector<TensorLife> out;
+    // Pending allocations by (category, object): the index into `out` of the one not yet released.
+    std::unordered_map<std::int64_t, std::size_t> open;
+    std::int64_t pos = 0;
+    double lastTime = 0;
+    for (const Event& e : m_events) {
+        if (e.action >= limit || e.level != level) continue;
+        ++pos;
+        lastTime = std::max(lastTime, e.time);
+        if (e.object < 0) continue;
+        const std::int64_t key = std::int64_t(e.object) * kMemoryCategories + std::int64_t(e.cat);
+        if (e.delta > 0) {
+            open[key] = out.size();
+            out.push_back(TensorLife{e.time, e.time, pos, -1, e.delta, e.cat, e.object});
+        } else if (auto it = open.find(key); it != open.end()) {
+            out[it->second].end = e.time;
+            out[it->second].last = pos;
+            open.erase(it);
+        }
+    }
+    for (TensorLife& t : out)
+        if (t.last < 0) t.end = lastTime, t.last = pos + 1;
+    return out;
 }
 
 void finishTotals(Timeline& tl, int steps, int levels, double clock) {

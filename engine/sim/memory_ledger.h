@@ -18,9 +18,16 @@ public:
     static constexpr std::size_t kEventsPerAction = 4;
     static constexpr std::size_t kEventBytes = 32;
     void reserve(std::size_t n) { m_events.reserve(n); }
-    void add(double time, int level, std::int32_t action, MemoryCategory cat, std::int64_t delta) {
-        if (delta != 0) m_events.push_back(Event{time, m_seq++, action, std::int16_t(level), cat, delta});
+    // `object` names what is allocated or released within its category (a chain's state, tape or gradient index,
+    // or the step of a temporary), so that lifetimes() can pair them; -1: not named.
+    void add(double time, int level, std::int32_t action, MemoryCategory cat, std::int64_t delta,
+             std::int32_t object = -1) {
+        if (delta != 0) m_events.push_back(Event{time, m_seq++, action, std::int16_t(level), cat, object, delta});
     }
+
+    // After sweep(): every named allocation of `level` paired with its release, in the sweep's order (a tensor
+    // still held at the end lives to the end). Only events of actions before `limit` count.
+    std::vector<TensorLife> lifetimes(int level, long long limit) const;
 
     // Sorts the events, fills tl.memory (when `curves`) and the peaks, and returns the first action (in time) whose
     // allocation takes a level past its cap, or -1; only actions before `limit` count. `caps` is per level;
@@ -37,6 +44,7 @@ private:
         std::int32_t action;
         std::int16_t level;
         MemoryCategory cat;
+        std::int32_t object;
         std::int64_t delta;
     };
     static_assert(sizeof(Event) == kEventBytes);

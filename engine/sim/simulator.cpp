@@ -67,7 +67,7 @@ public:
         ledger.reserve(schedule.size() * MemoryLedger::kEventsPerAction + 8);
         // x_0 is the input of the chain: it is in level 0 before anything runs.
         copies[0][0].held = true;
-        event(0, 0, 0, MemoryCategory::State, chain.stateBytes(0));
+        event(0, 0, 0, MemoryCategory::State, chain.stateBytes(0), 0);
     }
 
     Result<Timeline> run() {
@@ -96,6 +96,7 @@ public:
         long long capAt = sweepMemory(bad < 0 ? std::numeric_limits<long long>::max() : bad, capErr);
         if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true}; // valid, but does not fit
         if (bad >= 0) return fail(why, bad);
+        if (opt.tensors) *opt.tensors = ledger.lifetimes(0, std::numeric_limits<long long>::max());
         finishTotals(tl, n, levels, clock);
         return std::move(tl);
     }
@@ -118,8 +119,8 @@ private:
     double clock = 0; // end of the last compute action
     Timeline tl;
 
-    void event(double t, int level, int action, MemoryCategory cat, std::int64_t delta) {
-        ledger.add(t, level, action, cat, delta);
+    void event(double t, int level, int action, MemoryCategory cat, std::int64_t delta, int object) {
+        ledger.add(t, level, action, cat, delta, object);
     }
 
     Holdings holdings() const {
@@ -147,7 +148,7 @@ private:
         if (!c.held) return;
         if (c.inTape) return; // it goes with its tape
         c.held = false;
-        event(std::max(t, c.pinned_until), level, cur, MemoryCategory::State, -chain.stateBytes(j));
+        event(std::max(t, c.pinned_until), level, cur, MemoryCategory::State, -chain.stateBytes(j), j);
     }
 
     void releaseTape(int level, int i, double t) {
@@ -156,7 +157,7 @@ private:
         c.held = false;
         if (Copy& x = copies[static_cast<std::size_t>(level)][static_cast<std::size_t>(i)]; x.inTape)
             x.held = x.inTape = false; // the output that lived inside it
-        event(std::max(t, c.pinned_until), level, cur, MemoryCategory::Tape, -chain.step(i).tape_bytes);
+        event(std::max(t, c.pinned_until), level, cur, MemoryCategory::Tape, -chain.step(i).tape_bytes, i);
     }
 
     std::string checkStep(int i) const {
@@ -233,19 +234,19 @@ private:
             Interval{start, end, cur, i, (paper && keep == Keep::Tape ? 0 : outBytes) + (keep == Keep::Tape ? s.tape_bytes : 0),
                      0, kind});
         ++tl.totals.forward_steps;
-        event(start, 0, cur, MemoryCategory::Temporary, s.forward_tmp_bytes);
+        event(start, 0, cur, MemoryCategory::Temporary, s.forward_tmp_bytes, i);
         // The paper's taped forward writes its output into its tape: no bytes of its own.
         const bool outInTape = paper && keep == Keep::Tape;
-        if (!out.held && !outInTape) event(start, 0, cur, MemoryCategory::State, outBytes);
+        if (!out.held && !outInTape) event(start, 0, cur, MemoryCategory::State, outBytes, i);
         out.held = true;
         out.ready = end;
         out.pinned_until = 0;
         out.inTape = outInTape;
         if (keep == Keep::Tape) {
             tapes[0][static_cast<std::size_t>(i)] = Copy{true, false, end, 0};
-            event(start, 0, cur, MemoryCategory::Tape, s.tape_bytes);
+            event(start, 0, cur, MemoryCategory::Tape, s.tape_bytes, i);
         }
-        event(end, 0, cur, MemoryCategory::Temporary, -s.forward_tmp_bytes);
+        event(end, 0, cur, MemoryCategory::Temporary, -s.forward_tmp_bytes, i);
         // The paper's taped forward keeps its input for the backward of its step, which releases it.
         if (keep != Keep::State && !outInTape) release(0, i - 1, end);
         if (dead(i)) release(0, i, end);
@@ -277,11 +278,11 @@ private:
         clock = end;
         tl.intervals.push_back(Interval{start, end, cur, i, chain.stateBytes(i - 1), 0, IntervalKind::Backward});
         ++tl.totals.backward_steps;
-        if (i == n) event(start, 0, cur, MemoryCategory::Gradient, chain.stateBytes(n)); // the loss gradient appears
-        event(start, 0, cur, MemoryCategory::Gradient, chain.stateBytes(i - 1));
-        event(start, 0, cur, MemoryCategory::Temporary, s.backward_tmp_bytes);
-        event(end, 0, cur, MemoryCategory::Temporary, -s.backward_tmp_bytes);
-        event(end, 0, cur, MemoryCategory::Gradient, -chain.stateBytes(i));
+        if (i == n) event(start, 0, cur, MemoryCategory::Gradient, chain.stateBytes(n), n); // the loss gradient appears
+        event(start, 0, cur, MemoryCategory::Gradient, chain.stateBytes(i - 1), i - 1);
+        event(start, 0, cur, MemoryCategory::Temporary, s.backward_tmp_bytes, i);
+        event(end, 0, cur, MemoryCategory::Temporary, -s.backward_tmp_bytes, i);
+        event(end, 0, cur, MemoryCategory::Gradient, -chain.stateBytes(i), i);
         backwardDone[static_cast<std::size_t>(i)] = 1;
         for (int l = 0; l < levels; ++l) {
             release(l, i - 1, end); // x_{i-1} and the tape of step i can never be used again
@@ -303,7 +304,7 @@ private:
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
         dst = Copy{true, true, end, 0};
-        event(start, l, cur, MemoryCategory::State, bytes);
+        event(start, l, cur, MemoryCategory::State, bytes, j);
         tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Write});
         if (!checkedAdd(tl.totals.bytes_written, bytes, tl.totals.bytes_written))
             return "the bytes written add up to more than 2^63";
@@ -326,7 +327,7 @@ private:
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
         dst = Copy{true, dst.written, end, 0};
-        event(start, 0, cur, MemoryCategory::State, bytes);
+        event(start, 0, cur, MemoryCategory::State, bytes, j);
         tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Read});
         if (!checkedAdd(tl.totals.bytes_read, bytes, tl.totals.bytes_read))
             return "the bytes read add up to more than 2^63";
@@ -347,7 +348,7 @@ private:
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
         dst = Copy{true, true, end, 0};
-        event(start, l, cur, MemoryCategory::Tape, bytes);
+        event(start, l, cur, MemoryCategory::Tape, bytes, i);
         tl.intervals.push_back(Interval{start, end, cur, i, bytes, std::int16_t(l), IntervalKind::Write, true});
         if (!checkedAdd(tl.totals.bytes_written, bytes, tl.totals.bytes_written))
             return "the bytes written add up to more than 2^63";
@@ -369,7 +370,7 @@ private:
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
         dst = Copy{true, dst.written, end, 0};
-        event(start, 0, cur, MemoryCategory::Tape, bytes);
+        event(start, 0, cur, MemoryCategory::Tape, bytes, i);
         tl.intervals.push_back(Interval{start, end, cur, i, bytes, std::int16_t(l), IntervalKind::Read, true});
         if (!checkedAdd(tl.totals.bytes_read, bytes, tl.totals.bytes_read))
             return "the bytes read add up to more than 2^63";

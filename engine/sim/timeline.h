@@ -47,6 +47,16 @@ struct Totals {
     std::vector<double> channel_busy_s;   // per level (0 unused)
 };
 
+// One allocation in a level, from the event that made it to the one that released it: times, and positions in the
+// memory ledger's order (two tensors are held at once exactly when each starts before the other ends, by position).
+struct TensorLife {
+    double start = 0, end = 0;
+    std::int64_t first = 0, last = 0; // positions; last = one past the final event for a tensor never released
+    std::int64_t bytes = 0;
+    MemoryCategory category = MemoryCategory::State;
+    std::int32_t index = 0; // the state, tape or gradient index, or the step of a temporary
+};
+
 struct Timeline {
     std::vector<std::string> lanes;                // "compute", then one name per slower level
     std::vector<Interval> intervals;               // in schedule order

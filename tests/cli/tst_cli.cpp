@@ -67,6 +67,46 @@ private slots:
 
     // ckpt explain: a header, then per action its index and sentence and a "held:" line; the count matches the
     // plan's actions (as ckpt solve --json reports them); a graph that is not a chain and a bad range are refused.
+    // ckpt layout: a plan's tensors at addresses; the JSON's blocks never overlap while they live together, the
+    // packed peak is the highest block's top and at least the ideal peak, which is the solve's peak.
+    void layoutPacksThePlansTensors() {
+        Output o = ckptRun({"layout", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget",
+                            "50%", "--json"});
+        QCOMPARE(o.code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        const QJsonArray blocks = j["blocks"].toArray();
+        QVERIFY(blocks.size() > 10);
+        QCOMPARE(j["tensors"].toInt(), blocks.size());
+        double top = 0;
+        for (int a = 0; a < blocks.size(); ++a) {
+            const QJsonObject p = blocks[a].toObject();
+            top = std::max(top, p["offset_bytes"].toDouble() + p["bytes"].toDouble());
+            for (int b = a + 1; b < blocks.size(); ++b) {
+                const QJsonObject q = blocks[b].toObject();
+                const bool together = p["start_s"].toDouble() < q["end_s"].toDouble() &&
+                                      q["start_s"].toDouble() < p["end_s"].toDouble();
+                const bool overlap = p["offset_bytes"].toDouble() < q["offset_bytes"].toDouble() + q["bytes"].toDouble() &&
+                                     q["offset_bytes"].toDouble() < p["offset_bytes"].toDouble() + p["bytes"].toDouble();
+                QVERIFY2(!(together && overlap), qPrintable(QString("blocks %1 and %2").arg(a).arg(b)));
+            }
+        }
+        QCOMPARE(j["packed_peak_bytes"].toDouble(), top);
+        QVERIFY(j["packed_peak_bytes"].toDouble() >= j["ideal_peak_bytes"].toDouble());
+        Output solve = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget",
+                                "50%", "--json"});
+        QCOMPARE(solve.code, 0);
+        const QJsonObject sj = QJsonDocument::fromJson(solve.out).object();
+        QCOMPARE(j["ideal_peak_bytes"].toDouble(), sj["peak_bytes"].toArray()[0].toDouble());
+        Output text = ckptRun({"layout", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget",
+                               "50%"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("fragmentation"), text.out);
+        // A graph that is not a chain is refused with the reason.
+        Output graph = ckptRun({"layout", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "dtr"});
+        QCOMPARE(graph.code, 2);
+        QVERIFY2(graph.err.contains("is a graph that is not a chain"), graph.err);
+    }
+
     void explainPrintsAHandout() {
         Output o =
             ckptRun({"explain", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--slots", "3"});

@@ -1,0 +1,80 @@
+// ckpt layout: every tensor a chain plan holds in level 0 placed at an address (sim/layout.h), and how far the
+// packed arena is above the ideal peak.
+#include "commands.h"
+#include "common.h"
+#include "sim/layout.h"
+#include "sim/simulator.h"
+#include "util/units.h"
+
+#include <cstdio>
+
+namespace ckpt::cli {
+
+int cmdLayout(int argc, char** argv) {
+    Args args;
+    if (!args.parse(argc, argv, 2, {"json"}, {"hardware", "scheduler", "slots", "budget", "param"})) {
+        complain("layout: " + args.error() + " (see ckpt --help)");
+        return BadInput;
+    }
+    if (args.positional().size() != 1 || !args.has("scheduler")) {
+        complain("layout: expected PROBLEM and --scheduler NAME (see ckpt --help)");
+        return BadInput;
+    }
+    auto solved = solveFromArgs(args, args.value("scheduler"));
+    if (!solved) return BadInput;
+    const Run& run = solved->run;
+    if (!run.feasible) {
+        complain("layout: " + run.message);
+        return exitCodeOf(run);
+    }
+    const Plan* plan = run.chainPlan();
+    const Chain* chain = solved->problem.chain();
+    if (!plan || !chain) {
+        complain("layout: lays out chain plans; " + args.positional()[0] + " is a graph that is not a chain");
+        return BadInput;
+    }
+    std::vector<TensorLife> lives;
+    SimOptions opt;
+    opt.budget_bytes = run.budget_bytes;
+    opt.memory_curve = false;
+    opt.tensors = &lives;
+    auto tl = simulate(*chain, solved->hw, plan->actions, opt);
+    if (!tl) {
+        complain("layout: " + tl.error());
+        return BadInput;
+    }
+    auto layout = packLayout(lives);
+    if (!layout) {
+        complain("layout: " + layout.error());
+        return BadInput;
+    }
+    if (args.has("json")) {
+        nlohmann::json blocks = nlohmann::json::array();
+        for (const PlacedTensor& p : layout->tensors)
+            blocks.push_back({{"category", memoryCategoryName(p.life.category)},
+                              {"index", p.life.index},
+                              {"bytes", p.life.bytes},
+                              {"offset_bytes", p.offset},
+                              {"start_s", p.life.start},
+                              {"end_s", p.life.end}});
+        nlohmann::json doc = {{"scheduler", run.scheduler},
+                              {"tensors", layout->tensors.size()},
+                              {"ideal_peak_bytes", layout->ideal_peak},
+                              {"packed_peak_bytes", layout->packed_peak},
+                              {"fragmentation", layout->fragmentation()},
+                              {"blocks", std::move(blocks)}};
+        std::printf("%s\n", jsonText(doc).c_str());
+        return Done;
+    }
+    std::printf("%s: %s", chain->name().c_str(), run.scheduler.c_str());
+    for (const auto& [k, v] : run.params)
+        std::printf(" %s=%s", k.c_str(), v.c_str());
+    std::printf(" · %zu tensors in level 0\n", layout->tensors.size());
+    std::printf("ideal peak     %s  (the most held at once)\n", formatBytes(double(layout->ideal_peak)).c_str());
+    std::printf("packed peak    %s  (each tensor at an address: first fit, largest first)\n",
+                formatBytes(double(layout->packed_peak)).c_str());
+    std::printf("fragmentation  %.1f %%\n", 100.0 * layout->fragmentation());
+    return Done;
+}
+
+} // namespace ckpt::cli
