@@ -12,6 +12,7 @@
 #include "models/nodetablemodel.h"
 #include "models/runcontroller.h"
 #include "plots/sweepview.h"
+#include "plots/layoutview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "presentation.h"
@@ -163,6 +164,14 @@ void MainWindow::buildUi() {
             [this](double a, double b) { m_pinnedView->setTimeRange(QCPRange(a, b)); });
     connect(m_pinnedView, &TimelineView::timeRangeChanged, m_sideView,
             [this](double a, double b) { m_sideView->setTimeRange(QCPRange(a, b)); });
+    m_layoutView = new LayoutView(m_tabs);
+    m_tabs->addTab(m_layoutView, tr("&Layout"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_layoutView),
+                          tr("Every tensor of the shown plan at an address in level 0, over time: the packed peak "
+                             "against the ideal one (fragmentation)"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_layoutView && m_layoutStale) refreshLayout();
+    });
     m_trainer = new TrainerPanel(m_tabs);
     m_tabs->addTab(m_trainer, tr("Trai&ner"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_trainer),
@@ -280,8 +289,8 @@ QWidget* MainWindow::buildChainTab() {
     row->addWidget(uniform);
     row->addWidget(bulk);
     m_memoryModel = new QComboBox(w);
-    m_memoryModel->addItem(tr("Memory: this program's model"), int(MemoryModel::Standard));
-    m_memoryModel->addItem(tr("Memory: rotor paper's model"), int(MemoryModel::RotorPaper));
+    m_memoryModel->addItem(tr("this program's"), int(MemoryModel::Standard));
+    m_memoryModel->addItem(tr("the rotor paper's"), int(MemoryModel::RotorPaper));
     m_memoryModel->setToolTip(
         tr("How the chain's memory is counted.\nThis program's: a taped forward consumes its input and keeps its output "
            "beside its tape.\nThe rotor paper's (Beaumont et al. 2019): a taped forward keeps its input until its "
@@ -293,8 +302,12 @@ QWidget* MainWindow::buildChainTab() {
         if (auto next = c.withModel(model, c.finalStateBytes())) m_doc->setChain(*next);
     });
     row->addStretch(1);
-    row->addWidget(m_memoryModel);
     l->addLayout(row);
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(new QLabel(tr("Memory model:"), w));
+    modelRow->addWidget(m_memoryModel);
+    modelRow->addStretch(1);
+    l->addLayout(modelRow);
     m_chainTable = new QTableView(w);
     m_chainTable->setModel(m_chainModel);
     m_chainTable->setSelectionBehavior(QAbstractItemView::SelectItems);

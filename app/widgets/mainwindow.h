@@ -24,6 +24,7 @@ class TimelineView;
 class SweepView;
 class HeldNowPanel;
 class TradeoffView;
+class LayoutView;
 class TrainerPanel;
 class QTableView;
 class QTabWidget;
@@ -189,6 +190,9 @@ private:
     HeldNowPanel* m_heldNow = nullptr;
     TradeoffView* m_tradeoff = nullptr;
     TrainerPanel* m_trainer = nullptr;
+    LayoutView* m_layoutView = nullptr; // laid out when shown (a plan's tensors at addresses)
+    bool m_layoutStale = true;
+    void refreshLayout();
     TimelineView* m_sideView = nullptr;
     TimelineView* m_pinnedView = nullptr;
     QLabel* m_delta = nullptr;

@@ -1,5 +1,6 @@
 // The window's exports: what the current tab shows (a chart, the graph, the stacked timelines as PDF, SVG or PNG;
 // the Comparison table as CSV) and the shown plan (JSON, CSV, Chrome trace).
+#include "plots/layoutview.h"
 #include "comparisontable.h"
 #include "exportdialog.h"
 #include "graphview.h"
@@ -35,12 +36,13 @@ QCustomPlot* MainWindow::chartByName(const QString& which) const {
     if (which == "timeline") return m_timeline->plot();
     if (which == "sweep") return m_sweep->plot();
     if (which == "tradeoff") return m_tradeoff->plot();
+    if (which == "layout") return m_layoutView->plot();
     return nullptr;
 }
 
 QString MainWindow::exportChart(const QString& which, const QString& path, int width, int height) {
     QCustomPlot* plot = chartByName(which);
-    if (!plot) return tr("no chart named '%1' (timeline, sweep, tradeoff)").arg(which);
+    if (!plot) return tr("no chart named '%1' (timeline, sweep, tradeoff, layout)").arg(which);
     return ::exportChart(plot, path, width, height);
 }
 
@@ -52,6 +54,7 @@ QString MainWindow::currentChartTab() const {
                                                          {m_tradeoff, "tradeoff"},
                                                          {m_comparisonTable, "comparison"},
                                                          {m_sideView->parentWidget(), "side"},
+                                                         {m_layoutView, "layout"},
                                                          {m_trainer, "trainer"}};
     for (const auto& [widget, name] : tabs)
         if (widget == w) return name;
@@ -65,6 +68,8 @@ QString MainWindow::nothingToExport() const {
     if (tab == "graph" && m_graphView->nodeCount() == 0) return tr("The Graph tab shows no graph: open a graph file");
     if (tab == "side" && !m_runs->pinned())
         return tr("Side by side shows nothing yet: pin a plan first (Run ▸ Pin the shown plan)");
+    if (tab == "layout" && !m_layoutView->layout())
+        return tr("The Layout tab shows no plan: %1").arg(m_layoutView->summary());
     if (tab == "trainer" && m_trainer->predictedView()->intervalCount() == 0)
         return tr("The Trainer tab has no chart yet: train first (Train), then export its timelines");
     return {};

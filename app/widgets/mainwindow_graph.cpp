@@ -1,5 +1,6 @@
 // The window's graph mode: the node table and the graph view as editors of one graph, selection mirrored between
 // them and the Gantt, and the tabs that only make sense for chains (sweep, trainer) disabled with the reason.
+#include "plots/layoutview.h"
 #include "comparisontable.h"
 #include "graphview.h"
 #include "mainwindow.h"
@@ -214,7 +215,7 @@ void MainWindow::updateMode() {
 }
 
 QStringList MainWindow::chartTabNames() {
-    return {"timeline", "graph", "sweep", "tradeoff", "comparison", "side", "trainer"};
+    return {"timeline", "graph", "sweep", "tradeoff", "comparison", "side", "layout", "trainer"};
 }
 
 bool MainWindow::showChartTab(const QString& name) {
@@ -224,6 +225,7 @@ bool MainWindow::showChartTab(const QString& name) {
                  : name == "tradeoff"   ? static_cast<QWidget*>(m_tradeoff)
                  : name == "comparison" ? static_cast<QWidget*>(m_comparisonTable)
                  : name == "side"       ? m_sideView->parentWidget()
+                 : name == "layout"     ? static_cast<QWidget*>(m_layoutView)
                  : name == "trainer"    ? static_cast<QWidget*>(m_trainer)
                                         : nullptr;
     if (!w) return false;

@@ -1,4 +1,5 @@
 // The window's runs (in the background, with progress and cancel).
+#include "plots/layoutview.h"
 #include "comparisontable.h"
 #include "graphview.h"
 #include "heldnowpanel.h"
@@ -254,8 +255,16 @@ void MainWindow::showShownRun() {
     m_heldNow->setAction(m_sweep->cursor());
     m_chainModel->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
     m_graphView->setRun(run);
+    m_layoutStale = true;
+    if (m_tabs->currentWidget() == m_layoutView) refreshLayout();
     updateSideBySide();
     updateSummary();
+}
+
+void MainWindow::refreshLayout() {
+    const Chain chain = m_doc->chain();
+    m_layoutView->setRun(m_runs->shownRun(), m_doc->isGraph() ? nullptr : &chain, m_doc->hardware());
+    m_layoutStale = false;
 }
 
 // The shared cursor (an action of the shown chain plan) moved: the Gantt and memory chart draw a line at it, Held now

@@ -2,6 +2,7 @@
 #include "io/json_io.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
+#include "plots/layoutview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "run/budget.h"
@@ -189,6 +190,36 @@ private slots:
             if (b->count() == 2 && b->itemText(1).contains("rotor paper")) shown = b;
         QVERIFY(shown);
         QCOMPARE(shown->currentIndex(), 1);
+    }
+
+    // The Layout tab: the shown plan's tensors at addresses, the ideal peak the run's own, the packed one at least
+    // that; it exports like the other charts, and a graph plan says why it has no layout.
+    void layoutTabPlacesTheShownPlan() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY2(w.openFile(kSmall), qPrintable(w.lastError()));
+        w.schedulerPanel()->setCurrentScheduler("rotor");
+        w.schedulerPanel()->setBudgetBytes(50 << 20);
+        auto run = w.runCurrentNow();
+        QVERIFY(run && run->feasible);
+        QVERIFY(w.showChartTab("layout"));
+        QCOMPARE(w.currentChartTab(), QString("layout"));
+        LayoutView* view = w.findChild<LayoutView*>();
+        QVERIFY(view);
+        QVERIFY(view->layout());
+        QCOMPARE(view->layout()->ideal_peak, run->timeline->totals.peak_bytes[0]);
+        QVERIFY(view->layout()->packed_peak >= view->layout()->ideal_peak);
+        QVERIFY2(view->summary().contains("fragmentation"), qPrintable(view->summary()));
+        const QString png = m_dir.filePath("layout.png");
+        QCOMPARE(w.exportCurrentTab(png, 800, 500), QString());
+        QVERIFY(!QImage(png).isNull());
+        QVERIFY2(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/unet-small-b8-128.ckpt-graph.json"),
+                 qPrintable(w.lastError()));
+        w.schedulerPanel()->setCurrentScheduler("dtr");
+        w.runCurrentNow();
+        QVERIFY(w.showChartTab("layout"));
+        QVERIFY(!view->layout());
+        QVERIFY(!w.exportCurrentTab(m_dir.filePath("none.png"), 800, 500).isEmpty());
     }
 
     void exportsParse() {
