@@ -99,6 +99,9 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
     }
     if (choice->chain) {
         run.message = machineLacks(*choice->chain, hw);
+        if (run.message.empty() && problem.chain() &&
+            problem.chain()->memoryModel() == MemoryModel::RotorPaper && !choice->chain->paper_model)
+            run.message = "plans in this program's memory model; the chain counts memory as the rotor paper does";
         run.available = run.message.empty();
         if (!run.available) return run;
     }

@@ -3,6 +3,7 @@
 #include "schedulers/fit.h"
 #include "schedulers/periodic.h"
 #include "schedulers/periodic_costs.h"
+#include "run/runner.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
 #include "schedulers/store_all.h"
@@ -279,6 +280,11 @@ private slots:
             }
             QVERIFY(!plan);
             QVERIFY2(plan.error().find("rotor paper") != std::string::npos, plan.error().c_str());
+            // A comparison shows it as not applicable, with the reason, and goes on.
+            const Run run = runScheduler(info.name, Problem(paper), Hardware::unbounded(), {{}, all * 3 / 5});
+            QVERIFY(!run.available && !run.feasible);
+            QVERIFY2(run.message.find("rotor paper") != std::string::npos || !machineLacks(info, Hardware::unbounded()).empty(),
+                     run.message.c_str());
         }
     }
 
