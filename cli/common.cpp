@@ -98,6 +98,7 @@ std::string describeRun(const Run& run, const Hardware& hw) {
     if (t.bytes_written || t.bytes_read)
         out += "transfers      " + formatBytes(double(t.bytes_written)) + " written, " +
                formatBytes(double(t.bytes_read)) + " read\n";
+    if (t.in_place) out += "in place       " + std::to_string(t.in_place) + " forwards wrote over their input\n";
     std::snprintf(buf, sizeof buf, "solve          %.2f ms, simulate %.2f ms\n", run.solve_ms, run.simulate_ms);
     return out + buf;
 }

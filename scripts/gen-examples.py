@@ -77,6 +77,11 @@ per layer, its output one tensor; an edge u -> v means v reads u's output. Share
   workspace     0 everywhere: a convolution's cuDNN workspace depends on the algorithm the library picks, not on the
                 layer, so the examples stay about activations.
   reversible    false everywhere (none of these layers is invertible).
+  in_place      true on relu, as torchvision builds these networks (nn.ReLU(inplace=True)): the output is written
+                over the input's buffer whenever nothing reads the input again (its producer's backward needs its own
+                input, not its output, so after a conv or BN nothing does). False everywhere else: BN, layernorm and
+                gelu keep their input for the backward; in-place activated BN (Rota Bulo et al. 2018) is a different
+                layer, left out.
   The last node (the logits, or the final layernorm) is the only sink: the loss gradient seeds its backward.
 
 vgg16-b32-224 graph: the configuration, FLOPs and rate of the VGG-16 chain above, one node per layer:
@@ -317,7 +322,7 @@ class GraphBuilder:
         self.B, self.rate = batch, rate
         self.nodes, self.edges, self.shape = [], [], {}
 
-    def op(self, node_id, inputs, flops, shape, needs_inputs, needs_output):
+    def op(self, node_id, inputs, flops, shape, needs_inputs, needs_output, in_place=False):
         assert node_id not in self.shape, node_id
         elements = self.B
         for d in shape:
@@ -325,7 +330,7 @@ class GraphBuilder:
         forward = precise_seconds(flops, self.rate)
         self.nodes.append({"id": node_id, "forward": forward, "backward": 2 * forward,
                            "output_bytes": elements * FP32, "workspace_bytes": 0, "needs_inputs": needs_inputs,
-                           "needs_output": needs_output, "reversible": False})
+                           "needs_output": needs_output, "reversible": False, "in_place": in_place})
         self.edges.extend([u, node_id] for u in inputs)
         self.shape[node_id] = tuple(shape)
         return node_id
@@ -353,7 +358,7 @@ class GraphBuilder:
         return self.op(node_id, [x], 8 * self.elements(x), self.shape[x], True, False)
 
     def relu(self, node_id, x):
-        return self.op(node_id, [x], self.elements(x), self.shape[x], False, True)
+        return self.op(node_id, [x], self.elements(x), self.shape[x], False, True, True)
 
     def add(self, node_id, a, b):
         assert self.shape[a] == self.shape[b], (a, b)
@@ -408,7 +413,8 @@ def graph_comment(g, text):
             "output tensor (B*C*H*W*4 or B*S*d*4), forward = FLOPs / rate, backward = 2x forward, workspace 0; "
             "needs_inputs / needs_output by op type: conv, fc and matmul need their inputs (weight gradient), relu and "
             "softmax their output only, BN, layernorm and gelu their input, max-pool its input and output (the argmax "
-            "is re-derived), add, concat and global average pool nothing. The source 'input' holds the batch "
+            "is re-derived), add, concat and global average pool nothing; relu runs in place (in_place: its output may "
+            "take over its input's buffer, as nn.ReLU(inplace=True) does). The source 'input' holds the batch "
             "(forward 0). Elementwise ops are counted at the same FLOP rate (relu, add, concat 1 per element, BN and "
             "layernorm 8, gelu 9, softmax 6, max-pool k*k-1), so their times are optimistic: on a GPU they are "
             "memory-bound. The derivation is in scripts/gen-examples.py, which generated this file.")

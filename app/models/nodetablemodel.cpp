@@ -14,22 +14,28 @@ QString flagsText(const GraphNode& n) {
     if (n.needs_inputs) f << "inputs";
     if (n.needs_output) f << "output";
     if (n.reversible) f << "reversible";
+    if (n.in_place) f << "in-place";
     return f.join(' ');
 }
 
-// "inputs output", "output, reversible", "" (none); the words may be abbreviated to their first letter.
+// "inputs output", "output, reversible in-place", "" (none); the words may be abbreviated to their first letter
+// (in-place to "inpl", as "in" is taken by inputs; "inplace" and "in_place" are read too).
 QString parseFlags(const QString& text, GraphNode& n) {
-    n.needs_inputs = n.needs_output = n.reversible = false;
+    n.needs_inputs = n.needs_output = n.reversible = n.in_place = false;
     const QStringList words = text.toLower().split(QRegularExpression("[\\s,;|+]+"), Qt::SkipEmptyParts);
     for (const QString& w : words) {
-        if (QString("inputs").startsWith(w))
+        QString bare = w;
+        bare.remove('-').remove('_');
+        if (bare.size() >= 4 && QString("inplace").startsWith(bare))
+            n.in_place = true;
+        else if (QString("inputs").startsWith(w))
             n.needs_inputs = true;
         else if (QString("output").startsWith(w))
             n.needs_output = true;
         else if (QString("reversible").startsWith(w))
             n.reversible = true;
         else if (w != "none" && w != "-")
-            return QObject::tr("'%1' is not a flag: expected inputs, output or reversible (or none)").arg(w);
+            return QObject::tr("'%1' is not a flag: expected inputs, output, reversible or in-place (or none)").arg(w);
     }
     return {};
 }
@@ -79,7 +85,7 @@ QVariant NodeTableModel::data(const QModelIndex& index, int role) const {
         if (c == Id) return tr("The node's name; renaming it renames it in the edges too");
         if (c == Flags)
             return tr("What the backward needs: inputs, output (both, or none); reversible if it can rebuild its input "
-                      "from its output");
+                      "from its output; in-place if its output may be written over its one input (as ReLU)");
         if (c == Inputs) return tr("The nodes this one consumes, comma-separated (edits the edges into it)");
         return time ? tr("%1 s. Type e.g. 3ms, 12us or 0.002").arg(v, 0, 'g', 12)
                     : tr("%1 bytes. Type e.g. 512KiB, 3MiB or 4096").arg(qint64(v));
@@ -94,13 +100,14 @@ QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, in
         if (section >= 0 && section < ColumnCount) return tr(names[section]);
     }
     if (role == Qt::ToolTipRole && orientation == Qt::Horizontal) {
-        static const char* tips[] = {"The node's name",
-                                     "Time of the node's forward",
-                                     "Time of the node's backward",
-                                     "Bytes of the node's output tensor",
-                                     "Temporary bytes while its forward or backward runs",
-                                     "What its backward needs (inputs, output) and whether it is reversible",
-                                     "The nodes whose outputs it consumes"};
+        static const char* tips[] = {
+            "The node's name",
+            "Time of the node's forward",
+            "Time of the node's backward",
+            "Bytes of the node's output tensor",
+            "Temporary bytes while its forward or backward runs",
+            "What its backward needs (inputs, output), whether it is reversible or runs in place",
+            "The nodes whose outputs it consumes"};
         if (section >= 0 && section < ColumnCount) return tr(tips[section]);
     }
     return {};

@@ -38,8 +38,9 @@ QColor mix(const QColor& c, double amount) { // c blended with white
 
 class NodeItem : public QGraphicsItem {
 public:
-    NodeItem(int index, QString id, QString detail, QSizeF size, QFont font)
-        : m_index(index), m_id(std::move(id)), m_detail(std::move(detail)), m_size(size), m_font(std::move(font)) {
+    NodeItem(int index, QString id, QString detail, QSizeF size, QFont font, bool inPlace)
+        : m_index(index), m_id(std::move(id)), m_detail(std::move(detail)), m_size(size), m_font(std::move(font)),
+          m_inPlace(inPlace) {
         setFlag(ItemIsSelectable);
         setAcceptHoverEvents(true);
         setZValue(1);
@@ -52,10 +53,14 @@ public:
         update();
     }
     QColor fill() const { return m_fill; }
+    const QString& detail() const { return m_detail; }
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
         p->setRenderHint(QPainter::Antialiasing);
         const bool sel = isSelected();
-        p->setPen(sel ? QPen(QColor(20, 20, 20), 3) : QPen(QColor(90, 90, 90), 1));
+        // An in-place node's outline is dashed: its output shares its input's buffer.
+        QPen outline = sel ? QPen(QColor(20, 20, 20), 3) : QPen(QColor(90, 90, 90), m_inPlace ? 1.5 : 1);
+        if (m_inPlace) outline.setStyle(Qt::DashLine);
+        p->setPen(outline);
         p->setBrush(m_fill);
         p->drawRoundedRect(box(), 6, 6);
         QRectF r = box().adjusted(4, 3, -4, -3);
@@ -77,6 +82,7 @@ private:
     QString m_id, m_detail;
     QSizeF m_size;
     QFont m_font;
+    bool m_inPlace = false;
     QColor m_fill = QColor(235, 235, 235);
 };
 
@@ -328,6 +334,14 @@ int GraphView::cursor() const {
     return d->at.empty() ? -1 : d->cursor;
 }
 
+QString GraphView::legendText() const {
+    return d->legend->text();
+}
+
+QString GraphView::nodeDetail(int node) const {
+    return node >= 0 && node < int(d->nodes.size()) ? d->nodes[std::size_t(node)]->detail() : QString();
+}
+
 QString GraphView::nodeState(int node) const {
     if (node < 0 || std::size_t(node) >= d->at.size()) return {};
     return tr(nodeAtName(d->at[std::size_t(node)]));
@@ -460,6 +474,10 @@ void GraphView::recolor() {
     } else {
         legend = swatch(Fate::Neutral, tr("no plan shown: run a scheduler to colour the nodes by what it does"));
     }
+    if (d->graph &&
+        std::any_of(d->graph->nodes().begin(), d->graph->nodes().end(), [](const GraphNode& n) { return n.in_place; }))
+        legend += tr("<span style='border:1px dashed #555'>&nbsp;\u21BA&nbsp;</span>&nbsp;in place: the output may "
+                     "take over its input's buffer");
     if (!d->layoutError.isEmpty()) legend += tr(" · <span style='color:#b00020'>%1</span>").arg(d->layoutError);
     d->legend->setText(legend);
 }
@@ -489,7 +507,8 @@ void GraphView::layout() {
     std::vector<QString> detail(static_cast<std::size_t>(n));
     for (int v = 0; v < n; ++v) {
         const GraphNode& node = g.node(v);
-        detail[std::size_t(v)] = QString::fromStdString(formatBytes(double(node.output_bytes)));
+        detail[std::size_t(v)] = (node.in_place ? QStringLiteral("\u21BA ") : QString()) +
+                                 QString::fromStdString(formatBytes(double(node.output_bytes)));
         const double w = std::max(fb.horizontalAdvance(QString::fromStdString(node.id)),
                                   fs.horizontalAdvance(detail[std::size_t(v)])) +
                          20;
@@ -523,8 +542,8 @@ void GraphView::layout() {
     }
     for (int v = 0; v < n; ++v) {
         const GraphNode& node = g.node(v);
-        auto* item =
-            new NodeItem(v, QString::fromStdString(node.id), detail[std::size_t(v)], size[std::size_t(v)], font);
+        auto* item = new NodeItem(v, QString::fromStdString(node.id), detail[std::size_t(v)], size[std::size_t(v)],
+                                  font, node.in_place);
         item->setPos(pos[std::size_t(v)]);
         QStringList flags;
         if (node.needs_inputs) flags << "inputs";
@@ -537,7 +556,10 @@ void GraphView::layout() {
                                   QString::fromStdString(formatBytes(double(node.output_bytes))),
                                   QString::fromStdString(formatBytes(double(node.workspace_bytes))),
                                   flags.isEmpty() ? tr("nothing") : flags.join(", "),
-                                  node.reversible ? tr(" · reversible") : QString())
+                                  QString(node.reversible ? tr(" · reversible") : QString()) +
+                                      (node.in_place ? tr(" · runs in place (its output may take over its input's "
+                                                          "buffer)")
+                                                     : QString()))
                              .arg(g.inputs(v).size())
                              .arg(g.consumers(v).size()));
         d->scene->addItem(item);

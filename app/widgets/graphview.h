@@ -33,7 +33,9 @@ public:
     // slower level, freed, backward done, not yet computed) and its node is selected; -1 returns to the fates.
     void setCursor(int action);
     int cursor() const;
-    QString nodeState(int node) const; // at the cursor, as the legend names it; empty without a cursor
+    QString nodeState(int node) const;  // at the cursor, as the legend names it; empty without a cursor
+    QString legendText() const;         // the line under the graph (fates or states, and the in-place mark), as HTML
+    QString nodeDetail(int node) const; // the second line drawn in the node's box (its output size, ↺ when in place)
     static QColor fateColor(Fate fate);
     static QString fateName(Fate fate);
 

@@ -39,7 +39,8 @@ Result<Graph> readGraph(const nlohmann::json& doc, const std::string& source) {
         r.bytes("workspace_bytes", n.workspace_bytes, false);
         for (auto [key, flag] : {std::pair{"needs_inputs", &n.needs_inputs},
                                  {"needs_output", &n.needs_output},
-                                 {"reversible", &n.reversible}}) {
+                                 {"reversible", &n.reversible},
+                                 {"in_place", &n.in_place}}) {
             if (const auto* v = r.find(key, false)) {
                 if (!v->is_boolean())
                     r.setError(io::expected(source, at.member(key), "true or false", *v));
@@ -95,6 +96,7 @@ nlohmann::json graphToJson(const Graph& g) {
         if (!n.needs_inputs) o["needs_inputs"] = false;
         if (n.needs_output) o["needs_output"] = true;
         if (n.reversible) o["reversible"] = true;
+        if (n.in_place) o["in_place"] = true;
         j["nodes"].push_back(o);
     }
     j["edges"] = nlohmann::json::array();

@@ -1,8 +1,8 @@
 #pragma once
 // The graph file: {"format":"ckpt-graph","version":1,"name":...,"nodes":[{"id":"conv1","forward":s,"backward":s,
-// "output_bytes":n,"workspace_bytes":n,"needs_inputs":true,"needs_output":false,"reversible":false}, ...],
-// "edges":[["conv1","relu1"], ...]} (an edge may also be {"from":...,"to":...}). backward defaults to 2x forward,
-// workspace_bytes to 0, needs_inputs to true, needs_output and reversible to false.
+// "output_bytes":n,"workspace_bytes":n,"needs_inputs":true,"needs_output":false,"reversible":false,
+// "in_place":false}, ...], "edges":[["conv1","relu1"], ...]} (an edge may also be {"from":...,"to":...}). backward
+// defaults to 2x forward, workspace_bytes to 0, needs_inputs to true, needs_output, reversible and in_place to false.
 #include "model/graph.h"
 #include "util/result.h"
 

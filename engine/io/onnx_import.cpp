@@ -298,6 +298,8 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         for (const Value* v : ins)
             if (v && v->activation && from.insert(v->producer).second)
                 b.edges.push_back(GraphEdge{b.nodes[std::size_t(v->producer)].id, id});
+        // Frameworks run ReLU in place (nn.ReLU(inplace=True)): its output may take over its one input's buffer.
+        b.nodes[std::size_t(index)].in_place = op == "Relu" && from.size() == 1;
         for (const auto& out : n.output())
             if (!out.empty()) values[out] = Value{true, index, typed[out]};
     }

@@ -46,6 +46,10 @@ Result<Graph> Graph::build(std::string name, std::vector<GraphNode> nodes, std::
         g.m_consumers[std::size_t(from->second)].push_back(to->second);
         g.m_inputs[std::size_t(to->second)].push_back(from->second);
     }
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].in_place && g.m_inputs[i].size() != 1)
+            return fail("node '" + nodes[i].id + "': in_place needs exactly one input, and it has " +
+                        std::to_string(g.m_inputs[i].size()));
     // Kahn's algorithm, smallest index first so the order is stable; what is left over lies on or after a cycle.
     std::vector<int> pending(nodes.size());
     std::set<int> ready;

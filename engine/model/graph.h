@@ -1,8 +1,10 @@
 #pragma once
 // A DAG of forward operations. Each node produces one output tensor of output_bytes, uses workspace_bytes while it
 // runs, and takes its inputs from the outputs of its predecessors. Its backward needs its inputs, its output, or
-// both (needs_inputs / needs_output); a reversible node can rebuild its input from its output (RevNet). The backward
-// graph is the same DAG reversed. A chain is the linear graph.
+// both (needs_inputs / needs_output); a reversible node can rebuild its input from its output (RevNet). An in-place
+// node (ReLU, in-place activated batch norm) writes its output over its single input's buffer whenever the plan never
+// reads that input again, so the two share memory. The backward graph is the same DAG reversed. A chain is the
+// linear graph.
 #include "model/chain.h"
 #include "util/result.h"
 
@@ -21,6 +23,7 @@ struct GraphNode {
     bool needs_inputs = true;
     bool needs_output = false;
     bool reversible = false;
+    bool in_place = false; // only with exactly one input
     bool operator==(const GraphNode&) const = default;
 };
 

@@ -92,6 +92,8 @@ std::vector<NodeAt> nodesAt(const Graph& graph, const Run& run, int action) {
     if (!plan || action < 0 || std::size_t(action) >= plan->actions.size()) return {};
     const auto n = std::size_t(graph.size());
     std::vector<char> computed(n, 0), held(n, 0), slower(n, 0), done(n, 0);
+    const std::vector<std::int32_t> none;
+    const auto& inPlace = run.timeline ? run.timeline->in_place_actions : none;
     for (std::size_t k = 0; k <= std::size_t(action); ++k) {
         const GraphAction& a = plan->actions[k];
         if (a.node < 0 || std::size_t(a.node) >= n) continue;
@@ -99,6 +101,9 @@ std::vector<NodeAt> nodesAt(const Graph& graph, const Run& run, int action) {
         switch (a.kind) {
         case GraphActionKind::Forward:
             computed[v] = held[v] = 1;
+            // Run in place: its output took over its input's buffer.
+            if (std::binary_search(inPlace.begin(), inPlace.end(), std::int32_t(k)))
+                held[std::size_t(graph.inputs(a.node).front())] = 0;
             break;
         case GraphActionKind::Backward:
             done[v] = 1;

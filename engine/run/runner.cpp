@@ -99,8 +99,8 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
     }
     if (choice->chain) {
         run.message = machineLacks(*choice->chain, hw);
-        if (run.message.empty() && problem.chain() &&
-            problem.chain()->memoryModel() == MemoryModel::RotorPaper && !choice->chain->paper_model)
+        if (run.message.empty() && problem.chain() && problem.chain()->memoryModel() == MemoryModel::RotorPaper &&
+            !choice->chain->paper_model)
             run.message = "plans in this program's memory model; the chain counts memory as the rotor paper does";
         run.available = run.message.empty();
         if (!run.available) return run;
@@ -147,6 +147,7 @@ nlohmann::json summaryJson(const Run& run) {
     j["peak_bytes"] = t.peak_bytes;
     j["bytes_written"] = t.bytes_written;
     j["bytes_read"] = t.bytes_read;
+    j["in_place"] = t.in_place;
     j["actions"] = run.plan->actionCount();
     return j;
 }

@@ -15,6 +15,7 @@ namespace {
 // A copy of a node's output on one level.
 struct Copy {
     bool held = false;
+    std::int64_t bytes = 0;  // the buffer: the node's output, or the larger input buffer it was written over
     double ready = 0;        // when its bytes are all there
     double pinned_until = 0; // a transfer reads it until then; a release waits for it
 };
@@ -30,6 +31,7 @@ public:
         for (int l = 1; l < levels; ++l)
             tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
         ledger.reserve(schedule.size() * 4 + 8);
+        findInPlace();
     }
 
     Result<Timeline> run() {
@@ -84,6 +86,8 @@ private:
     std::vector<char> grad, done;
     std::vector<int> runs;
     std::vector<double> channelFree;
+    std::vector<char> inPlace;     // [action]: a forward of an in-place node that may write over its input
+    std::vector<char> overwritten; // [node]: its level-0 copy was written over by an in-place consumer
     int reversed = 0;
     double clock = 0; // end of the last compute action
     std::int32_t cur = 0;
@@ -110,6 +114,50 @@ private:
         return "?";
     }
 
+    // An in-place forward may take over its input's buffer when the plan never reads that copy of the input again:
+    // scanning the plan backwards, each node's next use in level 0 is a read (a forward or backward that needs it, a
+    // write to a slower level, an inversion from it) or an end (it is computed, read back or freed anew first).
+    void findInPlace() {
+        inPlace.assign(schedule.size(), 0);
+        overwritten.assign(std::size_t(n), 0);
+        enum Next : char { None, Reads, Ends };
+        std::vector<char> next(std::size_t(n), None);
+        auto valid = [&](int v) { return v >= 0 && v < n; };
+        for (std::size_t k = schedule.size(); k-- > 0;) {
+            const GraphAction& a = schedule[k];
+            if (!valid(a.node)) continue;
+            const int v = a.node;
+            const GraphNode& node = graph.node(v);
+            switch (a.kind) {
+            case GraphActionKind::Forward:
+                if (node.in_place && next[std::size_t(graph.inputs(v).front())] != Reads) inPlace[k] = 1;
+                next[std::size_t(v)] = Ends;
+                for (int u : graph.inputs(v))
+                    next[std::size_t(u)] = Reads;
+                break;
+            case GraphActionKind::Backward:
+                if (node.needs_output) next[std::size_t(v)] = Reads;
+                if (node.needs_inputs)
+                    for (int u : graph.inputs(v))
+                        next[std::size_t(u)] = Reads;
+                break;
+            case GraphActionKind::Free:
+                if (a.level == 0) next[std::size_t(v)] = Ends;
+                break;
+            case GraphActionKind::Write:
+                next[std::size_t(v)] = Reads;
+                break;
+            case GraphActionKind::Read:
+                next[std::size_t(v)] = Ends;
+                break;
+            case GraphActionKind::Invert:
+                if (graph.inputs(v).size() == 1) next[std::size_t(graph.inputs(v).front())] = Ends;
+                next[std::size_t(v)] = Reads;
+                break;
+            }
+        }
+    }
+
     void change(double t, MemoryCategory c, std::int64_t delta, int level = 0) { ledger.add(t, level, cur, c, delta); }
     Copy& at0(int v) { return copies[0][std::size_t(v)]; }
     bool held0(int v) const { return copies[0][std::size_t(v)].held; }
@@ -124,7 +172,7 @@ private:
         Copy& c = copies[std::size_t(level)][std::size_t(v)];
         if (!c.held) return;
         c.held = false;
-        change(std::max(t, c.pinned_until), MemoryCategory::State, -graph.node(v).output_bytes, level);
+        change(std::max(t, c.pinned_until), MemoryCategory::State, -c.bytes, level);
     }
     void releaseEverywhere(int v, double t) {
         for (int l = 0; l < levels; ++l)
@@ -161,12 +209,25 @@ private:
                 if (auto e = missing(u, "its input"); !e.empty()) return e;
                 start = std::max(start, at0(u).ready);
             }
+            // In place: the output goes into the input's buffer (once any transfer reading it is done), which is
+            // the input's no longer.
+            std::int64_t buffer = node.output_bytes, grow = node.output_bytes;
+            if (inPlace[std::size_t(cur)]) {
+                Copy& in = at0(graph.inputs(v).front());
+                start = std::max(start, in.pinned_until);
+                buffer = std::max(in.bytes, node.output_bytes), grow = buffer - in.bytes;
+                in = Copy{};
+                overwritten[std::size_t(graph.inputs(v).front())] = 1;
+                ++tl.totals.in_place;
+                tl.in_place_actions.push_back(cur);
+            }
             double end = start + node.forward;
             tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0,
                                             runs[std::size_t(v)]++ ? IntervalKind::Recompute : IntervalKind::Forward});
             ++tl.totals.forward_steps;
-            change(start, MemoryCategory::State, node.output_bytes);
-            at0(v) = Copy{true, end, 0};
+            change(start, MemoryCategory::State, grow);
+            at0(v) = Copy{true, buffer, end, 0};
+            overwritten[std::size_t(v)] = 0;
             change(start, MemoryCategory::Temporary, node.workspace_bytes);
             change(end, MemoryCategory::Temporary, -node.workspace_bytes);
             clock = end;
@@ -211,6 +272,9 @@ private:
             return {};
         }
         case GraphActionKind::Free:
+            // Freeing what an in-place consumer wrote over frees nothing more: a plan made without the flag in
+            // mind stays valid.
+            if (a.level == 0 && overwritten[std::size_t(v)]) return {};
             if (!copies[std::size_t(a.level)][std::size_t(v)].held)
                 return "the output of '" + node.id + "' is not held" +
                        (a.level ? " on level " + std::to_string(a.level) : "");
@@ -229,7 +293,8 @@ private:
             ++tl.totals.forward_steps;
             ++runs[std::size_t(u)];
             change(start, MemoryCategory::State, input.output_bytes);
-            at0(u) = Copy{true, end, 0};
+            at0(u) = Copy{true, input.output_bytes, end, 0};
+            overwritten[std::size_t(u)] = 0;
             change(start, MemoryCategory::Temporary, node.workspace_bytes);
             change(end, MemoryCategory::Temporary, -node.workspace_bytes);
             clock = end;
@@ -253,7 +318,8 @@ private:
             double end = start + (write ? hw.writeSeconds(l, bytes) : hw.readSeconds(l, bytes));
             channelFree[std::size_t(l)] = end;
             src.pinned_until = std::max(src.pinned_until, end);
-            dst = Copy{true, end, 0};
+            dst = Copy{true, bytes, end, 0};
+            if (!write) overwritten[std::size_t(v)] = 0;
             change(start, MemoryCategory::State, bytes, write ? l : 0);
             tl.intervals.push_back(
                 Interval{start, end, cur, v, bytes, std::int16_t(l), write ? IntervalKind::Write : IntervalKind::Read});

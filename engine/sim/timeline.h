@@ -42,6 +42,7 @@ struct Totals {
     long long recomputed_steps = 0; // forward_steps - steps
     long long bytes_written = 0;
     long long bytes_read = 0;
+    long long in_place = 0;               // graph forwards that wrote over their input's buffer
     std::vector<std::int64_t> peak_bytes; // per level
     std::vector<double> peak_time_s;      // when each peak is first reached
     std::vector<double> channel_busy_s;   // per level (0 unused)
@@ -61,6 +62,7 @@ struct Timeline {
     std::vector<std::string> lanes;                // "compute", then one name per slower level
     std::vector<Interval> intervals;               // in schedule order
     std::vector<std::vector<MemorySample>> memory; // per level, a step function in time order
+    std::vector<std::int32_t> in_place_actions;    // graph forwards that wrote over their input (plan order)
     Totals totals;
 };
 

@@ -104,6 +104,34 @@ private slots:
         w.document()->undoStack()->redo();
     }
 
+    void inPlaceNodesAreMarkedAndEditable() {
+        MainWindow w;
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/resnet18-b32-224.ckpt-graph.json"));
+        const Graph g = w.document()->graph();
+        const int relu = g.indexOf("relu"), conv = g.indexOf("conv1"), add = g.indexOf("layer1.0.add");
+        QVERIFY(relu >= 0 && conv >= 0 && add >= 0);
+        QVERIFY(g.node(relu).in_place && !g.node(conv).in_place);
+        // Drawn with ↺ before its size, named in the legend, and read as a word in the table.
+        QVERIFY2(w.graphView()->nodeDetail(relu).startsWith(QChar(0x21BA)),
+                 qPrintable(w.graphView()->nodeDetail(relu)));
+        QVERIFY(!w.graphView()->nodeDetail(conv).contains(QChar(0x21BA)));
+        QVERIFY2(w.graphView()->legendText().contains("in place"), qPrintable(w.graphView()->legendText()));
+        NodeTableModel* m = w.nodeModel();
+        QCOMPARE(m->index(relu, NodeTableModel::Flags).data().toString(), QString("output in-place"));
+        // "in" is inputs; "inpl", "inplace" and "in_place" are in-place.
+        QVERIFY(m->setData(m->index(conv, NodeTableModel::Flags), "in inpl"));
+        QVERIFY(w.document()->nodes()[std::size_t(conv)].needs_inputs &&
+                w.document()->nodes()[std::size_t(conv)].in_place);
+        QVERIFY(w.graphView()->nodeDetail(conv).startsWith(QChar(0x21BA)));
+        QVERIFY(m->setData(m->index(conv, NodeTableModel::Flags), "inputs"));
+        QVERIFY(!w.document()->nodes()[std::size_t(conv)].in_place);
+        // An add has two inputs: in place is refused, with the reason, and nothing changes.
+        const std::string before = jsonOf(w.document()->graph());
+        QVERIFY(!m->setData(m->index(add, NodeTableModel::Flags), "in_place"));
+        QVERIFY2(w.graphMessage().contains("exactly one input"), qPrintable(w.graphMessage()));
+        QCOMPARE(jsonOf(w.document()->graph()), before);
+    }
+
     void editsUndoToTheExactGraph() {
         MainWindow w;
         openRandom(w, 20, 11);

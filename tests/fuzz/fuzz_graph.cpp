@@ -7,6 +7,8 @@
 #include "schedulers/store_all.h"
 #include "sim/graph_simulator.h"
 
+#include <algorithm>
+
 using namespace ckpt;
 using namespace ckpt::fuzz;
 
@@ -31,11 +33,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Refusing a graph whose sums cannot be represented is right.
     if (tl) {
         checkTimeline(*tl, graph->totalForward() + graph->totalBackward(), "graph store-all");
-        // A node's forward holds its inputs, its output and its workspace at once: a lower peak means a sum overflowed.
+        // A node's forward holds its inputs, its output and its workspace at once (an in-place node the larger of its
+        // input and output): a lower peak means a sum overflowed.
         for (int v = 0; v < graph->size(); ++v) {
-            long double need = static_cast<long double>(graph->node(v).output_bytes) + graph->node(v).workspace_bytes;
+            const GraphNode& node = graph->node(v);
+            long double need = static_cast<long double>(node.output_bytes) + node.workspace_bytes;
             for (int u : graph->inputs(v))
-                need += static_cast<long double>(graph->node(u).output_bytes);
+                need =
+                    node.in_place
+                        ? std::max(need, static_cast<long double>(graph->node(u).output_bytes) + node.workspace_bytes)
+                        : need + static_cast<long double>(graph->node(u).output_bytes);
             check(static_cast<long double>(tl->totals.peak_bytes.at(0)) >= need,
                   "graph store-all's peak " + std::to_string(tl->totals.peak_bytes.at(0)) + " is below what node '" +
                       graph->node(v).id + "' holds while it runs");

@@ -55,6 +55,16 @@ private slots:
                  negative.error().c_str());
         QVERIFY(!Graph::make("x", {node("a")}, {{"a", "a"}}).ok());
         QVERIFY(!Graph::make("x", {}, {}).ok());
+        GraphNode join = node("j");
+        join.in_place = true;
+        auto twoInputs = Graph::make("x", {node("a"), node("b"), join}, {{"a", "j"}, {"b", "j"}});
+        QVERIFY(!twoInputs.ok());
+        QVERIFY2(twoInputs.error().find("node 'j'") != std::string::npos &&
+                     twoInputs.error().find("in_place needs exactly one input") != std::string::npos,
+                 twoInputs.error().c_str());
+        GraphNode source = node("a");
+        source.in_place = true;
+        QVERIFY(!Graph::make("x", {source}, {}).ok());
     }
 
     void fileMessagesNameThePlace() {
@@ -92,7 +102,20 @@ private slots:
         QVERIFY(d.ok());
         QCOMPARE(d->node(0).backward, 1.0); // 2x forward
         QCOMPARE(d->node(0).output_bytes, std::int64_t(1024));
-        QVERIFY(d->node(0).needs_inputs && !d->node(0).needs_output && !d->node(0).reversible);
+        QVERIFY(d->node(0).needs_inputs && !d->node(0).needs_output && !d->node(0).reversible && !d->node(0).in_place);
+        // in_place is written only where it is set, and read back.
+        GraphNode relu = node("relu");
+        relu.in_place = true, relu.needs_inputs = false, relu.needs_output = true;
+        Graph small = *Graph::make("s", {node("conv"), relu}, {{"conv", "relu"}});
+        const nlohmann::json j = graphToJson(small);
+        QVERIFY(!j["nodes"][0].contains("in_place"));
+        QCOMPARE(j["nodes"][1]["in_place"], nlohmann::json(true));
+        auto again = graphFromJson(j, "s");
+        QVERIFY(again.ok() && again->nodes() == small.nodes());
+        const std::string e = problemWith(R"({"format":"ckpt-graph","version":1,"nodes":[{"id":"a","forward":1,
+                                 "output_bytes":8,"in_place":"yes"}]})");
+        QVERIFY2(e.find("nodes[0].in_place") != std::string::npos && e.find("true or false") != std::string::npos,
+                 e.c_str());
     }
 
     void generatorIsSeededAndConnected() {

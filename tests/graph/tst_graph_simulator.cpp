@@ -148,6 +148,70 @@ private slots:
         QCOMPARE(over.errorIndex(), 1LL);
         QVERIFY2(over.error().find("its capacity") != std::string::npos, over.error().c_str());
     }
+
+    void inPlaceByHand() {
+        // a -> b -> c: a 400 B, b an in-place ReLU (400 B; its backward needs its output only), c 10 B; forward 1 s,
+        // backward 2 s. b writes over a, which no later action reads: the forward holds 400 B where it held 800.
+        auto graph = [](bool inPlace, bool bNeedsA) {
+            return *Graph::make("relu",
+                                {GraphNode{"a", 1, 2, 400, 0, true, false, false},
+                                 GraphNode{"b", 1, 2, 400, 0, bNeedsA, true, false, inPlace},
+                                 GraphNode{"c", 1, 2, 10, 0, true, false, false}},
+                                {{"a", "b"}, {"b", "c"}});
+        };
+        auto forwardPeak = [](const Timeline& tl, double before) {
+            std::int64_t most = 0;
+            for (const MemorySample& m : tl.memory[0])
+                if (m.time < before) most = std::max(most, m.total());
+            return most;
+        };
+        for (bool inPlace : {false, true}) {
+            Graph g = graph(inPlace, false);
+            // Store-all frees a after b's forward (no backward needs it): with the flag, that free frees nothing more.
+            auto tl = simulateGraph(g, graphStoreAll(g));
+            QVERIFY2(tl.ok(), tl.ok() ? "" : tl.error().c_str());
+            QCOMPARE(tl->totals.in_place, inPlace ? 1LL : 0LL);
+            QCOMPARE(forwardPeak(*tl, 3.0), std::int64_t(inPlace ? 410 : 800));
+            // The backward is the same: b's backward holds b, its gradient and a's (1200).
+            QCOMPARE(tl->totals.peak_bytes[0], std::int64_t(1200));
+            QCOMPARE(tl->totals.makespan_s, 9.0);
+            QCOMPARE(tl->memory[0].back().total(), std::int64_t(0));
+        }
+        // When b's backward needs a, a must survive: no in-place, and c's forward holds a, b and c.
+        Graph needs = graph(true, true);
+        auto kept = simulateGraph(needs, graphStoreAll(needs));
+        QVERIFY(kept.ok());
+        QCOMPARE(kept->totals.in_place, 0LL);
+        QCOMPARE(forwardPeak(*kept, 3.0), std::int64_t(810));
+        QCOMPARE(kept->totals.peak_bytes[0], std::int64_t(1600));
+
+        // A write of a still under way when b starts: b waits for it (400 B at 100 B/s: [1,5]), then takes a's
+        // buffer; a written after b instead keeps b from running in place.
+        Graph g = graph(true, false);
+        Hardware hw = *Hardware::make("two", {MemoryLevel{"fast"}, MemoryLevel{"slow", 1000, 100, 100, 0}});
+        GraphSchedule before = {A::forward(0), A::write(0, 1), A::forward(1),  A::free(0),
+                                A::forward(2), A::backward(2), A::backward(1), A::backward(0)};
+        auto waits = simulateGraph(g, hw, before);
+        QVERIFY2(waits.ok(), waits.ok() ? "" : waits.error().c_str());
+        QCOMPARE(waits->totals.in_place, 1LL);
+        QCOMPARE(waits->intervals[2].start, 5.0); // b's forward
+        QCOMPARE(waits->totals.makespan_s, 13.0);
+        QCOMPARE(waits->memory[1].back().total(), std::int64_t(0));
+        GraphSchedule after = {A::forward(0), A::forward(1),  A::write(0, 1), A::free(0),
+                               A::forward(2), A::backward(2), A::backward(1), A::backward(0)};
+        auto reads = simulateGraph(g, hw, after);
+        QVERIFY2(reads.ok(), reads.ok() ? "" : reads.error().c_str());
+        QCOMPARE(reads->totals.in_place, 0LL);
+        QCOMPARE(forwardPeak(*reads, 2.0), std::int64_t(800));
+        // Recomputing a after b wrote over it, and b again from it: a's new copy is a's, and b runs in place again.
+        GraphSchedule again = {A::forward(0), A::forward(1),  A::forward(2),  A::free(1),    A::forward(0),
+                               A::forward(1), A::backward(2), A::backward(1), A::backward(0)};
+        auto twice = simulateGraph(g, again);
+        QVERIFY2(twice.ok(), twice.ok() ? "" : twice.error().c_str());
+        QCOMPARE(twice->totals.in_place, 2LL);
+        QCOMPARE(twice->totals.recomputed_steps, 2LL);
+        QCOMPARE(twice->memory[0].back().total(), std::int64_t(0));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraphSimulator)

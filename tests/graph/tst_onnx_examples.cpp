@@ -60,8 +60,8 @@ int compareNodeForNode(const OnnxImport& m, const Graph& ref, const std::functio
         if (i < 0) qFatal("the import has no node %s", r.id.c_str());
         const GraphNode& n = g.node(i);
         if (n.output_bytes != r.output_bytes || n.needs_inputs != r.needs_inputs || n.needs_output != r.needs_output ||
-            n.workspace_bytes != r.workspace_bytes)
-            qFatal("node %s differs in size or needs", r.id.c_str());
+            n.workspace_bytes != r.workspace_bytes || n.in_place != r.in_place)
+            qFatal("node %s differs in size, needs or in_place", r.id.c_str());
         const bool same = std::abs(n.forward - r.forward) <= 1e-9 * r.forward;
         if (!same && !biased(r.id))
             qFatal("node %s: forward %g imported, %g shipped", r.id.c_str(), n.forward, r.forward);
