@@ -81,6 +81,12 @@ bool readPlanBudget(const Args& args, std::int64_t& budget) {
 
 } // namespace
 
+namespace {
+const char* const kGpipeDescription =
+    "GPipe: the chain cut into stages over devices, micro-batches, each stage re-running its forward before its "
+    "backward; the cuts minimise the slowest stage under each device's memory";
+} // namespace
+
 int cmdList(int argc, char** argv) {
     Args args;
     if (!parseArgs(args, argc, argv, {"json"}, {})) return BadInput;
@@ -120,6 +126,14 @@ int cmdList(int argc, char** argv) {
                            {"paper", s.paper},
                            {"optimality", optimalityName(s.optimality)},
                            {"params", paramsJson(s.params)}});
+        all.push_back({{"name", "gpipe"},
+                       {"problem", "pipeline"},
+                       {"description", kGpipeDescription},
+                       {"paper", "Huang et al. NeurIPS 2019 (GPipe)"},
+                       {"optimality", "optimal cuts"},
+                       {"params", nlohmann::json::array({{{"name", "stages"}, {"default", "2"}},
+                                                         {{"name", "micro_batches"}, {"default", "4"}},
+                                                         {{"name", "recompute"}, {"default", "true"}}})}});
         std::puts(jsonText(all).c_str());
         return Done;
     }
@@ -133,6 +147,10 @@ int cmdList(int argc, char** argv) {
         g.add({s.name, optimalityName(s.optimality), paramsText(s.params), s.description});
     std::puts("\nGraph schedulers (ckpt-graph files):\n");
     std::fputs(g.render().c_str(), stdout);
+    Table p({"scheduler", "kind", "parameters", "description"});
+    p.add({"gpipe", "optimal cuts", "stages=2 micro_batches=4 recompute=true", kGpipeDescription});
+    std::puts("\nPipelines (ckpt pipeline: a chain over devices in a line):\n");
+    std::fputs(p.render().c_str(), stdout);
     return Done;
 }
 

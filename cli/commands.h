@@ -14,6 +14,7 @@ int benchImport(const class Args& args); // cli/bench_import.cpp: ckpt bench --o
 int cmdGenerate(int argc, char** argv);  // cli/generate.cpp
 int cmdImport(int argc, char** argv);    // cli/import.cpp: an ONNX model as a graph or a chain
 int cmdTrain(int argc, char** argv);     // cli/train.cpp: the real RNN trainer (engine/trainer)
+int cmdPipeline(int argc, char** argv);  // cli/pipeline.cpp: GPipe, a chain over devices in a line
 int cmdLayout(int argc, char** argv);    // cli/layout.cpp: a chain plan's tensors at addresses, fragmentation
 int cmdExplain(int argc, char** argv);   // cli/explain.cpp: a chain plan narrated action by action
 int cmdLesson(int argc, char** argv);    // cli/lesson.cpp: a lesson's scenes solved (io/lesson_io.h)

@@ -25,6 +25,8 @@ usage:
   ckpt explain PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]...
              [--from ACTION] [--to ACTION]
   ckpt layout PROBLEM [--hardware HW] --scheduler NAME [--slots N | --budget BYTES] [--param k=v]... [--json]
+  ckpt pipeline PROBLEM --stages K --micro-batches M [--device-memory BYTES[,BYTES...]] [--link-bandwidth RATE]
+             [--link-latency S] [--cuts a,b,...] [--no-recompute] [--out TRACE.json] [--json]
   ckpt lesson LESSON.json [--check]
   ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
@@ -51,6 +53,8 @@ ckpt import reads an ONNX model (Debian's libonnx infers its shapes): one node p
 timed by FLOPs and bytes moved on HW's compute speed and level 0 bandwidth; --as-chain writes its segments as a chain.
 ckpt train runs a real RNN (engine/trainer) with the plan; defaults: lstm, H 64, B 16, T 100, task copy, store-all,
 100 iterations. HW "measured" is RAM plus a disk level of files at the speeds this machine just showed.
+ckpt pipeline cuts a chain into K stages over K devices in a line (GPipe): M micro-batches, each stage re-running
+its forward before its backward; the cuts minimise the slowest stage under each device's memory (or --cuts).
 Exit codes: 0 done, 1 infeasible (the message names the smallest budget that works), 2 bad input.
 )";
 
@@ -98,6 +102,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "train") return cmdTrain(argc, argv);
     if (cmd == "explain") return cmdExplain(argc, argv);
     if (cmd == "layout") return cmdLayout(argc, argv);
+    if (cmd == "pipeline") return cmdPipeline(argc, argv);
     if (cmd == "lesson") return cmdLesson(argc, argv);
     if (cmd == "render" || cmd == "figure") {
 #ifdef CKPT_HAVE_CHARTS

@@ -11,8 +11,9 @@
 #include "models/hardwaretablemodel.h"
 #include "models/nodetablemodel.h"
 #include "models/runcontroller.h"
-#include "plots/sweepview.h"
 #include "plots/layoutview.h"
+#include "plots/pipelineview.h"
+#include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "presentation.h"
@@ -91,6 +92,13 @@ MainWindow::MainWindow(QWidget* parent)
     };
     // Modified means "not at the saved state": undoing back to it takes the "*" away.
     connect(m_doc->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    auto pipelineStale = [this] {
+        m_pipelineStale = true;
+        if (m_tabs && m_tabs->currentWidget() == m_pipelineView) refreshPipeline();
+    };
+    connect(m_doc, &Document::chainChanged, this, pipelineStale);
+    connect(m_doc, &Document::graphChanged, this, pipelineStale);
+    connect(m_doc, &Document::reset, this, pipelineStale);
     connect(m_doc, &Document::chainChanged, this, edited);
     connect(m_doc, &Document::hardwareChanged, this, edited);
     connect(m_doc, &Document::graphChanged, this, edited);
@@ -169,8 +177,14 @@ void MainWindow::buildUi() {
     m_tabs->setTabToolTip(m_tabs->indexOf(m_layoutView),
                           tr("Every tensor of the shown plan at an address in level 0, over time: the packed peak "
                              "against the ideal one (fragmentation)"));
+    m_pipelineView = new PipelineView(m_tabs);
+    m_tabs->addTab(m_pipelineView, tr("Pi&peline"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_pipelineView),
+                          tr("GPipe: the chain cut into stages over devices in a line, micro-batches, each stage "
+                             "re-running its forward before its backward; a lane per device and per link"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_tabs->currentWidget() == m_layoutView && m_layoutStale) refreshLayout();
+        if (m_tabs->currentWidget() == m_pipelineView && m_pipelineStale) refreshPipeline();
     });
     m_trainer = new TrainerPanel(m_tabs);
     m_tabs->addTab(m_trainer, tr("Trai&ner"));
@@ -291,10 +305,10 @@ QWidget* MainWindow::buildChainTab() {
     m_memoryModel = new QComboBox(w);
     m_memoryModel->addItem(tr("this program's"), int(MemoryModel::Standard));
     m_memoryModel->addItem(tr("the rotor paper's"), int(MemoryModel::RotorPaper));
-    m_memoryModel->setToolTip(
-        tr("How the chain's memory is counted.\nThis program's: a taped forward consumes its input and keeps its output "
-           "beside its tape.\nThe rotor paper's (Beaumont et al. 2019): a taped forward keeps its input until its "
-           "backward, and its tape holds its output. Only store-all and rotor plan in it."));
+    m_memoryModel->setToolTip(tr(
+        "How the chain's memory is counted.\nThis program's: a taped forward consumes its input and keeps its output "
+        "beside its tape.\nThe rotor paper's (Beaumont et al. 2019): a taped forward keeps its input until its "
+        "backward, and its tape holds its output. Only store-all and rotor plan in it."));
     connect(m_memoryModel, &QComboBox::activated, this, [this](int) {
         const auto model = MemoryModel(m_memoryModel->currentData().toInt());
         const Chain c = m_doc->chain();

@@ -25,6 +25,7 @@ class SweepView;
 class HeldNowPanel;
 class TradeoffView;
 class LayoutView;
+class PipelineView;
 class TrainerPanel;
 class QTableView;
 class QTabWidget;
@@ -111,6 +112,7 @@ public:
     NodeTableModel* nodeModel() const { return m_nodeModel; }
     QTableView* nodeTable() const { return m_nodeTable; }
     GraphView* graphView() const { return m_graphView; }
+    PipelineView* pipelineView() const { return m_pipelineView; }
     QString graphMessage() const; // the refusal shown under the node table (empty after a good edit)
     // What the graph view's buttons do, on its selection: a new node fed by the selected ones; an edge from the first
     // selected to the second; the selected nodes deleted. They return the refusal (also shown), or empty.
@@ -193,6 +195,9 @@ private:
     LayoutView* m_layoutView = nullptr; // laid out when shown (a plan's tensors at addresses)
     bool m_layoutStale = true;
     void refreshLayout();
+    PipelineView* m_pipelineView = nullptr; // run when shown, again when the chain changes
+    bool m_pipelineStale = true;
+    void refreshPipeline();
     TimelineView* m_sideView = nullptr;
     TimelineView* m_pinnedView = nullptr;
     QLabel* m_delta = nullptr;

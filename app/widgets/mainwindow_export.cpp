@@ -1,6 +1,5 @@
 // The window's exports: what the current tab shows (a chart, the graph, the stacked timelines as PDF, SVG or PNG;
 // the Comparison table as CSV) and the shown plan (JSON, CSV, Chrome trace).
-#include "plots/layoutview.h"
 #include "comparisontable.h"
 #include "exportdialog.h"
 #include "graphview.h"
@@ -9,6 +8,8 @@
 #include "models/document.h"
 #include "models/runcontroller.h"
 #include "plots/chartexport.h"
+#include "plots/layoutview.h"
+#include "plots/pipelineview.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -37,12 +38,13 @@ QCustomPlot* MainWindow::chartByName(const QString& which) const {
     if (which == "sweep") return m_sweep->plot();
     if (which == "tradeoff") return m_tradeoff->plot();
     if (which == "layout") return m_layoutView->plot();
+    if (which == "pipeline") return m_pipelineView->timeline()->plot();
     return nullptr;
 }
 
 QString MainWindow::exportChart(const QString& which, const QString& path, int width, int height) {
     QCustomPlot* plot = chartByName(which);
-    if (!plot) return tr("no chart named '%1' (timeline, sweep, tradeoff, layout)").arg(which);
+    if (!plot) return tr("no chart named '%1' (timeline, sweep, tradeoff, layout, pipeline)").arg(which);
     return ::exportChart(plot, path, width, height);
 }
 
@@ -55,6 +57,7 @@ QString MainWindow::currentChartTab() const {
                                                          {m_comparisonTable, "comparison"},
                                                          {m_sideView->parentWidget(), "side"},
                                                          {m_layoutView, "layout"},
+                                                         {m_pipelineView, "pipeline"},
                                                          {m_trainer, "trainer"}};
     for (const auto& [widget, name] : tabs)
         if (widget == w) return name;
@@ -70,6 +73,8 @@ QString MainWindow::nothingToExport() const {
         return tr("Side by side shows nothing yet: pin a plan first (Run ▸ Pin the shown plan)");
     if (tab == "layout" && !m_layoutView->layout())
         return tr("The Layout tab shows no plan: %1").arg(m_layoutView->summary());
+    if (tab == "pipeline" && !m_pipelineView->run())
+        return tr("The Pipeline tab shows no pipeline: %1").arg(m_pipelineView->summary());
     if (tab == "trainer" && m_trainer->predictedView()->intervalCount() == 0)
         return tr("The Trainer tab has no chart yet: train first (Train), then export its timelines");
     return {};

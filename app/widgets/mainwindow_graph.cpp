@@ -1,11 +1,12 @@
 // The window's graph mode: the node table and the graph view as editors of one graph, selection mirrored between
 // them and the Gantt, and the tabs that only make sense for chains (sweep, trainer) disabled with the reason.
-#include "plots/layoutview.h"
 #include "comparisontable.h"
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/document.h"
 #include "models/nodetablemodel.h"
+#include "plots/layoutview.h"
+#include "plots/pipelineview.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -215,7 +216,7 @@ void MainWindow::updateMode() {
 }
 
 QStringList MainWindow::chartTabNames() {
-    return {"timeline", "graph", "sweep", "tradeoff", "comparison", "side", "layout", "trainer"};
+    return {"timeline", "graph", "sweep", "tradeoff", "comparison", "side", "layout", "pipeline", "trainer"};
 }
 
 bool MainWindow::showChartTab(const QString& name) {
@@ -226,6 +227,7 @@ bool MainWindow::showChartTab(const QString& name) {
                  : name == "comparison" ? static_cast<QWidget*>(m_comparisonTable)
                  : name == "side"       ? m_sideView->parentWidget()
                  : name == "layout"     ? static_cast<QWidget*>(m_layoutView)
+                 : name == "pipeline"   ? static_cast<QWidget*>(m_pipelineView)
                  : name == "trainer"    ? static_cast<QWidget*>(m_trainer)
                                         : nullptr;
     if (!w) return false;

@@ -1,5 +1,4 @@
 // The window's runs (in the background, with progress and cancel).
-#include "plots/layoutview.h"
 #include "comparisontable.h"
 #include "graphview.h"
 #include "heldnowpanel.h"
@@ -9,6 +8,8 @@
 #include "models/document.h"
 #include "models/runcontroller.h"
 #include "plots/chartexport.h"
+#include "plots/layoutview.h"
+#include "plots/pipelineview.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -259,6 +260,16 @@ void MainWindow::showShownRun() {
     if (m_tabs->currentWidget() == m_layoutView) refreshLayout();
     updateSideBySide();
     updateSummary();
+}
+
+void MainWindow::refreshPipeline() {
+    std::optional<Chain> chain;
+    if (!m_doc->isGraph())
+        chain = m_doc->chain();
+    else if (const Graph g = m_doc->graph(); g.isChain())
+        chain = g.toChain();
+    m_pipelineView->setChain(std::move(chain));
+    m_pipelineStale = false;
 }
 
 void MainWindow::refreshLayout() {

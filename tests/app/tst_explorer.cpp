@@ -1,13 +1,16 @@
 // The explorer window as a user drives it, offscreen: open, run, read the charts, break a file, export.
 #include "io/json_io.h"
+#include "models/chaintablemodel.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
 #include "plots/layoutview.h"
+#include "plots/pipelineview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "run/budget.h"
 #include "run/runner.h"
 #include "schedulers/revolve.h"
+#include "sim/pipeline.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
 #include "widgets/trainerpanel.h"
@@ -220,6 +223,52 @@ private slots:
         QVERIFY(w.showChartTab("layout"));
         QVERIFY(!view->layout());
         QVERIFY(!w.exportCurrentTab(m_dir.filePath("none.png"), 800, 500).isEmpty());
+    }
+
+    void pipelineTabCutsTheChain() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY2(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/vgg16-b32-224.ckpt-chain.json"),
+                 qPrintable(w.lastError()));
+        QVERIFY(w.showChartTab("pipeline"));
+        QCOMPARE(w.currentChartTab(), QString("pipeline"));
+        PipelineView* view = w.pipelineView();
+        QVERIFY(view->run());
+        // The default: 4 stages, 8 micro-batches; a lane per device and per link, every micro-batch on each device.
+        QCOMPARE(int(view->run()->stages.size()), 4);
+        QCOMPARE(int(view->run()->timeline.lanes.size()), 7);
+        QCOMPARE(view->timeline()->intervalCount(), int(view->run()->timeline.intervals.size()));
+        QVERIFY2(view->summary().contains("bubble") && view->summary().contains("27.3 %"), qPrintable(view->summary()));
+        // The same numbers as ckpt pipeline would give.
+        PipelineSetup s;
+        s.stages = 4, s.micro_batches = 8;
+        auto direct = runPipeline(w.document()->chain(), s);
+        QVERIFY(direct.ok());
+        QCOMPARE(view->run()->timeline.totals.makespan_s, direct->timeline.totals.makespan_s);
+        // Fewer stages, through the controls: the run follows.
+        s.stages = 2;
+        view->setSetup(s);
+        QCOMPARE(int(view->run()->timeline.lanes.size()), 3);
+        const QString png = m_dir.filePath("pipeline.png");
+        QCOMPARE(w.exportCurrentTab(png, 900, 500), QString());
+        QVERIFY(!QImage(png).isNull());
+        // A device too small: the reason, in place of the charts, and nothing to export.
+        s.device_bytes = {64 << 20};
+        view->setSetup(s);
+        QVERIFY(!view->run());
+        QVERIFY2(view->summary().contains("leanest cut needs"), qPrintable(view->summary()));
+        QVERIFY(!w.exportCurrentTab(m_dir.filePath("none.png"), 800, 500).isEmpty());
+        // An edit of the chain runs it again.
+        s.device_bytes.clear();
+        view->setSetup(s);
+        const double before = view->run()->timeline.totals.makespan_s;
+        QVERIFY(w.chainModel()->setData(w.chainModel()->index(0, ChainTableModel::Forward), "1s"));
+        QVERIFY(view->run() && view->run()->timeline.totals.makespan_s > before + 0.4);
+        // A graph that is not a chain has no pipeline, and says so.
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/unet-small-b8-128.ckpt-graph.json"));
+        QVERIFY(w.showChartTab("pipeline"));
+        QVERIFY(!view->run());
+        QVERIFY2(view->summary().contains("cuts a chain"), qPrintable(view->summary()));
     }
 
     void exportsParse() {

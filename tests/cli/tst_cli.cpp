@@ -28,6 +28,11 @@ void writeFile(const QString& path, const QByteArray& text) {
     f.write(text);
 }
 
+QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -69,6 +74,46 @@ private slots:
     // plan's actions (as ckpt solve --json reports them); a graph that is not a chain and a bad range are refused.
     // ckpt layout: a plan's tensors at addresses; the JSON's blocks never overlap while they live together, the
     // packed peak is the highest block's top and at least the ideal peak, which is the solve's peak.
+    void pipelineCutsAChainOverDevices() {
+        // A uniform chain over 4 devices with free links: equal stages, and the bubble is (K-1)/(M+K-1) = 3/11.
+        Output o = ckptRun({"pipeline", example("lstm-h512-b32-fp32-1000.ckpt-chain.json"), "--stages", "4",
+                            "--micro-batches", "8", "--json"});
+        QCOMPARE(o.code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        QCOMPARE(j["scheduler"].toString(), QString("gpipe"));
+        QVERIFY(std::abs(j["bubble"].toDouble() - 3.0 / 11) < 1e-9);
+        QCOMPARE(j["ideal_bubble"].toDouble(), 3.0 / 11);
+        const QJsonArray devices = j["devices"].toArray();
+        QCOMPARE(devices.size(), 4);
+        for (int k = 0; k < 4; ++k) {
+            const QJsonObject d = devices[k].toObject();
+            QCOMPARE(d["last_step"].toInt() - d["first_step"].toInt() + 1, 250);
+            QVERIFY(d["peak_bytes"].toDouble() <= d["bound_bytes"].toDouble());
+        }
+        // Every step forward twice per micro-batch (the re-run), and the link moved 3 boundaries x 8 micro-batches.
+        QCOMPARE(j["recomputed_steps"].toInt(), 8000);
+        QCOMPARE(j["bytes_sent"].toDouble(), 3.0 * 8 * (131072 / 8));
+        // The text, a trace, and the errors: a device too small (exit 1), a bad number or a graph (exit 2).
+        const QString trace = m_dir.filePath("pipe.trace.json");
+        Output text = ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "3", "--micro-batches",
+                               "4", "--link-bandwidth", "16GB/s", "--out", trace});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("bubble") && text.out.contains("device 2"), text.out.constData());
+        QVERIFY(QJsonDocument::fromJson(readFile(trace)).object()["traceEvents"].toArray().size() > 20);
+        Output small = ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "4",
+                                "--micro-batches", "8", "--device-memory", "64MiB"});
+        QCOMPARE(small.code, 1);
+        QVERIFY2(small.err.contains("leanest cut needs"), small.err.constData());
+        QCOMPARE(ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "zero"}).code, 2);
+        QCOMPARE(ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "99"}).code, 2);
+        Output graph = ckptRun({"pipeline", example("unet-small-b8-128.ckpt-graph.json")});
+        QCOMPARE(graph.code, 2);
+        QVERIFY2(graph.err.contains("not a chain"), graph.err.constData());
+        // ckpt list names it.
+        Output list = ckptRun({"list"});
+        QVERIFY(list.out.contains("gpipe"));
+    }
+
     void layoutPacksThePlansTensors() {
         Output o = ckptRun({"layout", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget",
                             "50%", "--json"});
@@ -83,22 +128,23 @@ private slots:
             top = std::max(top, p["offset_bytes"].toDouble() + p["bytes"].toDouble());
             for (int b = a + 1; b < blocks.size(); ++b) {
                 const QJsonObject q = blocks[b].toObject();
-                const bool together = p["start_s"].toDouble() < q["end_s"].toDouble() &&
-                                      q["start_s"].toDouble() < p["end_s"].toDouble();
-                const bool overlap = p["offset_bytes"].toDouble() < q["offset_bytes"].toDouble() + q["bytes"].toDouble() &&
-                                     q["offset_bytes"].toDouble() < p["offset_bytes"].toDouble() + p["bytes"].toDouble();
+                const bool together =
+                    p["start_s"].toDouble() < q["end_s"].toDouble() && q["start_s"].toDouble() < p["end_s"].toDouble();
+                const bool overlap =
+                    p["offset_bytes"].toDouble() < q["offset_bytes"].toDouble() + q["bytes"].toDouble() &&
+                    q["offset_bytes"].toDouble() < p["offset_bytes"].toDouble() + p["bytes"].toDouble();
                 QVERIFY2(!(together && overlap), qPrintable(QString("blocks %1 and %2").arg(a).arg(b)));
             }
         }
         QCOMPARE(j["packed_peak_bytes"].toDouble(), top);
         QVERIFY(j["packed_peak_bytes"].toDouble() >= j["ideal_peak_bytes"].toDouble());
-        Output solve = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget",
-                                "50%", "--json"});
+        Output solve = ckptRun(
+            {"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget", "50%", "--json"});
         QCOMPARE(solve.code, 0);
         const QJsonObject sj = QJsonDocument::fromJson(solve.out).object();
         QCOMPARE(j["ideal_peak_bytes"].toDouble(), sj["peak_bytes"].toArray()[0].toDouble());
-        Output text = ckptRun({"layout", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget",
-                               "50%"});
+        Output text =
+            ckptRun({"layout", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget", "50%"});
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.contains("fragmentation"), text.out);
         // A graph that is not a chain is refused with the reason.
