@@ -538,6 +538,34 @@ def transformer_graph():
     return g.doc(f"Transformer encoder, {layers} pre-LN blocks, d={d}, seq {S}, batch {B}, fp32", comment)
 
 
+def convnet_algorithms_graph():
+    # A small VGG-style network (batch 32, 64x64x3) whose 3x3 convolutions offer three algorithms, as cuDNN does:
+    # the node's own is implicit GEMM (no workspace); "winograd" runs forward in 0.55x and backward in 0.7x its time
+    # with a workspace of 2x the conv's output; "fft" in 0.45x and 0.6x with 4x. The ratios are illustrative (they
+    # depend on the GPU, the cuDNN version and the shapes), chosen so that the fast algorithms pay in memory.
+    g = GraphBuilder(32, V100_FP32)
+    x = g.input((3, 64, 64))
+    for s, (c, convs) in enumerate([(64, 2), (128, 2), (256, 2)], start=1):
+        for k in range(1, convs + 1):
+            conv = g.conv(f"conv{s}_{k}", x, c, 3)
+            node = g.nodes[-1]
+            out = node["output_bytes"]
+            node["implementations"] = [
+                {"name": "winograd", "forward": precise_seconds(node["forward"] * 0.55 * g.rate, g.rate),
+                 "backward": precise_seconds(node["backward"] * 0.7 * g.rate, g.rate), "workspace_bytes": 2 * out},
+                {"name": "fft", "forward": precise_seconds(node["forward"] * 0.45 * g.rate, g.rate),
+                 "backward": precise_seconds(node["backward"] * 0.6 * g.rate, g.rate), "workspace_bytes": 4 * out}]
+            x = g.relu(f"relu{s}_{k}", conv)
+        x = g.maxpool(f"pool{s}", x, 2, 2, 0)
+    g.fc("fc", x, 10)
+    comment = graph_comment(g, (
+        "A small VGG-style network, batch 32, 64x64x3 input, fp32: three stages of two conv3x3 + relu and a 2x2/2 "
+        "max-pool (64, 128, 256 channels), then fc to 10 classes. Every conv offers two other algorithms besides its "
+        "own (implicit GEMM, no workspace): winograd (forward 0.55x, backward 0.7x, workspace 2x its output) and fft "
+        "(0.45x, 0.6x, 4x); illustrative ratios, chosen so that the fast algorithms pay in memory, for monet."))
+    return g.doc("Conv algorithms, batch 32, 64x64 fp32", comment)
+
+
 def linear_graph():
     # engine/io/graph_io.cpp linearGraph(n): Graph::fromChain of the uniform chain Step{1 ms, 2 ms, state 1 MiB,
     # tape 3 MiB}: node s<i> outputs the state x_i and holds the tape as workspace during its forward.
@@ -565,6 +593,7 @@ def main():
     write("unet-small-b8-128.ckpt-graph.json", unet_graph())
     write("transformer-4x-b8-s512.ckpt-graph.json", transformer_graph())
     write("linear-32.ckpt-graph.json", linear_graph())
+    write("convnet-algorithms-b32-64.ckpt-graph.json", convnet_algorithms_graph())
 
 
 if __name__ == "__main__":

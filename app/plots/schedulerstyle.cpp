@@ -21,7 +21,7 @@ struct Entry {
     QColor color;
     QCPScatterStyle::ScatterShape marker;
     Qt::PenStyle dash;
-    int custom = 0; // with ssCustom: 0 a pentagon, 1 a bow tie
+    int custom = 0; // with ssCustom: 0 a pentagon, 1 a bow tie, 2 a hexagon
 };
 
 // Chain schedulers first, then the graph schedulers; a name in both registries (store-all) has one look.
@@ -42,6 +42,7 @@ const Entry kTable[] = {
     {"dtr", kOrange, QCPScatterStyle::ssPlusSquare, Qt::DotLine},
     {"lower-set-dp", kBlue, QCPScatterStyle::ssPeace, Qt::DashLine},
     {"checkmate", kVermillion, QCPScatterStyle::ssCustom, Qt::SolidLine},
+    {"monet", kPurple, QCPScatterStyle::ssCustom, Qt::DashLine, 2},
 };
 
 const Entry* entryOf(const std::string& name) {
@@ -67,7 +68,8 @@ std::optional<SchedulerStyle> variantStyle(const std::string& name) {
         if (p.type != ckpt::ParamType::Choice) continue;
         int rank = 0; // among the choices that are not the default
         for (const std::string& c : p.choices) {
-            if (c == choice && c == p.default_value) return SchedulerStyle{e->color, e->marker, e->dash, true, e->custom};
+            if (c == choice && c == p.default_value)
+                return SchedulerStyle{e->color, e->marker, e->dash, true, e->custom};
             if (c == choice) {
                 // A cross first: drawn over another series' closed marker at the same point, both stay visible.
                 static const QCPScatterStyle::ScatterShape markers[] = {
@@ -109,12 +111,23 @@ SchedulerStyle schedulerStyle(const std::string& name) {
 namespace {
 
 // The shapes QCustomPlot lacks that read as closed and apart from the others, in QCustomPlot's custom-shape units (a
-// marker of size 6 spans 6): a pentagon (point up), and a bow tie (two triangles meeting at the centre).
+// marker of size 6 spans 6): a pentagon (point up), a hexagon (flat top), and a bow tie (two triangles meeting at the
+// centre).
 QPainterPath pentagon() {
     QPainterPath path;
     for (int k = 0; k < 5; ++k) {
         const double a = -M_PI / 2 + k * 2 * M_PI / 5;
         const QPointF p(3.3 * std::cos(a), 3.3 * std::sin(a) + 0.4);
+        k == 0 ? path.moveTo(p) : path.lineTo(p);
+    }
+    path.closeSubpath();
+    return path;
+}
+
+QPainterPath hexagon() {
+    QPainterPath path;
+    for (int k = 0; k < 6; ++k) {
+        const QPointF p(3.2 * std::cos(k * M_PI / 3), 3.2 * std::sin(k * M_PI / 3));
         k == 0 ? path.moveTo(p) : path.lineTo(p);
     }
     path.closeSubpath();
@@ -143,6 +156,9 @@ QCPScatterStyle schedulerScatter(const SchedulerStyle& style, double size) {
     // The marker's outline is solid even when the line is dashed, so the shape stays readable. Hollow: a chart
     // that marks proven results fills them itself (tradeoffview.cpp).
     if (style.marker == QCPScatterStyle::ssCustom)
-        return QCPScatterStyle(style.custom == 1 ? bowTie() : pentagon(), QPen(style.color, 1.2), Qt::NoBrush, size);
+        return QCPScatterStyle(style.custom == 1   ? bowTie()
+                               : style.custom == 2 ? hexagon()
+                                                   : pentagon(),
+                               QPen(style.color, 1.2), Qt::NoBrush, size);
     return QCPScatterStyle(style.marker, QPen(style.color, 1.2), Qt::NoBrush, size);
 }

@@ -36,6 +36,17 @@ QColor mix(const QColor& c, double amount) { // c blended with white
                             float(1 - amount + amount * c.blueF()));
 }
 
+QString implementationsText(const GraphNode& node) {
+    if (node.alternatives.empty()) return {};
+    QStringList all;
+    for (const NodeImplementation& a : node.alternatives)
+        all << QObject::tr("%1 (forward %2, workspace %3)")
+                   .arg(QString::fromStdString(a.name).toHtmlEscaped(),
+                        QString::fromStdString(formatSeconds(a.forward)),
+                        QString::fromStdString(formatBytes(double(a.workspace_bytes))));
+    return QObject::tr("<br>other implementations: %1").arg(all.join(", "));
+}
+
 class NodeItem : public QGraphicsItem {
 public:
     NodeItem(int index, QString id, QString detail, QSizeF size, QFont font, bool inPlace)
@@ -47,13 +58,22 @@ public:
     }
     int index() const { return m_index; }
     QRectF box() const { return QRectF(-m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height()); }
-    QRectF boundingRect() const override { return box().adjusted(-3, -3, 3, 3); }
+    QRectF boundingRect() const override {
+        return box().adjusted(-3, -3, m_badge.isEmpty() ? 3 : 8 + QFontMetricsF(m_font).horizontalAdvance(m_badge), 3);
+    }
     void setFill(const QColor& c) {
         m_fill = c;
         update();
     }
     QColor fill() const { return m_fill; }
     const QString& detail() const { return m_detail; }
+    // The implementation the shown plan runs, when not the node's own: drawn small, right of the box.
+    void setBadge(const QString& badge) {
+        prepareGeometryChange();
+        m_badge = badge;
+        update();
+    }
+    const QString& badge() const { return m_badge; }
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
         p->setRenderHint(QPainter::Antialiasing);
         const bool sel = isSelected();
@@ -75,6 +95,16 @@ public:
         p->setPen(QColor(70, 70, 70));
         p->drawText(QRectF(r.left(), r.top() + r.height() * 0.5, r.width(), r.height() * 0.5), Qt::AlignCenter,
                     m_detail);
+        if (!m_badge.isEmpty()) {
+            QFont italic = small;
+            italic.setItalic(true);
+            p->setFont(italic);
+            p->setPen(QColor(120, 40, 140));
+            const QFontMetricsF fm(italic);
+            p->drawText(QRectF(box().right() + 4, box().center().y() - fm.height() / 2,
+                               fm.horizontalAdvance(m_badge) + 2, fm.height()),
+                        Qt::AlignLeft | Qt::AlignVCenter, m_badge);
+        }
     }
 
 private:
@@ -83,6 +113,7 @@ private:
     QSizeF m_size;
     QFont m_font;
     bool m_inPlace = false;
+    QString m_badge;
     QColor m_fill = QColor(235, 235, 235);
 };
 
@@ -338,6 +369,10 @@ QString GraphView::legendText() const {
     return d->legend->text();
 }
 
+QString GraphView::nodeBadge(int node) const {
+    return node >= 0 && node < int(d->nodes.size()) ? d->nodes[std::size_t(node)]->badge() : QString();
+}
+
 QString GraphView::nodeDetail(int node) const {
     return node >= 0 && node < int(d->nodes.size()) ? d->nodes[std::size_t(node)]->detail() : QString();
 }
@@ -474,6 +509,19 @@ void GraphView::recolor() {
     } else {
         legend = swatch(Fate::Neutral, tr("no plan shown: run a scheduler to colour the nodes by what it does"));
     }
+    // The implementations the shown plan picks (monet), as badges, and how many differ from the nodes' own.
+    const GraphPlan* gp = d->run ? d->run->graphPlan() : nullptr;
+    int others = 0;
+    for (std::size_t v = 0; v < d->nodes.size(); ++v) {
+        const int c = gp && v < gp->implementation.size() ? gp->implementation[v] : 0;
+        const bool known = d->graph && c > 0 && c < d->graph->implementationCount(int(v));
+        d->nodes[v]->setBadge(known ? QString::fromStdString(d->graph->implementationName(int(v), c)) : QString());
+        others += known;
+    }
+    if (others > 0)
+        legend += tr("<i style='color:#782c8c'>name</i>&nbsp;beside a node: the implementation the plan runs it with "
+                     "(%1 not their own)&nbsp;&nbsp;&nbsp;&nbsp;")
+                      .arg(others);
     if (d->graph &&
         std::any_of(d->graph->nodes().begin(), d->graph->nodes().end(), [](const GraphNode& n) { return n.in_place; }))
         legend += tr("<span style='border:1px dashed #555'>&nbsp;\u21BA&nbsp;</span>&nbsp;in place: the output may "
@@ -559,7 +607,8 @@ void GraphView::layout() {
                                   QString(node.reversible ? tr(" · reversible") : QString()) +
                                       (node.in_place ? tr(" · runs in place (its output may take over its input's "
                                                           "buffer)")
-                                                     : QString()))
+                                                     : QString()) +
+                                      implementationsText(node))
                              .arg(g.inputs(v).size())
                              .arg(g.consumers(v).size()));
         d->scene->addItem(item);

@@ -36,6 +36,7 @@ public:
     QString nodeState(int node) const;  // at the cursor, as the legend names it; empty without a cursor
     QString legendText() const;         // the line under the graph (fates or states, and the in-place mark), as HTML
     QString nodeDetail(int node) const; // the second line drawn in the node's box (its output size, ↺ when in place)
+    QString nodeBadge(int node) const;  // the implementation the shown plan runs it with, when not its own
     static QColor fateColor(Fate fate);
     static QString fateName(Fate fate);
 

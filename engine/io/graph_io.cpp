@@ -50,6 +50,28 @@ Result<Graph> readGraph(const nlohmann::json& doc, const std::string& source) {
         }
         if (!r.ok()) return r.error();
         if (n.backward < 0) n.backward = 2 * n.forward;
+        if (const auto* impls = r.find("implementations", false)) {
+            const JsonPath ip = at.member("implementations");
+            if (!impls->is_array()) return io::expected(source, ip, "an array of implementations", *impls);
+            for (std::size_t c = 0; c < impls->size(); ++c) {
+                const auto& ji = (*impls)[c];
+                if (!ji.is_object())
+                    return io::expected(source, ip.element(c),
+                                        "{\"name\", \"forward\", \"backward\", "
+                                        "\"workspace_bytes\"}",
+                                        ji);
+                FieldReader ir(ji, ip.element(c), source);
+                NodeImplementation impl;
+                impl.backward = -1;
+                ir.string("name", impl.name, true);
+                ir.seconds("forward", impl.forward);
+                ir.seconds("backward", impl.backward, false);
+                ir.bytes("workspace_bytes", impl.workspace_bytes, false);
+                if (!ir.ok()) return ir.error();
+                if (impl.backward < 0) impl.backward = 2 * impl.forward;
+                n.alternatives.push_back(std::move(impl));
+            }
+        }
         nodes.push_back(std::move(n));
     }
     std::vector<GraphEdge> edges;
@@ -97,6 +119,15 @@ nlohmann::json graphToJson(const Graph& g) {
         if (n.needs_output) o["needs_output"] = true;
         if (n.reversible) o["reversible"] = true;
         if (n.in_place) o["in_place"] = true;
+        if (!n.alternatives.empty()) {
+            nlohmann::json impls = nlohmann::json::array();
+            for (const NodeImplementation& alt : n.alternatives) {
+                nlohmann::json a = {{"name", alt.name}, {"forward", alt.forward}, {"backward", alt.backward}};
+                if (alt.workspace_bytes) a["workspace_bytes"] = alt.workspace_bytes;
+                impls.push_back(std::move(a));
+            }
+            o["implementations"] = std::move(impls);
+        }
         j["nodes"].push_back(o);
     }
     j["edges"] = nlohmann::json::array();

@@ -3,6 +3,8 @@
 // "output_bytes":n,"workspace_bytes":n,"needs_inputs":true,"needs_output":false,"reversible":false,
 // "in_place":false}, ...], "edges":[["conv1","relu1"], ...]} (an edge may also be {"from":...,"to":...}). backward
 // defaults to 2x forward, workspace_bytes to 0, needs_inputs to true, needs_output, reversible and in_place to false.
+// A node may list other implementations of itself: "implementations":[{"name":"winograd","forward":s,"backward":s,
+// "workspace_bytes":n}, ...] (backward 2x forward, workspace 0 by default; the node's own is named "default").
 #include "model/graph.h"
 #include "util/result.h"
 

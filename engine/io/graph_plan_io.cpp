@@ -65,6 +65,14 @@ json graphPlanToJson(const GraphPlan& plan, const Graph& graph) {
         actions.push_back(std::move(one));
     }
     j["actions"] = std::move(actions);
+    if (!plan.implementation.empty()) {
+        json chosen = json::object();
+        for (int v = 0; v < graph.size() && v < int(plan.implementation.size()); ++v)
+            if (plan.implementation[std::size_t(v)] > 0 &&
+                plan.implementation[std::size_t(v)] < graph.implementationCount(v))
+                chosen[graph.node(v).id] = graph.implementationName(v, plan.implementation[std::size_t(v)]);
+        j["implementations"] = std::move(chosen);
+    }
     return j;
 }
 
@@ -117,6 +125,25 @@ Result<GraphPlan> readGraphPlan(const json& doc, const Graph& graph, const std::
             return io::expected(source, node, "a node id of graph '" + graph.name() + "'", a[1]);
         }
         plan.actions.push_back(GraphAction{kind, it->second, std::int16_t(a.size() == 3 ? a[2].get<int>() : 0)});
+    }
+    if (doc.contains("implementations")) {
+        const JsonPath ip = root.member("implementations");
+        const json& chosen = doc["implementations"];
+        if (!chosen.is_object()) return io::expected(source, ip, "an object {node id: implementation name}", chosen);
+        plan.implementation.assign(std::size_t(graph.size()), 0);
+        for (const auto& [id, name] : chosen.items()) {
+            const JsonPath at = ip.member(id.c_str());
+            auto it = index.find(id);
+            if (it == index.end()) return io::expected(source, at, "a node id of graph '" + graph.name() + "'", id);
+            if (!name.is_string()) return io::expected(source, at, "an implementation's name", name);
+            const int v = it->second;
+            int c = 0;
+            while (c < graph.implementationCount(v) && graph.implementationName(v, c) != name.get<std::string>())
+                ++c;
+            if (c == graph.implementationCount(v))
+                return io::expected(source, at, "an implementation of node '" + id + "'", name);
+            plan.implementation[std::size_t(v)] = c;
+        }
     }
     return plan;
 }

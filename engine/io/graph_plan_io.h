@@ -2,7 +2,8 @@
 // Graph plan files: {"format":"ckpt-graph-plan","version":1,"scheduler":...,"params":{name: text},
 // "budget_bytes":n,"predicted_makespan_s":s,"graph":{"name","nodes"} (informational),
 // "actions":[["forward","conv1"],["free","conv1"],["backward","fc"],["invert","block2"],["write","conv1",1],
-// ["read","conv1",1],["free","conv1",1], ...]} (a level third for write, read, and free on a slower level).
+// ["read","conv1",1],["free","conv1",1], ...]} (a level third for write, read, and free on a slower level), and
+// "implementations":{"conv1":"winograd", ...} for the nodes a plan runs other than as their own ("default").
 // Actions name nodes by id, so a plan reads back only against a graph that has those ids; only "actions" is required.
 // Errors name the file and the JSON path of the bad field, as the other readers do.
 #include "model/graph.h"

@@ -26,6 +26,17 @@ Result<Graph> Graph::build(std::string name, std::vector<GraphNode> nodes, std::
         if (auto e = whyBadSeconds(n.backward); !e.empty()) return fail(where() + "backward time" + e);
         if (n.output_bytes < 0) return fail(where() + "output_bytes must be >= 0");
         if (n.workspace_bytes < 0) return fail(where() + "workspace_bytes must be >= 0");
+        std::set<std::string> implNames{"default"};
+        for (const NodeImplementation& alt : n.alternatives) {
+            const std::string at = where() + "implementation '" + alt.name + "': ";
+            if (alt.name.empty()) return fail(where() + "an implementation needs a name");
+            if (!implNames.insert(alt.name).second)
+                return fail(at + "the name is used twice (\"default\" is the node's own)");
+            if (auto e = whyBadSeconds(alt.forward); !e.empty()) return fail(at + "forward time" + e);
+            if (auto e = whyBadSeconds(alt.backward); !e.empty()) return fail(at + "backward time" + e);
+            if (alt.workspace_bytes < 0) return fail(at + "workspace_bytes must be >= 0");
+            if (alt.workspace_bytes > kMaxTotalBytes) return fail(at + "workspace_bytes is over " + kMaxTotalBytesText);
+        }
         if (!checkedAdd(total, n.output_bytes, total) || !checkedAdd(total, n.workspace_bytes, total) ||
             (boundTotal && total > kMaxTotalBytes))
             return fail(where() + "the graph's outputs and workspaces add up to more than " + kMaxTotalBytesText +
@@ -139,6 +150,37 @@ double Graph::totalBackward() const {
     for (const GraphNode& n : m_nodes)
         t += n.backward;
     return t;
+}
+
+bool Graph::hasAlternatives() const {
+    for (const GraphNode& n : m_nodes)
+        if (!n.alternatives.empty()) return true;
+    return false;
+}
+
+std::string Graph::implementationName(int v, int c) const {
+    return c <= 0 ? std::string("default") : node(v).alternatives[std::size_t(c - 1)].name;
+}
+
+Result<Graph> Graph::withImplementations(const std::vector<int>& choice) const {
+    if (choice.empty()) return *this;
+    if (int(choice.size()) != size())
+        return fail("the plan picks implementations for " + std::to_string(choice.size()) + " nodes; the graph has " +
+                    std::to_string(size()));
+    Graph g = *this;
+    for (int v = 0; v < size(); ++v) {
+        const int c = choice[std::size_t(v)];
+        if (c < 0 || c >= implementationCount(v))
+            return fail("node '" + node(v).id + "': no implementation " + std::to_string(c) + " (it has " +
+                        std::to_string(implementationCount(v)) + ")");
+        GraphNode& n = g.m_nodes[std::size_t(v)];
+        if (c > 0) {
+            const NodeImplementation& alt = node(v).alternatives[std::size_t(c - 1)];
+            n.forward = alt.forward, n.backward = alt.backward, n.workspace_bytes = alt.workspace_bytes;
+        }
+        n.alternatives.clear();
+    }
+    return g;
 }
 
 } // namespace ckpt

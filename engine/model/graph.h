@@ -14,6 +14,15 @@
 
 namespace ckpt {
 
+// Another way to run a node (MONeT, Shah et al. 2021: e.g. a convolution algorithm trading workspace for time).
+struct NodeImplementation {
+    std::string name;
+    double forward = 0;  // seconds
+    double backward = 0; // seconds
+    std::int64_t workspace_bytes = 0;
+    bool operator==(const NodeImplementation&) const = default;
+};
+
 struct GraphNode {
     std::string id;
     double forward = 0;  // seconds
@@ -24,6 +33,9 @@ struct GraphNode {
     bool needs_output = false;
     bool reversible = false;
     bool in_place = false; // only with exactly one input
+    // Implementations besides the node's own (forward, backward, workspace_bytes above, named "default"): a plan may
+    // pick one per node (GraphPlan::implementation); its output and what its backward needs are the same.
+    std::vector<NodeImplementation> alternatives;
     bool operator==(const GraphNode&) const = default;
 };
 
@@ -59,6 +71,13 @@ public:
     bool isChain() const; // every node has at most one input and one consumer, and the graph is connected
     double totalForward() const;
     double totalBackward() const;
+    bool hasAlternatives() const;
+    // Node v's implementation c: 0 is its own ("default"), c >= 1 alternatives[c - 1].
+    int implementationCount(int v) const { return 1 + int(node(v).alternatives.size()); }
+    std::string implementationName(int v, int c) const;
+    // The graph with each node run as `choice` picks (empty: every node its own; one entry per node otherwise, each
+    // in range): forward, backward and workspace replaced, the alternatives dropped.
+    Result<Graph> withImplementations(const std::vector<int>& choice) const;
 
 private:
     Graph() = default;

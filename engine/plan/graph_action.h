@@ -43,6 +43,9 @@ struct GraphPlan {
     double predicted_makespan_s = 0;       // the scheduler's own sum, checked against the simulator in tests
     std::int64_t predicted_peak_bytes = 0; // the scheduler's own memory model (0: it has none); >= the simulated peak
     std::int64_t budget_bytes = 0;
+    // Which implementation each node runs (Graph::withImplementations; empty: every node its own). The simulator
+    // judges the plan on the graph with these applied.
+    std::vector<int> implementation;
 };
 
 } // namespace ckpt

@@ -42,7 +42,7 @@ void simulateInto(Run& run, const Problem& problem, const Hardware& hw) {
     }
     if (!problem.graph())
         return takeTimeline(run, fail("a graph plan needs a graph, and " + problem.name() + " is a chain"), t0);
-    takeTimeline(run, simulateGraph(*problem.graph(), hw, run.graphPlan()->actions, opt), t0);
+    takeTimeline(run, simulateGraphPlan(*problem.graph(), hw, *run.graphPlan(), opt), t0);
 }
 
 // The solver's verdict into the run: its plan (and the parameters it settled on), or why there is none. True when

@@ -110,24 +110,51 @@ constexpr double kBytesPerColumn = 0, kBytesPerRow = 0, kBytesPerNonzero = 400, 
 
 struct Indices {
     std::vector<std::vector<int>> R, S; // column or -1; S has T + 1 rows
+    std::vector<std::vector<int>> Y;    // [position][implementation]: column, for positions with a choice
 };
+
+using Choices = std::vector<std::vector<Implementation>>;
 
 // Memory in units of the limit and time in units of the slowest forward keep CBC's tolerances meaningful. Byte counts
 // are integers, so the limit may gain half a byte.
 // Stops early (false) when `watch` says so: a model near the size limit takes seconds to build.
 bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit, const Watch& watch, Model& m,
-           Indices& x) {
+           Indices& x, const Choices* choices = nullptr) {
     const int n = st.n, T = st.T;
     const double unit = double(limit);
     const double cap = (double(limit) + 0.5 - margin) / unit;
+    auto choosing = [&](int p) { return choices && (*choices)[std::size_t(p)].size() > 1; };
     x.R.assign(std::size_t(T), std::vector<int>(std::size_t(n), -1));
     x.S.assign(std::size_t(T + 1), std::vector<int>(std::size_t(n), -1));
-    for (int t = 0; t < T; ++t)
+    x.Y.assign(std::size_t(n), {});
+    for (int p = 0; p < n; ++p)
+        if (choosing(p)) {
+            std::vector<std::pair<int, double>> one;
+            for (const Implementation& c : (*choices)[std::size_t(p)]) {
+                x.Y[std::size_t(p)].push_back(m.col(0, 1, c.backward / timeUnit, true));
+                one.push_back({x.Y[std::size_t(p)].back(), 1});
+            }
+            m.row(one, 1, 1);
+        }
+    // A computation of a position with a choice: Z[c] >= R + Y[c] - 1 carries the chosen forward's time and
+    // workspace (the objective keeps Z at R AND Y[c]; a larger Z only costs).
+    std::vector<std::vector<std::vector<int>>> Z(static_cast<std::size_t>(T));
+    for (int t = 0; t < T; ++t) {
+        Z[std::size_t(t)].assign(std::size_t(n), {});
         for (int p = 0; p < n; ++p) {
-            if (st.canCompute(t, p))
-                x.R[std::size_t(t)][std::size_t(p)] = m.col(st.forced(t, p) ? 1 : 0, 1, st.forward(p) / timeUnit, true);
+            if (st.canCompute(t, p)) {
+                const int r = m.col(st.forced(t, p) ? 1 : 0, 1, choosing(p) ? 0.0 : st.forward(p) / timeUnit, true);
+                x.R[std::size_t(t)][std::size_t(p)] = r;
+                if (choosing(p))
+                    for (std::size_t c = 0; c < (*choices)[std::size_t(p)].size(); ++c) {
+                        const int z = m.col(0, 1, (*choices)[std::size_t(p)][c].forward / timeUnit, false);
+                        m.row({{z, 1}, {r, -1}, {x.Y[std::size_t(p)][c], -1}}, -1, kInf);
+                        Z[std::size_t(t)][std::size_t(p)].push_back(z);
+                    }
+            }
             if (st.canHold(t, p)) x.S[std::size_t(t)][std::size_t(p)] = m.col(0, 1, 0, true);
         }
+    }
     for (int t = 0; t < T; ++t) {
         if (t % 64 == 0 && watch.stop()) return false;
         const auto& R = x.R[std::size_t(t)];
@@ -182,12 +209,25 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
                     terms.push_back(fv);
             }
             m.row(terms, 0, kInf);
-            m.row({{u, 1}, {at(R, k), double(st.workspace(k)) / unit}}, -kInf, cap - grads);
+            if (choosing(k)) {
+                std::vector<std::pair<int, double>> work = {{u, 1}};
+                for (std::size_t c = 0; c < (*choices)[std::size_t(k)].size(); ++c)
+                    work.push_back(
+                        {Z[std::size_t(t)][std::size_t(k)][c], double((*choices)[std::size_t(k)][c].workspace) / unit});
+                m.row(work, -kInf, cap - grads);
+            } else {
+                m.row({{u, 1}, {at(R, k), double(st.workspace(k)) / unit}}, -kInf, cap - grads);
+            }
             prevU = u, prevK = k;
         }
         if (t < n) continue;
-        const double rhs = cap - grads - double(st.backwardExtra(t)) / unit;
+        double rhs = cap - grads - double(st.backwardExtra(t)) / unit;
         std::vector<std::pair<int, double>> terms;
+        if (const int b = st.last(t); choosing(b)) { // the chosen backward's workspace, not the node's own
+            rhs += double(st.workspace(b)) / unit;
+            for (std::size_t c = 0; c < (*choices)[std::size_t(b)].size(); ++c)
+                terms.push_back({x.Y[std::size_t(b)][c], double((*choices)[std::size_t(b)][c].workspace) / unit});
+        }
         if (prevU < 0) {
             for (int p = 0; p < n; ++p)
                 terms.push_back({at(S, p), double(st.bytes(p)) / unit});
@@ -202,6 +242,10 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
 }
 
 void readSolution(const Stages& st, const Indices& x, const double* sol, MilpOutcome& out) {
+    out.implementation.assign(std::size_t(st.n), 0);
+    for (int p = 0; p < st.n; ++p)
+        for (std::size_t c = 0; c < x.Y[std::size_t(p)].size(); ++c)
+            if (sol[x.Y[std::size_t(p)][c]] > 0.5) out.implementation[std::size_t(p)] = int(c);
     out.compute.assign(std::size_t(st.T), std::vector<char>(std::size_t(st.n), 0));
     out.keep.assign(std::size_t(st.T + 1), std::vector<char>(std::size_t(st.n), 0));
     out.keep_value.assign(std::size_t(st.T + 1), std::vector<double>(std::size_t(st.n), 0.0));
@@ -259,7 +303,11 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
     if (timeUnit <= 0) timeUnit = 1;
     Model m;
     Indices x;
-    if (!build(st, opt.limit, opt.margin_bytes, timeUnit, watch, m, x)) {
+    if (opt.implementations)
+        for (const auto& impls : *opt.implementations)
+            for (const Implementation& c : impls)
+                timeUnit = std::max(timeUnit, c.forward);
+    if (!build(st, opt.limit, opt.margin_bytes, timeUnit, watch, m, x, opt.implementations)) {
         out.status = watch.cancelled() ? MilpOutcome::Status::Cancelled : MilpOutcome::Status::Stopped;
         out.stopped_by = timeLimit + ", while building the model";
         return out;

@@ -67,6 +67,12 @@ struct StagePlan {
 };
 StagePlan buildPlan(const Stages& stages, const StageSets& compute, const StageSets& keep);
 
+// One way to run a node (MONeT): its forward and backward seconds and its workspace.
+struct Implementation {
+    double forward = 0, backward = 0;
+    std::int64_t workspace = 0;
+};
+
 struct MilpOptions {
     std::int64_t limit = 0; // bytes, > 0
     bool relax = false;     // solve the LP relaxation only
@@ -78,6 +84,10 @@ struct MilpOptions {
     // A known schedule (compute, keep) handed to CBC as its first incumbent (a MIP start); empty: none.
     const StageSets* start_compute = nullptr;
     const StageSets* start_keep = nullptr;
+    // MONeT (Shah et al. 2021): per position, its implementations, the node's own first. A position with several gets
+    // a binary per implementation (exactly one chosen); its forwards cost the chosen one's time, its computations
+    // and its backward hold the chosen one's workspace, and the objective adds the chosen backward's seconds.
+    const std::vector<std::vector<Implementation>>* implementations = nullptr;
 };
 
 struct MilpOutcome {
@@ -90,6 +100,7 @@ struct MilpOutcome {
     std::vector<std::vector<double>> keep_value; // S[t][p] as solved (fractional for the LP)
     double objective_s = 0;                      // forward seconds of the solution (LP: its relaxed objective)
     double bound_s = 0;                          // the solver's lower bound on the forward seconds
+    std::vector<int> implementation;             // per position, the chosen one (with implementations)
 };
 MilpOutcome solveMilp(const Stages& stages, const MilpOptions& options);
 

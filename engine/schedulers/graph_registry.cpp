@@ -6,6 +6,7 @@
 #include "schedulers/fit.h"
 #include "schedulers/graph_fit.h"
 #include "schedulers/lower_set_dp.h"
+#include "schedulers/monet.h"
 #include "schedulers/reversible.h"
 #include "sim/graph_simulator.h"
 
@@ -33,7 +34,7 @@ GraphSchedulerInfo graphStoreAllScheduler() {
 const std::vector<GraphSchedulerInfo>& graphSchedulers() {
     static const std::vector<GraphSchedulerInfo> all = {
         graphStoreAllScheduler(), chenSqrtScheduler(),   chenGreedyScheduler(), reversibleScheduler(),
-        dtrScheduler(),           lowerSetDpScheduler(), checkmateScheduler(),
+        dtrScheduler(),           lowerSetDpScheduler(), checkmateScheduler(),  monetScheduler(),
     };
     return all;
 }

@@ -346,6 +346,14 @@ Result<Timeline> simulateGraph(const Graph& graph, const GraphSchedule& schedule
     return simulateGraph(graph, one, schedule, opt);
 }
 
+Result<Timeline> simulateGraphPlan(const Graph& graph, const Hardware& hw, const GraphPlan& plan,
+                                   const SimOptions& opt) {
+    if (plan.implementation.empty()) return simulateGraph(graph, hw, plan.actions, opt);
+    auto applied = graph.withImplementations(plan.implementation);
+    if (!applied) return applied.errorValue();
+    return simulateGraph(*applied, hw, plan.actions, opt);
+}
+
 GraphSchedule graphStoreAll(const Graph& graph) {
     // Autograd's rule: an output that no backward needs goes once its consumers have run; the rest stays until its
     // last backward use (the simulator releases it then).

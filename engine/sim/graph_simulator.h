@@ -13,6 +13,9 @@ Result<Timeline> simulateGraph(const Graph& graph, const Hardware& hw, const Gra
                                const SimOptions& opt = {});
 // On one unbounded level (what the schedulers judge their plans on; only the budget binds).
 Result<Timeline> simulateGraph(const Graph& graph, const GraphSchedule& schedule, const SimOptions& opt = {});
+// A plan with its choice of implementations (GraphPlan::implementation) judged on the graph they make.
+Result<Timeline> simulateGraphPlan(const Graph& graph, const Hardware& hw, const GraphPlan& plan,
+                                   const SimOptions& opt = {});
 // Every node forward in topological order, then every backward in reverse: the baseline. Outputs that no backward
 // needs are freed as soon as their consumers have run, as autograd does.
 GraphSchedule graphStoreAll(const Graph& graph);

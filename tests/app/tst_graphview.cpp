@@ -132,6 +132,29 @@ private slots:
         QCOMPARE(jsonOf(w.document()->graph()), before);
     }
 
+    void implementationsShowBesideTheirNodes() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/convnet-algorithms-b32-64.ckpt-graph.json"));
+        const Graph g = w.document()->graph();
+        const int conv = g.indexOf("conv2_1"), relu = g.indexOf("relu2_1");
+        QCOMPARE(g.implementationCount(conv), 3);
+        // Without a budget monet runs every conv on its fastest algorithm (fft), named beside the node.
+        w.schedulerPanel()->setCurrentScheduler("monet");
+        w.schedulerPanel()->setBudgetBytes(0);
+        auto run = w.runCurrentNow();
+        QVERIFY(run && run->feasible);
+        QCOMPARE(w.graphView()->nodeBadge(conv), QString("fft"));
+        QVERIFY(w.graphView()->nodeBadge(relu).isEmpty());
+        QVERIFY2(w.graphView()->legendText().contains("6 not their own"), qPrintable(w.graphView()->legendText()));
+        // checkmate runs every node as its own: no badges.
+        w.schedulerPanel()->setCurrentScheduler("checkmate");
+        run = w.runCurrentNow();
+        QVERIFY(run && run->feasible);
+        QVERIFY(w.graphView()->nodeBadge(conv).isEmpty());
+        QVERIFY(!w.graphView()->legendText().contains("not their own"));
+    }
+
     void editsUndoToTheExactGraph() {
         MainWindow w;
         openRandom(w, 20, 11);

@@ -43,6 +43,7 @@ Graph fixedGraph() {
         {"c", 1e-3, 2e-3, 1500, 0, true, true, false},  {"d", 3e-3, 6e-3, 1000, 0, true, false, false},
         {"e", 1e-3, 1e-3, 1000, 0, false, true, true},  {"f", 1e-3, 2e-3, 100, 0, true, false, false}};
     std::vector<GraphEdge> edges = {{"a", "b"}, {"a", "c"}, {"b", "d"}, {"c", "d"}, {"d", "e"}, {"e", "f"}, {"a", "f"}};
+    nodes[1].alternatives = {{"fast", 1e-3, 2e-3, 4000}}; // a plan may run b as "fast"
     return *Graph::make("fixed", std::move(nodes), std::move(edges));
 }
 

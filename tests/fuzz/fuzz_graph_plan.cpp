@@ -4,12 +4,20 @@
 #include "io/graph_plan_io.h"
 #include "run/runner.h"
 
+#include <algorithm>
+
 using namespace ckpt;
 using namespace ckpt::fuzz;
 
 namespace {
 
 bool samePlan(const GraphPlan& a, const GraphPlan& b) {
+    // Implementations compare as chosen: none given is every node its own.
+    auto chosen = [](const GraphPlan& p, std::size_t v) {
+        return v < p.implementation.size() ? p.implementation[v] : 0;
+    };
+    for (std::size_t v = 0; v < std::max(a.implementation.size(), b.implementation.size()); ++v)
+        if (chosen(a, v) != chosen(b, v)) return false;
     return a.scheduler == b.scheduler && a.params == b.params && a.actions == b.actions &&
            a.predicted_makespan_s == b.predicted_makespan_s && a.budget_bytes == b.budget_bytes;
 }
