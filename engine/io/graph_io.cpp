@@ -60,7 +60,8 @@ Result<Graph> readGraph(const nlohmann::json& doc, const std::string& source) {
                                         "{\"name\", \"forward\", \"backward\", "
                                         "\"workspace_bytes\"}",
                                         ji);
-                FieldReader ir(ji, ip.element(c), source);
+                const JsonPath implAt = ip.element(c); // FieldReader keeps a reference: it must outlive it
+                FieldReader ir(ji, implAt, source);
                 NodeImplementation impl;
                 impl.backward = -1;
                 ir.string("name", impl.name, true);
