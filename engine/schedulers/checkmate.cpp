@@ -548,6 +548,43 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
 
 } // namespace
 
+ParamSpec milpTimeLimitParam() {
+    ParamSpec limit;
+    limit.name = "time_limit";
+    limit.description = "seconds for the solver; at the limit the best plan found so far is returned, marked not "
+                        "proven optimal";
+    limit.type = ParamType::Real;
+    limit.default_value = "60";
+    limit.min = 0.01;
+    limit.max = 1e6;
+    return limit;
+}
+
+ParamSpec milpNodeLimitParam() {
+    ParamSpec nodes;
+    nodes.name = "node_limit";
+    nodes.description =
+        "CBC's branch-and-bound nodes at most (0: no limit); unlike time_limit it gives the same plan on "
+        "any machine";
+    nodes.type = ParamType::Int;
+    nodes.default_value = "0";
+    nodes.min = 0;
+    nodes.max = 2e9;
+    return nodes;
+}
+
+ParamSpec milpMemoryParam() {
+    ParamSpec variables;
+    variables.name = "max_memory_mb";
+    variables.description = "MiB that building and solving the model may take (it grows as n^2 and more); a larger "
+                            "model is refused with its size before it is built";
+    variables.type = ParamType::Int;
+    variables.default_value = "2048";
+    variables.min = 1;
+    variables.max = 1e9;
+    return variables;
+}
+
 GraphSchedulerInfo checkmateScheduler() {
     GraphSchedulerInfo s;
     s.name = "checkmate";
@@ -564,35 +601,10 @@ GraphSchedulerInfo checkmateScheduler() {
     mode.type = ParamType::Choice;
     mode.default_value = "milp";
     mode.choices = {"milp", "lp-rounding"};
-    ParamSpec limit;
-    limit.name = "time_limit";
-    limit.description = "seconds for the solver; at the limit the best plan found so far is returned, marked not "
-                        "proven optimal";
-    limit.type = ParamType::Real;
-    limit.default_value = "60";
-    limit.min = 0.01;
-    limit.max = 1e6;
-    ParamSpec nodes;
-    nodes.name = "node_limit";
-    nodes.description =
-        "CBC's branch-and-bound nodes at most (0: no limit); unlike time_limit it gives the same plan on "
-        "any machine";
-    nodes.type = ParamType::Int;
-    nodes.default_value = "0";
-    nodes.min = 0;
-    nodes.max = 2e9;
-    ParamSpec iterations = nodes;
+    ParamSpec iterations = milpNodeLimitParam();
     iterations.name = "iteration_limit";
     iterations.description = "simplex iterations at most for the LP relaxation (0: no limit); at the limit no plan";
-    ParamSpec variables;
-    variables.name = "max_memory_mb";
-    variables.description = "MiB that building and solving the model may take (it grows as n^2 and more); a larger "
-                            "model is refused with its size before it is built";
-    variables.type = ParamType::Int;
-    variables.default_value = "2048";
-    variables.min = 1;
-    variables.max = 1e9;
-    s.params = {mode, limit, nodes, iterations, variables};
+    s.params = {mode, milpTimeLimitParam(), milpNodeLimitParam(), iterations, milpMemoryParam()};
     s.solve = solveCheckmate;
     return s;
 }

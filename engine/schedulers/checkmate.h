@@ -14,4 +14,9 @@ namespace ckpt {
 // the best rounding within the budget; the LP's objective is recorded as lp_bound_s, a lower bound on the MILP).
 GraphSchedulerInfo checkmateScheduler();
 
+// The MILP's limits, shared with monet: time_limit (s), node_limit (CBC nodes, deterministic), max_memory_mb.
+ParamSpec milpTimeLimitParam();
+ParamSpec milpNodeLimitParam();
+ParamSpec milpMemoryParam();
+
 } // namespace ckpt

@@ -5,6 +5,7 @@
 // objective adds the chosen backward's time. Optimal within checkmate's fixed order, as checkmate is.
 #include "schedulers/monet.h"
 
+#include "schedulers/checkmate.h"
 #include "schedulers/checkmate_milp.h"
 #include "schedulers/fit.h"
 #include "sim/graph_simulator.h"
@@ -182,28 +183,7 @@ GraphSchedulerInfo monetScheduler() {
                     "within checkmate's order, never slower than checkmate on every node's fastest implementation";
     s.paper = "Shah et al., Memory Optimization for Deep Networks (MONeT), ICLR 2021";
     s.optimality = Optimality::Optimal;
-    ParamSpec limit;
-    limit.name = "time_limit";
-    limit.description = "seconds for the solver; at the limit the best plan found so far";
-    limit.type = ParamType::Real;
-    limit.default_value = "60";
-    limit.min = 0.01;
-    limit.max = 1e6;
-    ParamSpec nodes;
-    nodes.name = "node_limit";
-    nodes.description = "CBC's branch-and-bound nodes at most (0: no limit); the same plan on any machine";
-    nodes.type = ParamType::Int;
-    nodes.default_value = "0";
-    nodes.min = 0;
-    nodes.max = 2e9;
-    ParamSpec memory;
-    memory.name = "max_memory_mb";
-    memory.description = "MiB that building and solving the model may take; a larger model is refused with its size";
-    memory.type = ParamType::Int;
-    memory.default_value = "2048";
-    memory.min = 1;
-    memory.max = 1e9;
-    s.params = {limit, nodes, memory};
+    s.params = {milpTimeLimitParam(), milpNodeLimitParam(), milpMemoryParam()};
     s.solve = solveMonet;
     return s;
 }
