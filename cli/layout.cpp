@@ -1,8 +1,9 @@
-// ckpt layout: every tensor a chain plan holds in level 0 placed at an address (sim/layout.h), and how far the
-// packed arena is above the ideal peak.
+// ckpt layout: every tensor a plan (of a chain or of a graph) holds in level 0 placed at an address (sim/layout.h),
+// and how far the packed arena is above the ideal peak.
+#include "sim/layout.h"
 #include "commands.h"
 #include "common.h"
-#include "sim/layout.h"
+#include "sim/graph_simulator.h"
 #include "sim/simulator.h"
 #include "util/units.h"
 
@@ -28,17 +29,17 @@ int cmdLayout(int argc, char** argv) {
         return exitCodeOf(run);
     }
     const Plan* plan = run.chainPlan();
+    const GraphPlan* graphPlan = run.graphPlan();
     const Chain* chain = solved->problem.chain();
-    if (!plan || !chain) {
-        complain("layout: lays out chain plans; " + args.positional()[0] + " is a graph that is not a chain");
-        return BadInput;
-    }
+    const Graph* graph = solved->problem.graph();
     std::vector<TensorLife> lives;
     SimOptions opt;
     opt.budget_bytes = run.budget_bytes;
     opt.memory_curve = false;
     opt.tensors = &lives;
-    auto tl = simulate(*chain, solved->hw, plan->actions, opt);
+    auto tl = plan && chain        ? simulate(*chain, solved->hw, plan->actions, opt)
+              : graphPlan && graph ? simulateGraphPlan(*graph, solved->hw, *graphPlan, opt)
+                                   : Result<Timeline>(fail("the plan is not of " + args.positional()[0]));
     if (!tl) {
         complain("layout: " + tl.error());
         return BadInput;
@@ -50,13 +51,17 @@ int cmdLayout(int argc, char** argv) {
     }
     if (args.has("json")) {
         nlohmann::json blocks = nlohmann::json::array();
-        for (const PlacedTensor& p : layout->tensors)
-            blocks.push_back({{"category", memoryCategoryName(p.life.category)},
-                              {"index", p.life.index},
-                              {"bytes", p.life.bytes},
-                              {"offset_bytes", p.offset},
-                              {"start_s", p.life.start},
-                              {"end_s", p.life.end}});
+        for (const PlacedTensor& p : layout->tensors) {
+            nlohmann::json b = {{"category", memoryCategoryName(p.life.category)},
+                                {"index", p.life.index},
+                                {"bytes", p.life.bytes},
+                                {"offset_bytes", p.offset},
+                                {"start_s", p.life.start},
+                                {"end_s", p.life.end}};
+            // A graph plan's tensors name their node (an output buffer's index counts the node's buffers too).
+            if (graphPlan && graph && p.life.index >= 0) b["node"] = graph->node(p.life.index % graph->size()).id;
+            blocks.push_back(std::move(b));
+        }
         nlohmann::json doc = {{"scheduler", run.scheduler},
                               {"tensors", layout->tensors.size()},
                               {"ideal_peak_bytes", layout->ideal_peak},
@@ -66,7 +71,7 @@ int cmdLayout(int argc, char** argv) {
         std::printf("%s\n", jsonText(doc).c_str());
         return Done;
     }
-    std::printf("%s: %s", chain->name().c_str(), run.scheduler.c_str());
+    std::printf("%s: %s", solved->problem.name().c_str(), run.scheduler.c_str());
     for (const auto& [k, v] : run.params)
         std::printf(" %s=%s", k.c_str(), v.c_str());
     std::printf(" · %zu tensors in level 0\n", layout->tensors.size());

@@ -1,8 +1,10 @@
 #include "layoutview.h"
 
+#include "sim/graph_simulator.h"
+
 #include "chartstyle.h"
-#include "tickers.h"
 #include "sim/simulator.h"
+#include "tickers.h"
 #include "util/units.h"
 
 #include <QLabel>
@@ -106,30 +108,32 @@ LayoutView::LayoutView(QWidget* parent) : QWidget(parent) {
     line->setName(tr("ideal peak"));
     line->setPen(m_ideal->pen());
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    m_summary->setText(tr("Run a chain plan: its tensors appear here at the addresses an arena allocator gives them."));
+    m_summary->setText(tr("Run a plan: its tensors appear here at the addresses an arena allocator gives them."));
 }
 
 QString LayoutView::summary() const {
     return m_summary->text();
 }
 
-void LayoutView::setRun(const std::shared_ptr<const Run>& run, const Chain* chain, const Hardware& hw) {
+void LayoutView::setRun(const std::shared_ptr<const Run>& run, const Chain* chain, const Hardware& hw,
+                        const Graph* graph) {
     m_layout.reset();
     m_blocks->setLayout(nullptr);
     m_ideal->setVisible(false);
     const Plan* plan = run ? run->chainPlan() : nullptr;
+    const GraphPlan* graphPlan = run ? run->graphPlan() : nullptr;
     QString why;
     if (!run || !run->feasible)
         why = tr("No plan to lay out: the shown run found none.");
-    else if (!plan || !chain)
-        why = tr("The layout is drawn for chain plans; this plan is a graph's.");
+    else if (!(plan && chain) && !(graphPlan && graph))
+        why = tr("No layout: the shown plan is not of the open problem.");
     if (why.isEmpty()) {
         std::vector<TensorLife> lives;
         SimOptions opt;
         opt.budget_bytes = run->budget_bytes;
         opt.memory_curve = false;
         opt.tensors = &lives;
-        auto tl = simulate(*chain, hw, plan->actions, opt);
+        auto tl = plan ? simulate(*chain, hw, plan->actions, opt) : simulateGraphPlan(*graph, hw, *graphPlan, opt);
         auto packed = tl ? packLayout(lives) : Result<MemoryLayout>(tl.errorValue());
         if (!packed)
             why = QString::fromStdString(packed.error());

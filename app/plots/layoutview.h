@@ -39,8 +39,10 @@ class LayoutView : public QWidget {
     Q_OBJECT
 public:
     explicit LayoutView(QWidget* parent = nullptr);
-    // Lays out the run's chain plan (nothing for a graph plan or an infeasible run, with the reason shown).
-    void setRun(const std::shared_ptr<const ckpt::Run>& run, const ckpt::Chain* chain, const ckpt::Hardware& hw);
+    // Lays out the run's plan: a chain plan on `chain`, a graph plan on `graph` (nothing for an infeasible run, or a
+    // plan without its problem, with the reason shown).
+    void setRun(const std::shared_ptr<const ckpt::Run>& run, const ckpt::Chain* chain, const ckpt::Hardware& hw,
+                const ckpt::Graph* graph = nullptr);
     QCustomPlot* plot() const { return m_plot; }
     const ckpt::MemoryLayout* layout() const { return m_layout.get(); }
     QString summary() const;

@@ -274,7 +274,13 @@ void MainWindow::refreshPipeline() {
 
 void MainWindow::refreshLayout() {
     const Chain chain = m_doc->chain();
-    m_layoutView->setRun(m_runs->shownRun(), m_doc->isGraph() ? nullptr : &chain, m_doc->hardware());
+    std::optional<Graph> graph;
+    if (m_doc->isGraph()) graph = m_doc->graph();
+    // A chain scheduler's plan on a graph that is a chain runs on the chain it converts to.
+    std::optional<Chain> graphChain;
+    if (graph && graph->isChain()) graphChain = graph->toChain();
+    m_layoutView->setRun(m_runs->shownRun(), graph ? (graphChain ? &*graphChain : nullptr) : &chain, m_doc->hardware(),
+                         graph ? &*graph : nullptr);
     m_layoutStale = false;
 }
 

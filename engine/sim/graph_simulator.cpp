@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -32,6 +33,8 @@ public:
             tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
         ledger.reserve(schedule.size() * 4 + 8);
         findInPlace();
+        bufferOf.assign(std::size_t(n), -1);
+        generation.assign(std::size_t(n), 0);
     }
 
     Result<Timeline> run() {
@@ -73,6 +76,7 @@ public:
         if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true};
         if (bad >= 0) return fail(why, bad);
         finishTotals(tl, n, levels, clock);
+        if (opt.tensors) *opt.tensors = ledger.lifetimes(0, std::numeric_limits<long long>::max());
         return std::move(tl);
     }
 
@@ -86,8 +90,10 @@ private:
     std::vector<char> grad, done;
     std::vector<int> runs;
     std::vector<double> channelFree;
-    std::vector<char> inPlace;     // [action]: a forward of an in-place node that may write over its input
-    std::vector<char> overwritten; // [node]: its level-0 copy was written over by an in-place consumer
+    std::vector<char> inPlace;            // [action]: a forward of an in-place node that may write over its input
+    std::vector<char> overwritten;        // [node]: its level-0 copy was written over by an in-place consumer
+    std::vector<std::int32_t> bufferOf;   // [node]: the layout's name of its level-0 buffer
+    std::vector<std::int64_t> generation; // [node]: level-0 buffers it has had
     int reversed = 0;
     double clock = 0; // end of the last compute action
     std::int32_t cur = 0;
@@ -158,7 +164,16 @@ private:
         }
     }
 
-    void change(double t, MemoryCategory c, std::int64_t delta, int level = 0) { ledger.add(t, level, cur, c, delta); }
+    // `object` names the tensor for the memory layout (MemoryLedger::lifetimes): a node's output buffer in level 0
+    // by bufferOf, its gradient and its workspace by the node.
+    void change(double t, MemoryCategory c, std::int64_t delta, int level = 0, std::int32_t object = -1) {
+        ledger.add(t, level, cur, c, delta, object);
+    }
+    // A new buffer for v's output in level 0: v + n * (how many v had before), so that no two open ones share a name.
+    std::int32_t newBuffer(int v) {
+        const std::int64_t id = std::int64_t(v) + std::int64_t(n) * generation[std::size_t(v)]++;
+        return bufferOf[std::size_t(v)] = id <= INT32_MAX ? std::int32_t(id) : -1;
+    }
     Copy& at0(int v) { return copies[0][std::size_t(v)]; }
     bool held0(int v) const { return copies[0][std::size_t(v)].held; }
 
@@ -172,7 +187,8 @@ private:
         Copy& c = copies[std::size_t(level)][std::size_t(v)];
         if (!c.held) return;
         c.held = false;
-        change(std::max(t, c.pinned_until), MemoryCategory::State, -c.bytes, level);
+        change(std::max(t, c.pinned_until), MemoryCategory::State, -c.bytes, level,
+               level == 0 ? bufferOf[std::size_t(v)] : std::int32_t(v));
     }
     void releaseEverywhere(int v, double t) {
         for (int l = 0; l < levels; ++l)
@@ -212,8 +228,10 @@ private:
             // In place: the output goes into the input's buffer (once any transfer reading it is done), which is
             // the input's no longer.
             std::int64_t buffer = node.output_bytes, grow = node.output_bytes;
+            std::int32_t object = -1;
             if (inPlace[std::size_t(cur)]) {
                 Copy& in = at0(graph.inputs(v).front());
+                object = bufferOf[std::size_t(graph.inputs(v).front())]; // the same buffer, now v's
                 start = std::max(start, in.pinned_until);
                 buffer = std::max(in.bytes, node.output_bytes), grow = buffer - in.bytes;
                 in = Copy{};
@@ -225,11 +243,18 @@ private:
             tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0,
                                             runs[std::size_t(v)]++ ? IntervalKind::Recompute : IntervalKind::Forward});
             ++tl.totals.forward_steps;
-            change(start, MemoryCategory::State, grow);
+            if (object < 0)
+                change(start, MemoryCategory::State, grow, 0, newBuffer(v));
+            else if (grow > 0) // an output larger than the input it overwrites: the buffer grows, by a release and
+                               // a new allocation of the whole
+                change(start, MemoryCategory::State, -(buffer - grow), 0, object),
+                    change(start, MemoryCategory::State, buffer, 0, newBuffer(v));
+            else
+                bufferOf[std::size_t(v)] = object;
             at0(v) = Copy{true, buffer, end, 0};
             overwritten[std::size_t(v)] = 0;
-            change(start, MemoryCategory::Temporary, node.workspace_bytes);
-            change(end, MemoryCategory::Temporary, -node.workspace_bytes);
+            change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
+            change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
             clock = end;
             if (dead(v)) release(0, v, end);
             return {};
@@ -255,13 +280,13 @@ private:
             tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0, IntervalKind::Backward});
             ++tl.totals.backward_steps;
             if (graph.consumers(v).empty())
-                change(start, MemoryCategory::Gradient, node.output_bytes), grad[std::size_t(v)] = 1;
+                change(start, MemoryCategory::Gradient, node.output_bytes, 0, v), grad[std::size_t(v)] = 1;
             for (int u : graph.inputs(v))
                 if (!grad[std::size_t(u)])
-                    grad[std::size_t(u)] = 1, change(start, MemoryCategory::Gradient, graph.node(u).output_bytes);
-            change(start, MemoryCategory::Temporary, node.workspace_bytes);
-            change(end, MemoryCategory::Temporary, -node.workspace_bytes);
-            change(end, MemoryCategory::Gradient, -node.output_bytes);
+                    grad[std::size_t(u)] = 1, change(start, MemoryCategory::Gradient, graph.node(u).output_bytes, 0, u);
+            change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
+            change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
+            change(end, MemoryCategory::Gradient, -node.output_bytes, 0, v);
             grad[std::size_t(v)] = 0;
             done[std::size_t(v)] = 1;
             ++reversed;
@@ -292,11 +317,11 @@ private:
             tl.intervals.push_back(Interval{start, end, cur, u, input.output_bytes, 0, IntervalKind::Recompute});
             ++tl.totals.forward_steps;
             ++runs[std::size_t(u)];
-            change(start, MemoryCategory::State, input.output_bytes);
+            change(start, MemoryCategory::State, input.output_bytes, 0, newBuffer(u));
             at0(u) = Copy{true, input.output_bytes, end, 0};
             overwritten[std::size_t(u)] = 0;
-            change(start, MemoryCategory::Temporary, node.workspace_bytes);
-            change(end, MemoryCategory::Temporary, -node.workspace_bytes);
+            change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
+            change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
             clock = end;
             return {};
         }
@@ -320,7 +345,7 @@ private:
             src.pinned_until = std::max(src.pinned_until, end);
             dst = Copy{true, bytes, end, 0};
             if (!write) overwritten[std::size_t(v)] = 0;
-            change(start, MemoryCategory::State, bytes, write ? l : 0);
+            change(start, MemoryCategory::State, bytes, write ? l : 0, write ? std::int32_t(v) : newBuffer(v));
             tl.intervals.push_back(
                 Interval{start, end, cur, v, bytes, std::int16_t(l), write ? IntervalKind::Write : IntervalKind::Read});
             long long& moved = write ? tl.totals.bytes_written : tl.totals.bytes_read;

@@ -25,7 +25,8 @@ struct SimOptions {
     bool memory_curve = true;      // false: totals and peaks only (faster, for sweeps)
     // Called after each valid action with its index and what is then held. Empty: not called (no cost).
     std::function<void(std::int32_t action, const Holdings& held)> observe;
-    // Set: filled with every allocation of level 0 and its lifetime (sim/layout.h places them at addresses).
+    // Set: filled with every allocation of level 0 and its lifetime (sim/layout.h places them at addresses); the graph
+    // simulator too, where an in-place output continues its input's buffer.
     std::vector<TensorLife>* tensors = nullptr;
 };
 

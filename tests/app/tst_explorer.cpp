@@ -219,8 +219,18 @@ private slots:
         QVERIFY2(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/unet-small-b8-128.ckpt-graph.json"),
                  qPrintable(w.lastError()));
         w.schedulerPanel()->setCurrentScheduler("dtr");
-        w.runCurrentNow();
+        auto graphRun = w.runCurrentNow();
+        QVERIFY(graphRun && graphRun->feasible);
         QVERIFY(w.showChartTab("layout"));
+        // A graph plan is laid out too: its outputs, gradients and workspaces.
+        QVERIFY(view->layout());
+        QCOMPARE(view->layout()->ideal_peak, graphRun->timeline->totals.peak_bytes[0]);
+        QCOMPARE(w.exportCurrentTab(m_dir.filePath("graph-layout.png"), 800, 500), QString());
+        // Nothing to lay out: an infeasible run says why, and there is nothing to export.
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        w.schedulerPanel()->setBudgetBytes(1 << 20);
+        auto none = w.runCurrentNow();
+        QVERIFY(none && !none->feasible);
         QVERIFY(!view->layout());
         QVERIFY(!w.exportCurrentTab(m_dir.filePath("none.png"), 800, 500).isEmpty());
     }

@@ -114,6 +114,21 @@ private slots:
         QVERIFY(list.out.contains("gpipe"));
     }
 
+    void layoutPacksAGraphPlan() {
+        Output o = ckptRun(
+            {"layout", example("resnet18-b32-224.ckpt-graph.json"), "--scheduler", "dtr", "--budget", "50%", "--json"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        const QJsonArray blocks = j["blocks"].toArray();
+        QVERIFY(blocks.size() > 69);
+        for (const auto& b : blocks)
+            QVERIFY(!b.toObject()["node"].toString().isEmpty());
+        Output solve = ckptRun(
+            {"solve", example("resnet18-b32-224.ckpt-graph.json"), "--scheduler", "dtr", "--budget", "50%", "--json"});
+        QCOMPARE(j["ideal_peak_bytes"].toDouble(),
+                 QJsonDocument::fromJson(solve.out).object()["peak_bytes"].toArray()[0].toDouble());
+    }
+
     void layoutPacksThePlansTensors() {
         Output o = ckptRun({"layout", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget",
                             "50%", "--json"});
@@ -147,10 +162,13 @@ private slots:
             ckptRun({"layout", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "rotor", "--budget", "50%"});
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.contains("fragmentation"), text.out);
-        // A graph that is not a chain is refused with the reason.
+        // A graph's plan is laid out too (layoutPacksAGraphPlan); a budget below what fits is refused.
         Output graph = ckptRun({"layout", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "dtr"});
-        QCOMPARE(graph.code, 2);
-        QVERIFY2(graph.err.contains("is a graph that is not a chain"), graph.err);
+        QCOMPARE(graph.code, 0);
+        Output tight = ckptRun({"layout", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "store-all",
+                                "--budget", "1MiB"});
+        QCOMPARE(tight.code, 1);
+        QVERIFY2(tight.err.contains("needs at least"), tight.err);
     }
 
     void explainPrintsAHandout() {

@@ -1,8 +1,12 @@
 // Memory layout (sim/layout.h) against its oracles: exhaustive search over every integer address on tiny sets, the
 // perfect packing of equal sizes, and the simulator's own peak on real plans.
+#include "io/graph_io.h"
+#include "run/budget.h"
+#include "schedulers/graph_registry.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
 #include "schedulers/store_all.h"
+#include "sim/graph_simulator.h"
 #include "sim/layout.h"
 #include "sim/simulator.h"
 #include "test_util.h"
@@ -139,6 +143,50 @@ private slots:
                 QVERIFY(l->packed_peak >= l->ideal_peak);
                 QVERIFY(l->fragmentation() >= 0 && l->fragmentation() < 1);
             }
+        }
+        // Graph plans: every tensor of the graph simulator too, in-place outputs continuing their input's buffer.
+        for (const char* name : {"vgg16-b32-224", "resnet18-b32-224", "unet-small-b8-128"}) {
+            auto g = loadGraph(std::string(CKPT_SOURCE_DIR) + "/examples/" + name + ".ckpt-graph.json");
+            QVERIFY2(g, g ? "" : g.error().c_str());
+            for (const char* scheduler : {"store-all", "dtr", "chen-greedy"}) {
+                SolveRequest req;
+                req.budget_bytes = std::string(scheduler) == "store-all" ? 0 : graphStoreAllPeak(*g) / 2;
+                auto plan = solveGraph(scheduler, *g, Hardware::unbounded(), req);
+                if (!plan) continue; // chen-greedy may not fit half
+                std::vector<TensorLife> lives;
+                SimOptions opt;
+                opt.tensors = &lives;
+                auto tl = simulateGraphPlan(*g, Hardware::unbounded(), *plan, opt);
+                QVERIFY2(tl, tl ? "" : tl.error().c_str());
+                QCOMPARE(idealPeak(lives), tl->totals.peak_bytes[0]);
+                auto l = packLayout(lives);
+                QVERIFY(l.ok() && valid(*l));
+                QVERIFY(l->packed_peak >= l->ideal_peak);
+            }
+        }
+        {
+            // a (400 B) -> b, an in-place ReLU: b's output is a's buffer, one tensor from a's forward to b's release.
+            const Graph g = *Graph::make("relu",
+                                         {GraphNode{"a", 1, 2, 400, 0, true, false, false},
+                                          GraphNode{"b", 1, 2, 400, 0, false, true, false, true},
+                                          GraphNode{"c", 1, 2, 10, 0, true, false, false}},
+                                         {{"a", "b"}, {"b", "c"}});
+            std::vector<TensorLife> lives;
+            SimOptions opt;
+            opt.tensors = &lives;
+            auto tl = simulateGraph(g, graphStoreAll(g), opt);
+            QVERIFY(tl && tl->totals.in_place == 1);
+            int outputs = 0;
+            for (const TensorLife& t : lives)
+                if (t.category == MemoryCategory::State) {
+                    ++outputs;
+                    if (t.bytes == 400) { // to b's backward's end
+                        QCOMPARE(t.start, 0.0);
+                        QCOMPARE(t.end, 7.0);
+                    }
+                }
+            QCOMPARE(outputs, 2); // a's buffer (then b's) and c's output
+            QCOMPARE(idealPeak(lives), tl->totals.peak_bytes[0]);
         }
         // Too many tensors are refused with the reason, not laid out for minutes.
         std::vector<TensorLife> many(kMaxLayoutTensors + 1, TensorLife{0, 1, 1, 2, 8, MemoryCategory::State, 0});
