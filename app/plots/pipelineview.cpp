@@ -130,9 +130,15 @@ QString PipelineView::summary() const {
 
 void PipelineView::refresh() {
     m_run.reset();
-    auto fail = [this](const QString& why) {
+    auto fail = [this](QString why) {
+        if (!why.isEmpty()) why[0] = why[0].toUpper(); // the engine's messages start in lower case
         m_summary->setText(QString("<span style='color:#b00020'>%1</span>").arg(why.toHtmlEscaped()));
-        m_timeline->setRun(nullptr, Hardware::unbounded());
+        // The charts' place says so too, in short (not "run a scheduler", which does not make a pipeline).
+        auto none = std::make_shared<Run>();
+        none->scheduler = "gpipe";
+        none->message = m_chain ? "No pipeline for these settings: see the line above"
+                                : "No pipeline: a pipeline cuts a chain into stages";
+        m_timeline->setRun(none, Hardware::unbounded());
     };
     if (!m_chain) return fail(tr("A pipeline cuts a chain into stages: open a chain, or a graph that is a chain."));
     const PipelineSetup s = setup();

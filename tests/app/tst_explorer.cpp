@@ -267,6 +267,7 @@ private slots:
         view->setSetup(s);
         QVERIFY(!view->run());
         QVERIFY2(view->summary().contains("leanest cut needs"), qPrintable(view->summary()));
+        QVERIFY2(view->timeline()->emptyHint().contains("No pipeline"), qPrintable(view->timeline()->emptyHint()));
         QVERIFY(!w.exportCurrentTab(m_dir.filePath("none.png"), 800, 500).isEmpty());
         // An edit of the chain runs it again.
         s.device_bytes.clear();
