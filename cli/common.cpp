@@ -50,6 +50,22 @@ std::optional<Problem> loadChainOrGraph(const std::string& path) {
     return Problem(std::move(*c));
 }
 
+bool wholeNumber(const Args& args, const std::string& key, int lo, int& out, int hi) {
+    if (!args.has(key)) return true;
+    const std::string v = args.value(key);
+    char* end = nullptr;
+    const long long x = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || x < lo || x > hi) {
+        complain("--" + key + ": expected a whole number " +
+                 (hi < 1'000'000'000 ? "from " + std::to_string(lo) + " to " + std::to_string(hi)
+                                     : ">= " + std::to_string(lo)) +
+                 ", got '" + v + "'");
+        return false;
+    }
+    out = int(x);
+    return true;
+}
+
 std::string jsonText(const nlohmann::json& doc) {
     return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }

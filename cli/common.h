@@ -14,6 +14,8 @@ namespace ckpt::cli {
 
 // Prints "ckpt: <message>" to stderr.
 void complain(const std::string& message);
+// --key as a whole number from lo to hi (absent: out untouched, true); otherwise complains, naming the key.
+bool wholeNumber(const Args& args, const std::string& key, int lo, int& out, int hi = 1'000'000'000);
 
 std::optional<Chain> loadProblem(const std::string& path);
 std::optional<Graph> loadGraphProblem(const std::string& path);

@@ -13,23 +13,6 @@
 namespace ckpt::cli {
 namespace {
 
-bool readInt(const Args& args, const std::string& key, int& out, int lo, int hi) {
-    if (!args.has(key)) return true;
-    const std::string v = args.value(key);
-    try {
-        std::size_t used = 0;
-        const long long x = std::stoll(v, &used);
-        if (used == v.size() && x >= lo && x <= hi) {
-            out = int(x);
-            return true;
-        }
-    } catch (const std::exception&) {
-    }
-    complain("pipeline: --" + key + " expects a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-             ", got '" + v + "'");
-    return false;
-}
-
 std::vector<std::string> split(const std::string& text) {
     std::vector<std::string> out;
     std::stringstream in(text);
@@ -60,7 +43,8 @@ int cmdPipeline(int argc, char** argv) {
         return BadInput;
     }
     PipelineSetup s;
-    if (!readInt(args, "stages", s.stages, 1, 1024) || !readInt(args, "micro-batches", s.micro_batches, 1, 100000))
+    if (!wholeNumber(args, "stages", 1, s.stages, 1024) ||
+        !wholeNumber(args, "micro-batches", 1, s.micro_batches, 100000))
         return BadInput;
     s.recompute = !args.has("no-recompute");
     if (args.has("device-memory"))

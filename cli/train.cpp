@@ -59,19 +59,6 @@ private:
     struct sigaction m_int, m_term;
 };
 
-bool wholeNumber(const Args& args, const std::string& key, int lo, int& out) {
-    if (!args.has(key)) return true;
-    const std::string v = args.value(key);
-    char* end = nullptr;
-    long long x = std::strtoll(v.c_str(), &end, 10);
-    if (v.empty() || *end != '\0' || x < lo || x > 1'000'000'000) {
-        complain("--" + key + ": expected a whole number >= " + std::to_string(lo) + ", got '" + v + "'");
-        return false;
-    }
-    out = int(x);
-    return true;
-}
-
 bool realNumber(const Args& args, const std::string& key, double lo, double& out) {
     if (!args.has(key)) return true;
     const std::string v = args.value(key);

@@ -113,7 +113,7 @@ struct Indices {
     std::vector<std::vector<int>> Y;    // [position][implementation]: column, for positions with a choice
 };
 
-using Choices = std::vector<std::vector<Implementation>>;
+using Choices = std::vector<std::vector<NodeImplementation>>;
 
 // Memory in units of the limit and time in units of the slowest forward keep CBC's tolerances meaningful. Byte counts
 // are integers, so the limit may gain half a byte.
@@ -130,7 +130,7 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
     for (int p = 0; p < n; ++p)
         if (choosing(p)) {
             std::vector<std::pair<int, double>> one;
-            for (const Implementation& c : (*choices)[std::size_t(p)]) {
+            for (const NodeImplementation& c : (*choices)[std::size_t(p)]) {
                 x.Y[std::size_t(p)].push_back(m.col(0, 1, c.backward / timeUnit, true));
                 one.push_back({x.Y[std::size_t(p)].back(), 1});
             }
@@ -212,8 +212,8 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
             if (choosing(k)) {
                 std::vector<std::pair<int, double>> work = {{u, 1}};
                 for (std::size_t c = 0; c < (*choices)[std::size_t(k)].size(); ++c)
-                    work.push_back(
-                        {Z[std::size_t(t)][std::size_t(k)][c], double((*choices)[std::size_t(k)][c].workspace) / unit});
+                    work.push_back({Z[std::size_t(t)][std::size_t(k)][c],
+                                    double((*choices)[std::size_t(k)][c].workspace_bytes) / unit});
                 m.row(work, -kInf, cap - grads);
             } else {
                 m.row({{u, 1}, {at(R, k), double(st.workspace(k)) / unit}}, -kInf, cap - grads);
@@ -226,7 +226,7 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
         if (const int b = st.last(t); choosing(b)) { // the chosen backward's workspace, not the node's own
             rhs += double(st.workspace(b)) / unit;
             for (std::size_t c = 0; c < (*choices)[std::size_t(b)].size(); ++c)
-                terms.push_back({x.Y[std::size_t(b)][c], double((*choices)[std::size_t(b)][c].workspace) / unit});
+                terms.push_back({x.Y[std::size_t(b)][c], double((*choices)[std::size_t(b)][c].workspace_bytes) / unit});
         }
         if (prevU < 0) {
             for (int p = 0; p < n; ++p)
@@ -305,7 +305,7 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
     Indices x;
     if (opt.implementations)
         for (const auto& impls : *opt.implementations)
-            for (const Implementation& c : impls)
+            for (const NodeImplementation& c : impls)
                 timeUnit = std::max(timeUnit, c.forward);
     if (!build(st, opt.limit, opt.margin_bytes, timeUnit, watch, m, x, opt.implementations)) {
         out.status = watch.cancelled() ? MilpOutcome::Status::Cancelled : MilpOutcome::Status::Stopped;

@@ -67,12 +67,6 @@ struct StagePlan {
 };
 StagePlan buildPlan(const Stages& stages, const StageSets& compute, const StageSets& keep);
 
-// One way to run a node (MONeT): its forward and backward seconds and its workspace.
-struct Implementation {
-    double forward = 0, backward = 0;
-    std::int64_t workspace = 0;
-};
-
 struct MilpOptions {
     std::int64_t limit = 0; // bytes, > 0
     bool relax = false;     // solve the LP relaxation only
@@ -84,10 +78,11 @@ struct MilpOptions {
     // A known schedule (compute, keep) handed to CBC as its first incumbent (a MIP start); empty: none.
     const StageSets* start_compute = nullptr;
     const StageSets* start_keep = nullptr;
-    // MONeT (Shah et al. 2021): per position, its implementations, the node's own first. A position with several gets
-    // a binary per implementation (exactly one chosen); its forwards cost the chosen one's time, its computations
-    // and its backward hold the chosen one's workspace, and the objective adds the chosen backward's seconds.
-    const std::vector<std::vector<Implementation>>* implementations = nullptr;
+    // MONeT (Shah et al. 2021): per position, its implementations, the node's own first (names unused). A position with
+    // several gets a binary per implementation (exactly one chosen); its forwards cost the chosen one's time, its
+    // computations and its backward hold the chosen one's workspace, and the objective adds the chosen backward's
+    // seconds.
+    const std::vector<std::vector<NodeImplementation>>* implementations = nullptr;
 };
 
 struct MilpOutcome {

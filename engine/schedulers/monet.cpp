@@ -38,6 +38,17 @@ int changed(const std::vector<int>& choice) {
     return k;
 }
 
+// Checkmate's plan for `g` within `limit`, with monet's limits.
+Result<GraphPlan> checkmateOn(const Graph& g, std::int64_t limit, const Params& params, const GraphSolveContext& ctx) {
+    SolveRequest req;
+    req.budget_bytes = limit;
+    req.params = {{"time_limit", params.text("time_limit")},
+                  {"node_limit", params.text("node_limit")},
+                  {"max_memory_mb", params.text("max_memory_mb")}};
+    req.cancel = ctx.cancel;
+    return solveGraph("checkmate", g, Hardware::unbounded(), req);
+}
+
 Result<GraphPlan> solveMonet(const Graph& g, const Hardware& hw, const Params& params, const GraphSolveContext& ctx) {
     if (ctx.cancelled()) return fail("monet: cancelled");
     const std::int64_t limit = levelZeroLimit(hw, ctx.budget);
@@ -54,13 +65,7 @@ Result<GraphPlan> solveMonet(const Graph& g, const Hardware& hw, const Params& p
         return out;
     }
     if (!g.hasAlternatives()) { // nothing to choose: checkmate's MILP, with its warm starts
-        SolveRequest req;
-        req.budget_bytes = limit;
-        req.params = {{"time_limit", params.text("time_limit")},
-                      {"node_limit", params.text("node_limit")},
-                      {"max_memory_mb", params.text("max_memory_mb")}};
-        req.cancel = ctx.cancel;
-        auto plain = solveGraph("checkmate", g, Hardware::unbounded(), req);
+        auto plain = checkmateOn(g, limit, params, ctx);
         if (!plain) {
             std::string why = plain.error();
             if (why.rfind("checkmate: ", 0) == 0) why = "monet: " + why.substr(11);
@@ -76,13 +81,14 @@ Result<GraphPlan> solveMonet(const Graph& g, const Hardware& hw, const Params& p
     const Stages st(g);
     // The MILP grows with the implementations: a copy of the forward columns per implementation.
     std::size_t most = 1;
-    std::vector<std::vector<Implementation>> choices(std::size_t(st.n));
+    std::vector<std::vector<NodeImplementation>> choices(std::size_t(st.n));
     for (int p = 0; p < st.n; ++p) {
         const int v = st.order[std::size_t(p)];
         const GraphNode& node = g.node(v);
-        choices[std::size_t(p)].push_back(Implementation{node.forward, node.backward, node.workspace_bytes});
-        for (const NodeImplementation& alt : node.alternatives)
-            choices[std::size_t(p)].push_back(Implementation{alt.forward, alt.backward, alt.workspace_bytes});
+        choices[std::size_t(p)].push_back(
+            NodeImplementation{"default", node.forward, node.backward, node.workspace_bytes});
+        choices[std::size_t(p)].insert(choices[std::size_t(p)].end(), node.alternatives.begin(),
+                                       node.alternatives.end());
         most = std::max(most, choices[std::size_t(p)].size());
     }
     const double maxBytes = double(params.integer("max_memory_mb")) * 1024 * 1024;
@@ -132,11 +138,7 @@ Result<GraphPlan> solveMonet(const Graph& g, const Hardware& hw, const Params& p
         // scheduler's plan in another order than its own (and so faster than its space's optimum).
         auto fast = g.withImplementations(quick);
         if (!fast) return fast.errorValue();
-        SolveRequest req;
-        req.budget_bytes = limit;
-        req.params = {{"time_limit", params.text("time_limit")}, {"node_limit", params.text("node_limit")}};
-        req.cancel = ctx.cancel;
-        auto other = solveGraph("checkmate", *fast, Hardware::unbounded(), req);
+        auto other = checkmateOn(*fast, limit, params, ctx);
         if (other && (!found || other->predicted_makespan_s < plan.makespan_s)) {
             out.actions = other->actions;
             out.predicted_makespan_s = other->predicted_makespan_s;

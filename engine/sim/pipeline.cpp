@@ -291,7 +291,7 @@ Result<PipelineRun> runPipeline(const Chain& chain, const PipelineSetup& setup) 
             const StageBytes& b = bytes[std::size_t(k)];
             const PipelineStage& st = run.stages[std::size_t(k)];
             const double start = std::max(deviceFree[std::size_t(k)], gradReady[std::size_t(k)][std::size_t(m)]);
-            const double rerun = setup.recompute ? stageForwardSeconds(chain, setup, st.first, st.last) : 0.0;
+            const double rerun = setup.recompute ? st.forward_s : 0.0; // the stage's forward again, with tapes
             const double end = start + st.backward_s;
             const std::int32_t a = action;
             if (setup.recompute) interval(start, start + rerun, m, b.out, deviceLane(k), IntervalKind::Recompute);
@@ -337,14 +337,10 @@ Result<PipelineRun> runPipeline(const Chain& chain, const PipelineSetup& setup) 
     double busy = 0;
     for (const Interval& iv : tl.intervals) {
         t.makespan_s = std::max(t.makespan_s, iv.end);
-        if (iv.lane % 2 == 0) {
+        if (iv.lane % 2 == 0) { // a device: every step of its stage, forward (re-runs too) or backward
+            const PipelineStage& st = run.stages[std::size_t(iv.lane / 2)];
             busy += iv.end - iv.start;
-            if (iv.kind == IntervalKind::Backward)
-                t.backward_steps +=
-                    run.stages[std::size_t(iv.lane / 2)].last - run.stages[std::size_t(iv.lane / 2)].first + 1;
-            else
-                t.forward_steps +=
-                    run.stages[std::size_t(iv.lane / 2)].last - run.stages[std::size_t(iv.lane / 2)].first + 1;
+            (iv.kind == IntervalKind::Backward ? t.backward_steps : t.forward_steps) += st.last - st.first + 1;
         } else if (iv.kind == IntervalKind::Write) {
             t.bytes_written += iv.bytes;
         } else {

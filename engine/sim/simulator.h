@@ -14,10 +14,10 @@ namespace ckpt {
 
 // What the simulator holds once an action is done, from its own bookkeeping (for narration and teaching views).
 struct Holdings {
-    std::vector<std::vector<int>> states; // [level]: the j of every x_j held there, ascending
-    std::vector<int> tapes;               // the steps whose tape is held (in level 0), ascending
+    std::vector<std::vector<int>> states;    // [level]: the j of every x_j held there, ascending
+    std::vector<int> tapes;                  // the steps whose tape is held (in level 0), ascending
     std::vector<std::vector<int>> slowTapes; // [level]: the steps whose tape is held on that slower level ([0] empty)
-    int gradient = -1;                    // j: the gradient of x_j is held (the backward has reached x_j); -1: none
+    int gradient = -1;                       // j: the gradient of x_j is held (the backward has reached x_j); -1: none
 };
 
 struct SimOptions {

@@ -165,8 +165,8 @@ private slots:
         // A graph's plan is laid out too (layoutPacksAGraphPlan); a budget below what fits is refused.
         Output graph = ckptRun({"layout", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "dtr"});
         QCOMPARE(graph.code, 0);
-        Output tight = ckptRun({"layout", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "store-all",
-                                "--budget", "1MiB"});
+        Output tight = ckptRun(
+            {"layout", example("unet-small-b8-128.ckpt-graph.json"), "--scheduler", "store-all", "--budget", "1MiB"});
         QCOMPARE(tight.code, 1);
         QVERIFY2(tight.err.contains("needs at least"), tight.err);
     }
