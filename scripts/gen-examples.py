@@ -566,6 +566,31 @@ def convnet_algorithms_graph():
     return g.doc("Conv algorithms, batch 32, 64x64 fp32", comment)
 
 
+def cross_modal_graph():
+    # A join network (Beaumont, Herrmann, Pallez, Shilova 2020): two encoders that merge into one node, then a short
+    # trunk. An image tower (batch 32, 3x64x64) and a spectrogram tower (1x128x128), each convs + relu + 2x2 max-pools,
+    # a global average pool and fc to 512 features; the two feature vectors are concatenated and classified.
+    g = GraphBuilder(32, V100_FP32)
+    ends = []
+    for name, shape, stages in [("img", (3, 64, 64), [(64, 2), (128, 2), (256, 2)]),
+                                ("aud", (1, 128, 128), [(32, 1), (64, 1), (128, 1), (256, 1)])]:
+        x = g.op(f"{name}_input", [], 0, shape, False, False)
+        for s, (c, convs) in enumerate(stages, start=1):
+            for k in range(1, convs + 1):
+                x = g.relu(f"{name}_relu{s}_{k}", g.conv(f"{name}_conv{s}_{k}", x, c, 3))
+            x = g.maxpool(f"{name}_pool{s}", x, 2, 2, 0)
+        ends.append(g.fc(f"{name}_fc", g.avgpool(f"{name}_gap", x), 512))
+    joined = g.op("concat", ends, g.B * 1024, (1024,), False, False)
+    g.fc("fc_out", g.relu("relu_cls", g.fc("fc_cls", joined, 512)), 10)
+    comment = graph_comment(g, (
+        "A cross-modal join network, batch 32, fp32: an image tower (3x64x64; conv3x3 + relu pairs at 64, 128 and "
+        "256 channels, each stage ending in a 2x2/2 max-pool) and a spectrogram tower (1x128x128; one conv3x3 + relu "
+        "and a max-pool at 32, 64, 128 and 256 channels), each closed by a global average pool and fc to 512 features; "
+        "the two vectors are concatenated, then fc 512, relu and fc to 10 classes. Two chains merging into one node, "
+        "then a chain: the shape join-dp plans."))
+    return g.doc("Cross-modal join, batch 32, fp32", comment)
+
+
 def linear_graph():
     # engine/io/graph_io.cpp linearGraph(n): Graph::fromChain of the uniform chain Step{1 ms, 2 ms, state 1 MiB,
     # tape 3 MiB}: node s<i> outputs the state x_i and holds the tape as workspace during its forward.
@@ -594,6 +619,7 @@ def main():
     write("transformer-4x-b8-s512.ckpt-graph.json", transformer_graph())
     write("linear-32.ckpt-graph.json", linear_graph())
     write("convnet-algorithms-b32-64.ckpt-graph.json", convnet_algorithms_graph())
+    write("cross-modal-b32.ckpt-graph.json", cross_modal_graph())
 
 
 if __name__ == "__main__":

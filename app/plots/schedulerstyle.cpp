@@ -21,7 +21,7 @@ struct Entry {
     QColor color;
     QCPScatterStyle::ScatterShape marker;
     Qt::PenStyle dash;
-    int custom = 0; // with ssCustom: 0 a pentagon, 1 a bow tie, 2 a hexagon
+    int custom = 0; // with ssCustom: 0 a pentagon, 1 a bow tie, 2 a hexagon, 3 a triangle pointing right
 };
 
 // Chain schedulers first, then the graph schedulers; a name in both registries (store-all) has one look.
@@ -43,6 +43,7 @@ const Entry kTable[] = {
     {"lower-set-dp", kBlue, QCPScatterStyle::ssPeace, Qt::DashLine},
     {"checkmate", kVermillion, QCPScatterStyle::ssCustom, Qt::SolidLine},
     {"monet", kPurple, QCPScatterStyle::ssCustom, Qt::DashLine, 2},
+    {"join-dp", kGreen, QCPScatterStyle::ssCustom, Qt::SolidLine, 3}, // branches meeting at a point
 };
 
 const Entry* entryOf(const std::string& name) {
@@ -111,8 +112,8 @@ SchedulerStyle schedulerStyle(const std::string& name) {
 namespace {
 
 // The shapes QCustomPlot lacks that read as closed and apart from the others, in QCustomPlot's custom-shape units (a
-// marker of size 6 spans 6): a pentagon (point up), a hexagon (flat top), and a bow tie (two triangles meeting at the
-// centre).
+// marker of size 6 spans 6): a pentagon (point up), a hexagon (flat top), a bow tie (two triangles meeting at the
+// centre), and a triangle pointing right.
 QPainterPath pentagon() {
     QPainterPath path;
     for (int k = 0; k < 5; ++k) {
@@ -130,6 +131,15 @@ QPainterPath hexagon() {
         const QPointF p(3.2 * std::cos(k * M_PI / 3), 3.2 * std::sin(k * M_PI / 3));
         k == 0 ? path.moveTo(p) : path.lineTo(p);
     }
+    path.closeSubpath();
+    return path;
+}
+
+QPainterPath rightTriangle() {
+    QPainterPath path;
+    path.moveTo(-2.6, -3.2);
+    path.lineTo(3.4, 0);
+    path.lineTo(-2.6, 3.2);
     path.closeSubpath();
     return path;
 }
@@ -158,6 +168,7 @@ QCPScatterStyle schedulerScatter(const SchedulerStyle& style, double size) {
     if (style.marker == QCPScatterStyle::ssCustom)
         return QCPScatterStyle(style.custom == 1   ? bowTie()
                                : style.custom == 2 ? hexagon()
+                               : style.custom == 3 ? rightTriangle()
                                                    : pentagon(),
                                QPen(style.color, 1.2), Qt::NoBrush, size);
     return QCPScatterStyle(style.marker, QPen(style.color, 1.2), Qt::NoBrush, size);

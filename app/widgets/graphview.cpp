@@ -2,6 +2,7 @@
 #include "graphview.h"
 
 #include "graphlayout.h"
+#include "schedulers/join_dp.h"
 
 #include "util/units.h"
 
@@ -522,6 +523,25 @@ void GraphView::recolor() {
         legend += tr("<i style='color:#782c8c'>name</i>&nbsp;beside a node: the implementation the plan runs it with "
                      "(%1 not their own)&nbsp;&nbsp;&nbsp;&nbsp;")
                       .arg(others);
+    // On a join graph (branches merging at one node), the order the plan reverses the branches in, beside each
+    // branch's last node: what join-dp chooses.
+    if (gp && d->graph) {
+        auto shape = joinShape(*d->graph);
+        if (shape && shape->branches.size() > 1) {
+            const std::vector<int> rank = branchReversalRank(*d->graph, *shape, gp->actions);
+            for (std::size_t i = 0; i < rank.size(); ++i) {
+                if (rank[i] <= 0) continue;
+                const std::size_t e = std::size_t(shape->branches[i].back());
+                if (e >= d->nodes.size()) continue;
+                const QString mark = QStringLiteral("\u21B6%1").arg(rank[i]);
+                const QString had = d->nodes[e]->badge();
+                d->nodes[e]->setBadge(had.isEmpty() ? mark : had + " " + mark);
+            }
+            legend += tr("<i style='color:#782c8c'>\u21B6n</i>&nbsp;beside a branch's last node: the plan reverses "
+                         "that branch n-th of %1&nbsp;&nbsp;&nbsp;&nbsp;")
+                          .arg(shape->branches.size());
+        }
+    }
     if (d->graph &&
         std::any_of(d->graph->nodes().begin(), d->graph->nodes().end(), [](const GraphNode& n) { return n.in_place; }))
         legend += tr("<span style='border:1px dashed #555'>&nbsp;\u21BA&nbsp;</span>&nbsp;in place: the output may "

@@ -105,6 +105,11 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
         run.available = run.message.empty();
         if (!run.available) return run;
     }
+    if (choice->graph && choice->graph->lacks) {
+        run.message = choice->graph->lacks(*problem.graph());
+        run.available = run.message.empty();
+        if (!run.available) return run;
+    }
     return guarded(std::move(run), [&](Run& r) {
         auto t0 = std::chrono::steady_clock::now();
         const bool planned = choice->graph ? takePlan(r, solveGraph(scheduler, *problem.graph(), hw, request), t0)

@@ -5,6 +5,7 @@
 #include "schedulers/dtr.h"
 #include "schedulers/fit.h"
 #include "schedulers/graph_fit.h"
+#include "schedulers/join_dp.h"
 #include "schedulers/lower_set_dp.h"
 #include "schedulers/monet.h"
 #include "schedulers/reversible.h"
@@ -33,8 +34,8 @@ GraphSchedulerInfo graphStoreAllScheduler() {
 
 const std::vector<GraphSchedulerInfo>& graphSchedulers() {
     static const std::vector<GraphSchedulerInfo> all = {
-        graphStoreAllScheduler(), chenSqrtScheduler(),   chenGreedyScheduler(), reversibleScheduler(),
-        dtrScheduler(),           lowerSetDpScheduler(), checkmateScheduler(),  monetScheduler(),
+        graphStoreAllScheduler(), chenSqrtScheduler(),  chenGreedyScheduler(), reversibleScheduler(), dtrScheduler(),
+        lowerSetDpScheduler(),    checkmateScheduler(), monetScheduler(),      joinDpScheduler(),
     };
     return all;
 }

@@ -26,6 +26,9 @@ struct GraphSchedulerInfo {
     Optimality optimality = Optimality::Heuristic;
     std::vector<ParamSpec> params;
     std::function<Result<GraphPlan>(const Graph&, const Hardware&, const Params&, const GraphSolveContext&)> solve;
+    // Why the scheduler cannot plan this graph at all (join-dp: not a join), or empty; unset: it plans every graph.
+    // Front ends show such a scheduler as "n/a" with the reason, as for a machine that lacks a level.
+    std::function<std::string(const Graph&)> lacks;
 };
 
 const std::vector<GraphSchedulerInfo>& graphSchedulers();

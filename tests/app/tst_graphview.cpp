@@ -8,6 +8,7 @@
 #include "models/nodetablemodel.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
+#include "schedulers/graph_fit.h"
 #include "schedulers/graph_registry.h"
 #include "sim/graph_simulator.h"
 #include "widgets/graphview.h"
@@ -155,6 +156,36 @@ private slots:
         QVERIFY(!w.graphView()->legendText().contains("not their own"));
     }
 
+    void joinBranchesShowTheOrderTheyAreReversedIn() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/cross-modal-b32.ckpt-graph.json"));
+        const Graph g = w.document()->graph();
+        const int img = g.indexOf("img_fc"), aud = g.indexOf("aud_fc"), conv = g.indexOf("img_conv1_1");
+        QVERIFY(img >= 0 && aud >= 0 && conv >= 0);
+        w.schedulerPanel()->setCurrentScheduler("join-dp");
+        w.schedulerPanel()->setBudgetBytes(std::int64_t(0.65 * double(graphPlanPeak(g, graphStoreAll(g)))));
+        auto run = w.runCurrentNow();
+        QVERIFY2(run && run->feasible, run ? run->message.c_str() : "");
+        // The plan's own order (its branch_order parameter) is the one beside the branches' last nodes.
+        const QStringList order = QString::fromStdString(run->graphPlan()->params.at("branch_order")).split(',');
+        QCOMPARE(order.size(), 2);
+        QCOMPARE(w.graphView()->nodeBadge(g.indexOf(order[0].toStdString())), QString("\u21B61"));
+        QCOMPARE(w.graphView()->nodeBadge(g.indexOf(order[1].toStdString())), QString("\u21B62"));
+        QVERIFY(w.graphView()->nodeBadge(conv).isEmpty());
+        QVERIFY2(w.graphView()->legendText().contains("n-th of 2"), qPrintable(w.graphView()->legendText()));
+        // Any plan on a join graph shows its order; a graph that is no join shows none.
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        w.schedulerPanel()->setBudgetBytes(0);
+        run = w.runCurrentNow();
+        QVERIFY(run && run->feasible);
+        QVERIFY(w.graphView()->nodeBadge(img).startsWith(QChar(0x21B6)));
+        openRandom(w, 12, 3);
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        QVERIFY(w.runCurrentNow());
+        QVERIFY(!w.graphView()->legendText().contains("n-th of"));
+    }
+
     void editsUndoToTheExactGraph() {
         MainWindow w;
         openRandom(w, 20, 11);
@@ -228,6 +259,11 @@ private slots:
             if (s.name == "checkmate") continue; // a MILP with a time limit: too slow for a GUI test
             w.schedulerPanel()->setCurrentScheduler(s.name);
             auto run = w.runCurrentNow();
+            if (s.lacks && !s.lacks(w.document()->graph()).empty()) { // join-dp on a graph that is no join: n/a
+                QVERIFY(run && !run->available && !run->feasible);
+                QCOMPARE(run->message, s.lacks(w.document()->graph()));
+                continue;
+            }
             QVERIFY2(run && run->feasible,
                      qPrintable(QString::fromStdString(s.name + ": " + (run ? run->message : ""))));
             QCOMPARE(run->scheduler, s.name);

@@ -399,6 +399,10 @@ private slots:
         QCOMPARE(runs.size(), 2 * graphSchedulers);
         for (const auto& r : runs) {
             QJsonObject o2 = r.toObject();
+            if (o2["scheduler"].toString() == "join-dp") { // a transformer is no join: n/a, saying why
+                QVERIFY(!o2["available"].toBool());
+                QVERIFY2(o2["reason"].toString().contains("feeds"), qPrintable(o2["reason"].toString()));
+            }
             if (!o2["feasible"].toBool()) continue;
             QVERIFY(o2["overhead"].toDouble() >= 1.0 - 1e-12);
             QCOMPARE(o2["makespan_s"].toDouble(), o2["predicted_makespan_s"].toDouble());
@@ -410,6 +414,30 @@ private slots:
             ckptRun({"solve", path("lin.ckpt-graph.json"), "--scheduler", "revolve", "--slots", "3", "--json"});
         QVERIFY2(rev.code == 0, rev.err.constData());
         QCOMPARE(QJsonDocument::fromJson(rev.out).object()["steps"].toInt(), 20);
+    }
+
+    void joinDpPlansTheCrossModalExample() {
+        // Two towers merging into one node: join-dp at 65 % of store-all's peak names its branch order, and its plan
+        // file replays through ckpt simulate to the same time and peak.
+        Output solved = ckptRun({"solve", example("cross-modal-b32.ckpt-graph.json"), "--scheduler", "join-dp",
+                                 "--budget", "65%", "--json", "--out", path("x.plan.json")});
+        QVERIFY2(solved.code == 0, solved.err.constData());
+        QJsonObject a = QJsonDocument::fromJson(solved.out).object();
+        QVERIFY(a["feasible"].toBool());
+        QVERIFY(a["peak_bytes"].toArray()[0].toDouble() <= a["budget_bytes"].toDouble());
+        QCOMPARE(a["makespan_s"].toDouble(), a["predicted_makespan_s"].toDouble());
+        const QStringList order = a["params"].toObject()["branch_order"].toString().split(',');
+        QCOMPARE(QSet<QString>(order.begin(), order.end()), (QSet<QString>{"img_fc", "aud_fc"}));
+        Output replay =
+            ckptRun({"simulate", example("cross-modal-b32.ckpt-graph.json"), path("x.plan.json"), "--json"});
+        QVERIFY2(replay.code == 0, replay.err.constData());
+        QJsonObject b = QJsonDocument::fromJson(replay.out).object();
+        QCOMPARE(b["makespan_s"].toDouble(), a["makespan_s"].toDouble());
+        // Below what its class can do: exit 1, naming a budget that works.
+        Output tight = ckptRun(
+            {"solve", example("cross-modal-b32.ckpt-graph.json"), "--scheduler", "join-dp", "--budget", "100MiB"});
+        QCOMPARE(tight.code, 1);
+        QVERIFY2(tight.err.contains("needs about"), tight.err.constData());
     }
 
     void graphsRenderWithoutADisplay() {

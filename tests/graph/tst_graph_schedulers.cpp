@@ -150,6 +150,11 @@ private slots:
                     SolveRequest req;
                     req.budget_bytes = std::max<std::int64_t>(1, std::int64_t(double(full) * fraction));
                     auto plan = solveGraph(s.name, g, Hardware::unbounded(), req);
+                    if (s.lacks && !s.lacks(g).empty()) { // not a graph it plans (join-dp): refused, saying why
+                        QVERIFY2(!plan && !plan.errorValue().infeasible, s.name.c_str());
+                        QCOMPARE(plan.error(), s.lacks(g));
+                        continue;
+                    }
                     if (!plan) {
                         QVERIFY2(plan.errorValue().infeasible, (s.name + ": " + plan.error()).c_str());
                         continue;
@@ -167,7 +172,7 @@ private slots:
                     ++feasibleRuns;
                 }
             }
-            QVERIFY2(feasibleRuns > 0, s.name.c_str());
+            QVERIFY2(feasibleRuns > 0 || s.name == "join-dp", s.name.c_str()); // these graphs are no joins: tst_join_dp
         }
     }
 
