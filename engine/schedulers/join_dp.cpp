@@ -1,15 +1,18 @@
 // join-dp: the optimal plan of a join graph within the class of join_dp.h. Three levels:
-// - Part::opt, rotor's recursion for one chain part in the graph simulator's memory model. opt(s, t, ht, m): the
-//   output at position s is held (by the caller), the gradient of t's output exists (the loss has none yet), t's own
-//   output is held when ht; reverse positions t, t-1, ..., s+1 within m slots besides what the caller holds, ending
-//   with the gradient of s's output. Either t = s + 1 (recompute t when its backward needs its output, then its
-//   backward), or sweep s+1..j keeping only j, reverse (j, t] with j held, then (s, j] with j kept or freed.
+// - Part::opt, rotor's recursion for one chain part in the graph simulator's memory model. opt(s, t, ht, m, keep):
+//   the output at position s is held (by the caller, who needs it after when keep), the gradient of t's output
+//   exists (the loss has none yet), t's own output is held when ht; reverse positions t, t-1, ..., s+1 within m slots
+//   besides what the caller holds, ending with the gradient of s's output. Either t = s + 1 (recompute t when its
+//   backward needs its output, free s first when no one reads it again, then t's backward), or run t's backward at
+//   once when it reads nothing, or sweep s+1..j keeping only j, reverse (j, t] with j held, then (s, j] with j kept
+//   or freed.
 // - branchTable: a branch swept once with checkpoints c_1 < ... < c_r and its end e, reversed segment by segment
 //   from the right, each segment by opt with the checkpoints left of it held. W(c, h, ht) is the cost of reversing
 //   positions 1..c with h slots of checkpoints before c; the table gives, per total of checkpoint slots, the least
 //   cost of the branch's reversal within `avail` slots whose sweep fits `allowance` slots.
-// - joinDp: a DP over the subsets of branches reversed last and the slots of checkpoints they keep, then the join,
-//   the trunk (opt from the join's output to the loss) and the join's backward checked against what is left.
+// - JoinSolver: a DP over the subsets of branches reversed last, which of them drop their ends during the trunk, and
+//   the slots of checkpoints they keep; then the join and the trunk (opt from the join's output to the loss, or from
+//   the branch ends with the join inside) and the join's backward, checked against what is left.
 #include "schedulers/join_dp.h"
 
 #include "schedulers/checkmate.h"

@@ -102,8 +102,9 @@ private slots:
         // every third with uniform nodes (the paper's homogeneous setting), at five budgets from store-all's peak
         // down. Every plan validates within its budget at its predicted time and never beats the oracle; where the
         // oracle finds nothing, join-dp says infeasible. On the uniform joins join-dp is the optimum; on the others
-        // its class misses what only non-persistent or interleaved plans reach (join_dp.h), rarely.
-        int feasible = 0, equal = 0, uniformCases = 0;
+        // its class misses what only non-persistent or interleaved plans reach (join_dp.h), rarely, and the guard
+        // (checkmate's MILP) reaches the optimum in all of those cases but one.
+        int feasible = 0, equal = 0, uniformCases = 0, guardedEqual = 0, neither = 0;
         for (unsigned seed = 1; seed <= 150; ++seed) {
             const bool uniform = seed % 3 == 0;
             Graph g = randomJoin(randomSpec(seed, 10), seed, uniform);
@@ -122,19 +123,40 @@ private slots:
                     ++uniformCases;
                     QVERIFY2(plan, (where + ": " + (plan ? "" : plan.error())).c_str());
                 }
-                if (!plan) continue;
-                const double t = simulated(g, *plan, budget);
-                QVERIFY2(t >= 0, (where + ": the plan does not validate within the budget").c_str());
-                QVERIFY2(std::abs(t - plan->predicted_makespan_s) < 1e-9, where.c_str());
-                QVERIFY2(t >= oracle.time - 1e-9, where.c_str());
-                if (uniform)
-                    QVERIFY2(std::abs(t - oracle.time) < 1e-9,
-                             (where + ": " + std::to_string(t) + " against " + std::to_string(oracle.time)).c_str());
-                equal += std::abs(t - oracle.time) < 1e-9;
+                if (!plan) {
+                    QVERIFY2(plan.errorValue().infeasible, (where + ": " + plan.error()).c_str());
+                } else {
+                    const double t = simulated(g, *plan, budget);
+                    QVERIFY2(t >= 0, (where + ": the plan does not validate within the budget").c_str());
+                    QVERIFY2(std::abs(t - plan->predicted_makespan_s) < 1e-9, where.c_str());
+                    QVERIFY2(t >= oracle.time - 1e-9, where.c_str());
+                    if (uniform)
+                        QVERIFY2(std::abs(t - oracle.time) < 1e-9,
+                                 (where + ": " + std::to_string(t) + " against " + std::to_string(oracle.time)).c_str());
+                    if (std::abs(t - oracle.time) < 1e-9) {
+                        ++equal;
+                        continue;
+                    }
+                }
+                // As the registry runs it (guard=auto on graphs this small: checkmate's MILP too, its plan taken where
+                // faster), the optimum, unless checkmate finds no plan either (its model counts a backward's
+                // footprint more conservatively than the simulator).
+                auto guarded = solve("join-dp", g, budget);
+                QVERIFY2(guarded, where.c_str());
+                const double tg = simulated(g, *guarded, budget);
+                if (std::abs(tg - oracle.time) < 1e-9) {
+                    ++guardedEqual;
+                    continue;
+                }
+                const std::string said = guarded->params.at("guard");
+                QVERIFY2(said.rfind("checkmate found no plan", 0) == 0, (where + ": " + said).c_str());
+                ++neither;
             }
         }
-        qInfo("join-dp equals exhaustive search on %d of %d feasible cases (%d uniform, all equal)", equal, feasible,
-              uniformCases);
+        qInfo("join-dp's class equals exhaustive search on %d of %d feasible cases (%d uniform, all equal); with the "
+              "guard, %d more, %d not",
+              equal, feasible, uniformCases, guardedEqual, neither);
+        QVERIFY(neither <= 1);
         QVERIFY(uniformCases >= 100);
         QVERIFY2(equal * 100 >= 95 * feasible, "join-dp's class misses the optimum more often than it did (355/370)");
     }
@@ -144,7 +166,7 @@ private slots:
         // solve to proven optimality) is faster than join-dp's class, so it is never slower than checkmate; on the
         // cases below that happens at least once, and join-dp's own plan stands elsewhere.
         int tookMilp = 0, keptOwn = 0;
-        for (unsigned seed : {2u, 16u, 20u, 31u, 73u, 88u, 91u, 3u, 6u, 9u, 12u}) {
+        for (unsigned seed : {2u, 16u, 20u, 88u, 3u, 9u}) {
             Graph g = randomJoin(randomSpec(seed, 10), seed, seed % 3 == 0);
             const std::int64_t peakAll = graphPlanPeak(g, graphStoreAll(g));
             for (double frac : {0.65, 0.5}) {
