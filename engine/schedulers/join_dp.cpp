@@ -93,6 +93,7 @@ public:
         m_slots = slots;
         m_memo.assign(std::size_t(tableEntries(slots)), std::nan(""));
         m_how.assign(m_memo.size(), -1);
+        m_whole.assign(m_memo.size() / std::size_t(slots + 1), 0);
     }
 
     // keep: whether the caller needs s's output after this; when it does not and t's backward does not read it, s
@@ -145,6 +146,17 @@ public:
         return best;
     }
 
+    // opt(s, t, ht, m, keep) for every m, in order of m.
+    const double* slice(int s, int t, int ht, int keep) {
+        const std::size_t at = index(s, t, ht, 0, keep), whole = at / std::size_t(m_slots + 1);
+        if (!m_whole[whole]) {
+            for (int m = 0; m <= m_slots; ++m)
+                opt(s, t, ht, m, keep);
+            m_whole[whole] = 1;
+        }
+        return &m_memo[at];
+    }
+
     // The actions of opt(s, t, ht, m, keep), which must be finite.
     void emit(int s, int t, int ht, int m, int keep, Emitter& out) {
         opt(s, t, ht, m, keep);
@@ -195,16 +207,18 @@ private:
     int m_slots = 0;
     std::vector<double> m_memo;
     std::vector<int> m_how;
+    std::vector<char> m_whole; // per (s, t, ht, keep): every m computed
 };
 
 // A branch's reversal from its checkpoints (the W table of the file's comment), for one (avail, allowance).
 struct BranchTable {
     int length = 0, slots = 0;
-    std::vector<double> w; // [(c * (slots + 1) + h) * 2 + ht]
+    std::vector<double> w; // [(c * 2 + ht) * (slots + 1) + h]
     std::vector<int> how;  // previous checkpoint c' * 2 + hl
-    double at(int c, int h, int ht) const {
-        return w[(std::size_t(c) * std::size_t(slots + 1) + std::size_t(h)) * 2 + std::size_t(ht)];
+    std::size_t cell(int c, int h, int ht) const {
+        return (std::size_t(c) * 2 + std::size_t(ht)) * std::size_t(slots + 1) + std::size_t(h);
     }
+    double at(int c, int h, int ht) const { return w[cell(c, h, ht)]; }
 };
 
 // resweep: the branch's end is swept again from its last checkpoint before the join's backward (its sweep's time is
@@ -216,40 +230,34 @@ BranchTable branchTable(Part& p, int slots, int avail, int allowance, bool reswe
     const std::size_t cells = std::size_t(p.length() + 1) * std::size_t(slots + 1) * 2;
     t.w.assign(cells, kInf);
     t.how.assign(cells, -1);
-    auto cell = [&](int c, int h, int ht) {
-        return (std::size_t(c) * std::size_t(slots + 1) + std::size_t(h)) * 2 + std::size_t(ht);
-    };
-    t.w[cell(0, 0, 0)] = t.w[cell(0, 0, 1)] = 0;
-    std::vector<int> sweep(std::size_t(p.length() + 1));
-    std::vector<double> again(std::size_t(p.length() + 1));
-    for (int c = 1; c <= p.length(); ++c) {
-        for (int a = 0; a < c; ++a) {
-            sweep[std::size_t(a)] = p.sweepPeak(a, c);
-            again[std::size_t(a)] = 0;
-            if (resweep && c == p.length())
-                for (int v = a + 1; v <= c; ++v)
-                    again[std::size_t(a)] += p.f[std::size_t(v)];
-        }
-        for (int h = 0; h <= slots; ++h)
-            for (int ht = 0; ht <= (p.needsOut[std::size_t(c)] ? 1 : 0); ++ht) {
-                double best = kInf;
-                int how = -1;
-                for (int a = 0; a < c; ++a) {
-                    const int ha = a == 0 ? 0 : p.size[std::size_t(a)];
-                    if (a == 0 && h != 0) continue;
-                    const int left = h - ha;
-                    if (left < 0 || h + sweep[std::size_t(a)] > allowance) continue;
-                    for (int hl = 0; hl <= (a > 0 && p.needsOut[std::size_t(a)] ? 1 : 0); ++hl) {
-                        const double seg = p.opt(a, c, ht, avail - h, hl);
-                        if (seg == kInf) continue;
-                        const double total = again[std::size_t(a)] + seg + t.w[cell(a, left, hl)];
-                        if (total < best) best = total, how = 2 * a + hl;
+    t.w[t.cell(0, 0, 0)] = t.w[t.cell(0, 0, 1)] = 0;
+    // Checkpoints beyond what the reversal or the sweep has room for cannot fit (their cells stay infinite).
+    const int most = std::min({slots, avail, allowance});
+    if (most < 0) return t;
+    for (int c = 1; c <= p.length(); ++c)
+        for (int ht = 0; ht <= (p.needsOut[std::size_t(c)] ? 1 : 0); ++ht) {
+            double* best = &t.w[t.cell(c, 0, ht)];
+            int* how = &t.how[t.cell(c, 0, ht)];
+            for (int a = 0; a < c; ++a) {
+                double again = 0;
+                if (resweep && c == p.length())
+                    for (int v = a + 1; v <= c; ++v)
+                        again += p.f[std::size_t(v)];
+                const int ha = a == 0 ? 0 : p.size[std::size_t(a)];
+                // h: the checkpoints before c, a's among them (none before the first segment); the sweep of (a, c]
+                // runs with them held.
+                const int hi = a == 0 ? 0 : std::min(most, allowance - p.sweepPeak(a, c));
+                if (a == 0 && allowance - p.sweepPeak(a, c) < 0) continue;
+                for (int hl = 0; hl <= (a > 0 && p.needsOut[std::size_t(a)] ? 1 : 0); ++hl) {
+                    const double* seg = p.slice(a, c, ht, hl); // by the memory it may use: avail - h
+                    const double* left = &t.w[t.cell(a, 0, hl)];
+                    for (int h = ha; h <= hi; ++h) {
+                        const double total = again + seg[avail - h] + left[h - ha];
+                        if (total < best[h]) best[h] = total, how[h] = 2 * a + hl;
                     }
                 }
-                t.w[cell(c, h, ht)] = best;
-                t.how[cell(c, h, ht)] = how;
             }
-    }
+        }
     return t;
 }
 
@@ -356,10 +364,14 @@ public:
         for (int mask = 0; mask < full; ++mask)
             for (int drop = mask;; drop = (drop - 1) & mask) {
                 auto found = D.find({mask, drop});
+                // A state with more checkpoint slots and no less time is dominated: it leaves the branches still to
+                // place, the trunk and the join less memory for nothing. Only the staircase of the others goes on.
+                double frontier = kInf;
                 if (found != D.end())
                     for (int A = 0; A <= M; ++A) {
                         const double here = found->second.time[std::size_t(A)];
-                        if (here == kInf) continue;
+                        if (!(here < frontier)) continue;
+                        frontier = here;
                         if (cancel && cancel->load(std::memory_order_relaxed)) return fail("join-dp: cancelled");
                         for (int i = 0; i < k; ++i) {
                             if (mask & (1 << i)) continue;
@@ -448,7 +460,7 @@ public:
             BranchTable t = branchTable(p, M, avail, M - A - endsOver(mask), v && jn.needs_inputs);
             isCheckpoint[std::size_t(i)].assign(std::size_t(p.length() + 1), 0);
             for (int c = p.length(), h = x, ht = topHeld(i, v); c > 0;) {
-                const int how = t.how[(std::size_t(c) * std::size_t(M + 1) + std::size_t(h)) * 2 + std::size_t(ht)];
+                const int how = t.how[t.cell(c, h, ht)];
                 const int a = how / 2, hl = how % 2;
                 segments[std::size_t(i)].push_back({a, c, ht, avail - h, hl});
                 if (a > 0) isCheckpoint[std::size_t(i)][std::size_t(a)] = 1;
@@ -635,19 +647,36 @@ std::vector<int> branchReversalRank(const Graph& g, const JoinShape& shape, cons
 Result<GraphPlan> joinDp(const Graph& g, std::int64_t limit, int slots, const std::atomic<bool>* cancel) {
     auto shape = joinShape(g);
     if (!shape) return shape.errorValue();
-    auto run = [&](std::int64_t bytes) -> Result<Solved> {
-        JoinSolver solver(g, *shape, slotsFor(bytes, slots));
+    // The tables grow with the square of each chain part's length times the slots: fewer slots on long parts.
+    long long perSlot = 0;
+    if (shape->branches.size() <= 1) {
+        perSlot = (long long)(g.size() + 1) * (g.size() + 1);
+    } else {
+        for (const std::vector<int>& b : shape->branches)
+            perSlot += (long long)(b.size() + 1) * (long long)(b.size() + 1);
+        const long long t = (long long)shape->trunk.size();
+        perSlot += (t + 1) * (t + 1) + (t + 2) * (t + 2);
+    }
+    const long long fitting = kMaxTableEntries / (4 * perSlot) - 1;
+    if (fitting < 8)
+        return fail("join-dp: a join of " + std::to_string(g.size()) + " nodes needs tables of more than " +
+                    std::to_string(kMaxTableEntries) + " entries even at 8 memory slots");
+    const int requested = slots;
+    slots = int(std::min<long long>(slots, fitting));
+    auto run = [&](std::int64_t bytes, int count) -> Result<Solved> {
+        JoinSolver solver(g, *shape, slotsFor(bytes, count));
         return solver.solve(cancel);
     };
     const std::int64_t effective = limit > 0 ? limit : roomyLimit(g);
-    auto solved = run(effective);
+    auto solved = run(effective, slots);
     if (!solved) return solved.errorValue();
     if (solved->time == kInf) {
-        // The least budget the class fits, to a slot: bisection between this budget and one that surely fits.
+        // The least budget the class fits, to a slot of 64: bisection between this budget and one that surely fits.
+        const int coarse = std::min(slots, 64);
         std::int64_t lo = effective, hi = std::max(effective, roomyLimit(g));
-        for (int step = 0; step < 40 && hi - lo > std::max<std::int64_t>(1, hi / slots); ++step) {
+        for (int step = 0; step < 40 && hi - lo > std::max<std::int64_t>(1, hi / coarse); ++step) {
             const std::int64_t mid = lo + (hi - lo) / 2;
-            auto r = run(mid);
+            auto r = run(mid, coarse);
             if (!r) return r.errorValue();
             (r->time == kInf ? lo : hi) = mid;
         }
@@ -669,6 +698,7 @@ Result<GraphPlan> joinDp(const Graph& g, std::int64_t limit, int slots, const st
         plan.params["branch_order"] = order;
     }
     plan.params["slot_bytes"] = std::to_string(slotsFor(effective, slots).unit);
+    if (slots < requested) plan.params["slots_used"] = std::to_string(slots); // the tables' limit
     return plan;
 }
 
@@ -681,11 +711,13 @@ GraphSchedulerInfo joinDpScheduler() {
               "networks\"";
     s.optimality = Optimality::Optimal;
     s.params = {{"slots",
-                 "memory is counted in this many slots of the budget (sizes rounded up, so plans always fit)",
+                 "memory is counted in this many slots of the budget (sizes rounded up, so plans always fit; fewer "
+                 "on long chain parts, where the tables would pass " +
+                     std::to_string(kMaxTableEntries) + " entries)",
                  ParamType::Int,
-                 "100",
+                 "500",
                  8,
-                 1000,
+                 2000,
                  {}},
                 {"guard",
                  "checkmate: also solve checkmate's MILP and return its plan when faster (a plan outside join-dp's "

@@ -43,7 +43,7 @@ std::vector<int> branchReversalRank(const Graph& graph, const JoinShape& shape, 
 
 // The fastest plan of the class within `limit` bytes of level 0 (0: none). Infeasible when no plan of the class
 // fits; the message names the least budget that does (to a slot).
-Result<GraphPlan> joinDp(const Graph& graph, std::int64_t limit, int slots = 100,
+Result<GraphPlan> joinDp(const Graph& graph, std::int64_t limit, int slots = 500,
                          const std::atomic<bool>* cancel = nullptr);
 
 GraphSchedulerInfo joinDpScheduler();
