@@ -131,8 +131,9 @@ private slots:
                     QVERIFY2(std::abs(t - plan->predicted_makespan_s) < 1e-9, where.c_str());
                     QVERIFY2(t >= oracle.time - 1e-9, where.c_str());
                     if (uniform)
-                        QVERIFY2(std::abs(t - oracle.time) < 1e-9,
-                                 (where + ": " + std::to_string(t) + " against " + std::to_string(oracle.time)).c_str());
+                        QVERIFY2(
+                            std::abs(t - oracle.time) < 1e-9,
+                            (where + ": " + std::to_string(t) + " against " + std::to_string(oracle.time)).c_str());
                     if (std::abs(t - oracle.time) < 1e-9) {
                         ++equal;
                         continue;
