@@ -4,8 +4,8 @@
 //   exists (the loss has none yet), t's own output is held when ht; reverse positions t, t-1, ..., s+1 within m slots
 //   besides what the caller holds, ending with the gradient of s's output. Either t = s + 1 (recompute t when its
 //   backward needs its output, free s first when no one reads it again, then t's backward), or run t's backward at
-//   once when it reads nothing, or sweep s+1..j keeping only j, reverse (j, t] with j held, then (s, j] with j kept
-//   or freed.
+//   once when it reads nothing, or sweep s+1..j keeping only j, reverse (j, t] with j held (and s freed when j's
+//   backward alone is left and reads neither), then (s, j] with j kept or freed.
 // - branchTable: a branch swept once with checkpoints c_1 < ... < c_r and its end e, reversed segment by segment
 //   from the right, each segment by opt with the checkpoints left of it held. W(c, h, ht) is the cost of reversing
 //   positions 1..c with h slots of checkpoints before c; the table gives, per total of checkpoint slots, the least
@@ -134,7 +134,9 @@ public:
                 sweep += f[uj];
                 prev = size[uj];
                 for (int hl = 0; hl <= (needsOut[uj] ? 1 : 0); ++hl) {
-                    const double right = opt(j, t, ht, m - size[uj], hl);
+                    // s goes as soon as j is computed when the rest never reads it (see passedOver).
+                    const int back = passedOver(s, j, hl, keep) ? size[std::size_t(s)] : 0;
+                    const double right = opt(j, t, ht, m - size[uj] + back, hl);
                     if (right == kInf) continue;
                     const double total = sweep + right + opt(s, j, hl, m, keep);
                     if (total < best) best = total, how = 2 * j + hl;
@@ -178,7 +180,9 @@ public:
             out.forward(node[std::size_t(v)]);
             if (v - 1 > s) out.free(node[std::size_t(v - 1)]);
         }
-        emit(j, t, ht, m - size[std::size_t(j)], hl, out);
+        const bool passed = passedOver(s, j, hl, keep);
+        if (passed) out.free(node[std::size_t(s)]);
+        emit(j, t, ht, m - size[std::size_t(j)] + (passed ? size[std::size_t(s)] : 0), hl, out);
         if (!hl) out.free(node[std::size_t(j)]);
         emit(s, j, hl, m, keep, out);
     }
@@ -194,6 +198,12 @@ public:
     }
 
 private:
+    // Whether s is of no more use once j = s + 1 is computed from it: the caller does not need it, and (s, j] is then
+    // reversed by j's backward alone, which reads neither s nor a recomputed j. The rest of (s, t] then has s's room.
+    bool passedOver(int s, int j, int hl, int keep) const {
+        return !keep && j == s + 1 && node[std::size_t(s)] >= 0 && !needsIn[std::size_t(j)] &&
+               (hl || !needsOut[std::size_t(j)]);
+    }
     // Whether t's backward runs after s's output is freed: no one needs it after, and t's backward does not read it.
     bool dropsInput(int s, int t, int keep) const {
         return !keep && node[std::size_t(s)] >= 0 && !needsIn[std::size_t(t)];
