@@ -1,4 +1,5 @@
-// ckpt generate: graphs made in code (a seeded random layered DAG, the linear graph), written as ckpt-graph files.
+// ckpt generate: graphs made in code (a seeded random layered DAG, a seeded random join, the linear graph), written as
+// ckpt-graph files.
 #include "commands.h"
 #include "common.h"
 #include "io/graph_io.h"
@@ -31,11 +32,18 @@ int cmdGenerate(int argc, char** argv) {
         complain("generate: --out FILE is required");
         return BadInput;
     }
-    if (kind != "linear" && kind != "random-dag") {
-        complain("generate: --kind: expected random-dag or linear, got '" + kind + "'");
+    if (kind != "linear" && kind != "random-dag" && kind != "join") {
+        complain("generate: --kind: expected random-dag, join or linear, got '" + kind + "'");
         return BadInput;
     }
-    Graph g = kind == "linear" ? linearGraph(int(nodes)) : randomLayeredGraph(int(nodes), seed, width);
+    if (kind == "join" && nodes < width + 1) {
+        complain("generate: --nodes: a join of " + std::to_string(width) + " branches needs at least " +
+                 std::to_string(width + 1) + " nodes");
+        return BadInput;
+    }
+    Graph g = kind == "linear" ? linearGraph(int(nodes))
+              : kind == "join" ? randomJoinGraph(int(nodes), seed, width)
+                               : randomLayeredGraph(int(nodes), seed, width);
     auto ok = saveGraph(args.value("out"), g);
     if (!ok) {
         complain(ok.error());

@@ -185,6 +185,43 @@ Graph randomLayeredGraph(int count, std::uint64_t seed, int width) {
                         std::move(edges));
 }
 
+Graph randomJoinGraph(int count, std::uint64_t seed, int branches) {
+    std::mt19937_64 rng(seed);
+    auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    branches = std::max(1, branches);
+    count = std::max(count, branches + 1);
+    const int trunk = std::min(count / 8, count - branches - 1);
+    const int perBranch = (count - 1 - trunk) / branches, extra = (count - 1 - trunk) % branches;
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+    auto add = [&](const std::string& id, const std::string& from) {
+        const double f = 1e-4 * uniform(5, 40);
+        nodes.push_back(GraphNode{id, f, 2 * f, std::int64_t(uniform(1, 32)) << 20, std::int64_t(uniform(0, 8)) << 20,
+                                  true, uniform(0, 3) == 0, false});
+        if (!from.empty()) edges.push_back(GraphEdge{from, id});
+    };
+    std::vector<std::string> ends;
+    for (int b = 0; b < branches; ++b) {
+        std::string prev;
+        for (int k = 0; k < perBranch + (b < extra ? 1 : 0); ++k) {
+            add("b" + std::to_string(b) + "_" + std::to_string(k), prev);
+            prev = nodes.back().id;
+        }
+        ends.push_back(prev);
+    }
+    add("join", "");
+    nodes.back().needs_inputs = nodes.back().needs_output = false;
+    for (const std::string& e : ends)
+        edges.push_back(GraphEdge{e, "join"});
+    std::string prev = "join";
+    for (int k = 0; k < trunk; ++k) {
+        add("t" + std::to_string(k), prev);
+        prev = nodes.back().id;
+    }
+    return *Graph::make("random-join-" + std::to_string(count) + "-seed-" + std::to_string(seed), std::move(nodes),
+                        std::move(edges));
+}
+
 Graph linearGraph(int count) {
     return Graph::fromChain(*Chain::uniform("linear-" + std::to_string(count), std::max(1, count),
                                             Step{1e-3, 2e-3, 1 << 20, 3 << 20, 0, 0}));

@@ -22,6 +22,10 @@ Result<bool> saveGraph(const std::string& path, const Graph& graph);
 // A seeded random layered DAG: `nodes` nodes in layers of 1..width, each taking 1..3 inputs from the previous two
 // layers; sizes and times drawn around those of a mid-size conv layer. The same seed gives the same graph.
 Graph randomLayeredGraph(int nodes, std::uint64_t seed, int width = 4);
+// A seeded random join graph (join-dp's shape): `branches` chains, each from its own input, merging into a join node
+// (a concatenation: its backward reads nothing), then a trunk of about an eighth of the nodes; `nodes` in all (at
+// least branches + 1). Sizes and times as randomLayeredGraph's.
+Graph randomJoinGraph(int nodes, std::uint64_t seed, int branches = 2);
 // The linear graph of n nodes (a chain of equal steps).
 Graph linearGraph(int nodes);
 

@@ -433,6 +433,23 @@ private slots:
         QVERIFY2(replay.code == 0, replay.err.constData());
         QJsonObject b = QJsonDocument::fromJson(replay.out).object();
         QCOMPARE(b["makespan_s"].toDouble(), a["makespan_s"].toDouble());
+        // A generated join of three branches: join-dp plans it within 40 % at its predicted time; two branches
+        // need at least three nodes.
+        Output gen = ckptRun({"generate", "--kind", "join", "--nodes", "40", "--width", "3", "--seed", "5", "--out",
+                              path("j.ckpt-graph.json")});
+        QVERIFY2(gen.code == 0, gen.err.constData());
+        QVERIFY2(gen.out.contains("40 nodes, 39 edges"), gen.out.constData());
+        Output joined = ckptRun({"solve", path("j.ckpt-graph.json"), "--scheduler", "join-dp", "--budget", "40%",
+                                 "--param", "guard=none", "--json"});
+        QVERIFY2(joined.code == 0, joined.err.constData());
+        QJsonObject j = QJsonDocument::fromJson(joined.out).object();
+        QCOMPARE(j["params"].toObject()["branches"].toString(), QString("3"));
+        QCOMPARE(j["makespan_s"].toDouble(), j["predicted_makespan_s"].toDouble());
+        QVERIFY(j["peak_bytes"].toArray()[0].toDouble() <= j["budget_bytes"].toDouble());
+        Output tooFew =
+            ckptRun({"generate", "--kind", "join", "--nodes", "2", "--width", "2", "--out", path("k.json")});
+        QCOMPARE(tooFew.code, 2);
+        QVERIFY2(tooFew.err.contains("at least 3 nodes"), tooFew.err.constData());
         // Below what its class can do: exit 1, naming a budget that works.
         Output tight = ckptRun(
             {"solve", example("cross-modal-b32.ckpt-graph.json"), "--scheduler", "join-dp", "--budget", "100MiB"});
