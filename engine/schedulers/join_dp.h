@@ -17,8 +17,9 @@
 //
 // The class leaves out two things exhaustive search finds on small joins: a checkpoint dropped at the peak and rebuilt
 // from an earlier one (rotor's plans are persistent; here a checkpoint goes early only when nothing after reads it),
-// and the recomputations of two branches interleaved. The scheduler's guard (guard=checkmate; by default on graphs of up to 20 nodes) also solves
-// checkmate's MILP and returns its plan when it is faster, so join-dp is never slower than checkmate.
+// and the recomputations of two branches interleaved. The scheduler's guard (guard=checkmate; by default on graphs
+// of up to 20 nodes) also solves checkmate's MILP and returns its plan when it is faster, so join-dp is never slower
+// than checkmate.
 #include "schedulers/graph_registry.h"
 
 #include <atomic>
