@@ -135,23 +135,21 @@ QPainterPath hexagon() {
     return path;
 }
 
-QPainterPath rightTriangle() {
-    QPainterPath path;
-    path.moveTo(-2.6, -3.2);
-    path.lineTo(3.4, 0);
-    path.lineTo(-2.6, 3.2);
+// A closed outline through the given corners.
+QPainterPath closedPath(std::initializer_list<QPointF> corners) {
+    QPainterPath path(*corners.begin());
+    for (auto p = corners.begin() + 1; p != corners.end(); ++p)
+        path.lineTo(*p);
     path.closeSubpath();
     return path;
 }
 
+QPainterPath rightTriangle() {
+    return closedPath({{-2.6, -3.2}, {3.4, 0}, {-2.6, 3.2}});
+}
+
 QPainterPath bowTie() {
-    QPainterPath path;
-    path.moveTo(-3.2, -2.8);
-    path.lineTo(3.2, 2.8);
-    path.lineTo(3.2, -2.8);
-    path.lineTo(-3.2, 2.8);
-    path.closeSubpath();
-    return path;
+    return closedPath({{-3.2, -2.8}, {3.2, 2.8}, {3.2, -2.8}, {-3.2, 2.8}});
 }
 
 } // namespace

@@ -151,6 +151,7 @@ struct GraphView::Impl {
     QAction *add = nullptr, *connect = nullptr, *remove = nullptr, *edit = nullptr, *fit = nullptr,
             *leftRight = nullptr;
     std::optional<Graph> graph;
+    std::optional<JoinShape> join; // the graph's branches when it is a join of two or more (join-dp's shape)
     std::shared_ptr<const Run> run;
     std::vector<NodeItem*> nodes;
     std::vector<Fate> fates;
@@ -316,6 +317,7 @@ QString GraphView::fateName(Fate fate) {
 
 void GraphView::clear() {
     d->graph.reset();
+    d->join.reset();
     d->scene->clear();
     d->nodes.clear();
     d->edges = 0;
@@ -329,6 +331,8 @@ void GraphView::clear() {
 void GraphView::setGraph(const Graph& graph) {
     const bool first = !d->graph || d->graph->name() != graph.name() || d->nodes.empty();
     d->graph = graph;
+    d->join.reset();
+    if (auto shape = joinShape(graph); shape && shape->branches.size() > 1) d->join = std::move(*shape);
     if (first) {
         // The direction that draws the graph larger in this window: a deep, narrow graph reads better across it.
         std::vector<int> depth(static_cast<std::size_t>(graph.size()), 0);
@@ -525,22 +529,18 @@ void GraphView::recolor() {
                       .arg(others);
     // On a join graph (branches merging at one node), the order the plan reverses the branches in, beside each
     // branch's last node: what join-dp chooses.
-    if (gp && d->graph) {
-        auto shape = joinShape(*d->graph);
-        if (shape && shape->branches.size() > 1) {
-            const std::vector<int> rank = branchReversalRank(*d->graph, *shape, gp->actions);
-            for (std::size_t i = 0; i < rank.size(); ++i) {
-                if (rank[i] <= 0) continue;
-                const std::size_t e = std::size_t(shape->branches[i].back());
-                if (e >= d->nodes.size()) continue;
-                const QString mark = QStringLiteral("\u21B6%1").arg(rank[i]);
-                const QString had = d->nodes[e]->badge();
-                d->nodes[e]->setBadge(had.isEmpty() ? mark : had + " " + mark);
-            }
-            legend += tr("<i style='color:#782c8c'>\u21B6n</i>&nbsp;beside a branch's last node: the plan reverses "
-                         "that branch n-th of %1&nbsp;&nbsp;&nbsp;&nbsp;")
-                          .arg(shape->branches.size());
+    if (gp && d->join) {
+        const std::vector<int> rank = branchReversalRank(*d->graph, *d->join, gp->actions);
+        for (std::size_t i = 0; i < rank.size(); ++i) {
+            const std::size_t e = std::size_t(d->join->branches[i].back());
+            if (rank[i] <= 0 || e >= d->nodes.size()) continue;
+            const QString mark = QStringLiteral("\u21B6%1").arg(rank[i]);
+            const QString had = d->nodes[e]->badge();
+            d->nodes[e]->setBadge(had.isEmpty() ? mark : had + " " + mark);
         }
+        legend += tr("<i style='color:#782c8c'>\u21B6n</i>&nbsp;beside a branch's last node: the plan reverses "
+                     "that branch n-th of %1&nbsp;&nbsp;&nbsp;&nbsp;")
+                      .arg(d->join->branches.size());
     }
     if (d->graph &&
         std::any_of(d->graph->nodes().begin(), d->graph->nodes().end(), [](const GraphNode& n) { return n.in_place; }))

@@ -548,6 +548,16 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
 
 } // namespace
 
+Result<GraphPlan> checkmateWithin(const Graph& graph, std::int64_t limit, const Params& limits,
+                                  const GraphSolveContext& ctx) {
+    SolveRequest req;
+    req.budget_bytes = limit;
+    for (const char* name : {"time_limit", "node_limit", "max_memory_mb"})
+        if (auto it = limits.values.find(name); it != limits.values.end()) req.params.emplace(name, it->second);
+    req.cancel = ctx.cancel;
+    return solveGraph("checkmate", graph, Hardware::unbounded(), req);
+}
+
 ParamSpec milpTimeLimitParam() {
     ParamSpec limit;
     limit.name = "time_limit";

@@ -19,4 +19,10 @@ ParamSpec milpTimeLimitParam();
 ParamSpec milpNodeLimitParam();
 ParamSpec milpMemoryParam();
 
+// Checkmate's plan for `graph` within `limit` bytes of level 0 (0: none), solved with the MILP limits that `limits`
+// holds of the three above (time_limit, node_limit, max_memory_mb; checkmate's defaults for the others): what monet and
+// join-dp compare their own plans with.
+Result<GraphPlan> checkmateWithin(const Graph& graph, std::int64_t limit, const Params& limits,
+                                  const GraphSolveContext& ctx);
+
 } // namespace ckpt

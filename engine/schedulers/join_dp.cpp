@@ -94,6 +94,17 @@ public:
         m_memo.assign(std::size_t(tableEntries(slots)), std::nan(""));
         m_how.assign(m_memo.size(), -1);
         m_whole.assign(m_memo.size() / std::size_t(slots + 1), 0);
+        const int n = length();
+        m_forwards.assign(std::size_t(n + 1), 0);
+        for (int v = 1; v <= n; ++v)
+            m_forwards[std::size_t(v)] = m_forwards[std::size_t(v - 1)] + f[std::size_t(v)];
+        m_sweep.assign(std::size_t(n + 1) * std::size_t(n + 1), 0);
+        for (int a = 0; a <= n; ++a)
+            for (int c = a + 1, peak = 0; c <= n; ++c) {
+                peak = std::max(peak, (c - 1 > a ? size[std::size_t(c - 1)] : 0) + size[std::size_t(c)] +
+                                          wsf[std::size_t(c)]);
+                m_sweep[std::size_t(a) * std::size_t(n + 1) + std::size_t(c)] = peak;
+            }
     }
 
     // keep: whether the caller needs s's output after this; when it does not and t's backward does not read it, s
@@ -188,14 +199,10 @@ public:
     }
 
     // The peak of sweeping (a, c] from a held a, besides what is held before: each forward holds the previous output
-    // (unless it is a's), its own and its workspace.
-    int sweepPeak(int a, int c) const {
-        int peak = 0;
-        for (int v = a + 1; v <= c; ++v)
-            peak =
-                std::max(peak, (v - 1 > a ? size[std::size_t(v - 1)] : 0) + size[std::size_t(v)] + wsf[std::size_t(v)]);
-        return peak;
-    }
+    // (unless it is a's), its own and its workspace. After prepare().
+    int sweepPeak(int a, int c) const { return m_sweep[std::size_t(a) * std::size_t(length() + 1) + std::size_t(c)]; }
+    // The time of the forwards of positions a+1..c. After prepare().
+    double forwards(int a, int c) const { return m_forwards[std::size_t(c)] - m_forwards[std::size_t(a)]; }
 
 private:
     // Whether s is of no more use once j = s + 1 is computed from it: the caller does not need it, and (s, j] is then
@@ -217,7 +224,9 @@ private:
     int m_slots = 0;
     std::vector<double> m_memo;
     std::vector<int> m_how;
-    std::vector<char> m_whole; // per (s, t, ht, keep): every m computed
+    std::vector<char> m_whole;      // per (s, t, ht, keep): every m computed
+    std::vector<double> m_forwards; // [v]: the forwards of positions 1..v
+    std::vector<int> m_sweep;       // [a * (length + 1) + c]: sweepPeak(a, c)
 };
 
 // A branch's reversal from its checkpoints (the W table of the file's comment), for one (avail, allowance).
@@ -249,15 +258,13 @@ BranchTable branchTable(Part& p, int slots, int avail, int allowance, bool reswe
             double* best = &t.w[t.cell(c, 0, ht)];
             int* how = &t.how[t.cell(c, 0, ht)];
             for (int a = 0; a < c; ++a) {
-                double again = 0;
-                if (resweep && c == p.length())
-                    for (int v = a + 1; v <= c; ++v)
-                        again += p.f[std::size_t(v)];
+                const double again = resweep && c == p.length() ? p.forwards(a, c) : 0;
                 const int ha = a == 0 ? 0 : p.size[std::size_t(a)];
                 // h: the checkpoints before c, a's among them (none before the first segment); the sweep of (a, c]
                 // runs with them held.
-                const int hi = a == 0 ? 0 : std::min(most, allowance - p.sweepPeak(a, c));
-                if (a == 0 && allowance - p.sweepPeak(a, c) < 0) continue;
+                const int room = allowance - p.sweepPeak(a, c);
+                if (room < 0) continue;
+                const int hi = a == 0 ? 0 : std::min(most, room);
                 for (int hl = 0; hl <= (a > 0 && p.needsOut[std::size_t(a)] ? 1 : 0); ++hl) {
                     const double* seg = p.slice(a, c, ht, hl); // by the memory it may use: avail - h
                     const double* left = &t.w[t.cell(a, 0, hl)];
@@ -751,11 +758,7 @@ GraphSchedulerInfo joinDpScheduler() {
         const std::string& guard = p.text("guard");
         if (guard == "none" || (guard == "auto" && g.size() > kAutoGuardNodes)) return plan;
         if (!plan && !plan.errorValue().infeasible) return plan; // not a join graph, or cancelled
-        SolveRequest req;
-        req.budget_bytes = limit;
-        req.params = {{"time_limit", p.text("time_limit")}, {"node_limit", p.text("node_limit")}};
-        req.cancel = ctx.cancel;
-        auto milp = solveGraph("checkmate", g, Hardware::unbounded(), req);
+        auto milp = checkmateWithin(g, limit, p, ctx);
         if (!milp) {
             if (plan) plan->params["guard"] = "checkmate found no plan (" + milp.error() + ")";
             return plan;

@@ -38,17 +38,6 @@ int changed(const std::vector<int>& choice) {
     return k;
 }
 
-// Checkmate's plan for `g` within `limit`, with monet's limits.
-Result<GraphPlan> checkmateOn(const Graph& g, std::int64_t limit, const Params& params, const GraphSolveContext& ctx) {
-    SolveRequest req;
-    req.budget_bytes = limit;
-    req.params = {{"time_limit", params.text("time_limit")},
-                  {"node_limit", params.text("node_limit")},
-                  {"max_memory_mb", params.text("max_memory_mb")}};
-    req.cancel = ctx.cancel;
-    return solveGraph("checkmate", g, Hardware::unbounded(), req);
-}
-
 Result<GraphPlan> solveMonet(const Graph& g, const Hardware& hw, const Params& params, const GraphSolveContext& ctx) {
     if (ctx.cancelled()) return fail("monet: cancelled");
     const std::int64_t limit = levelZeroLimit(hw, ctx.budget);
@@ -65,7 +54,7 @@ Result<GraphPlan> solveMonet(const Graph& g, const Hardware& hw, const Params& p
         return out;
     }
     if (!g.hasAlternatives()) { // nothing to choose: checkmate's MILP, with its warm starts
-        auto plain = checkmateOn(g, limit, params, ctx);
+        auto plain = checkmateWithin(g, limit, params, ctx);
         if (!plain) {
             std::string why = plain.error();
             if (why.rfind("checkmate: ", 0) == 0) why = "monet: " + why.substr(11);
@@ -138,7 +127,7 @@ Result<GraphPlan> solveMonet(const Graph& g, const Hardware& hw, const Params& p
         // scheduler's plan in another order than its own (and so faster than its space's optimum).
         auto fast = g.withImplementations(quick);
         if (!fast) return fast.errorValue();
-        auto other = checkmateOn(*fast, limit, params, ctx);
+        auto other = checkmateWithin(*fast, limit, params, ctx);
         if (other && (!found || other->predicted_makespan_s < plan.makespan_s)) {
             out.actions = other->actions;
             out.predicted_makespan_s = other->predicted_makespan_s;
