@@ -9,6 +9,12 @@
 // It is optimal among persistent schedules (a kept checkpoint is consumed only by a taped forward, nothing is freed
 // by hand); tests/engine/tst_optimal checks that against exhaustive search, and shows a chain where dropping a small
 // checkpoint early and rebuilding it beats every persistent schedule.
+//
+// Heterogeneous chains fill the table in square tiles of cells (see RotorTable::tile), so that the rows a cell reads
+// are shared by its neighbours in cache, and skip an option on a run of slots where a lower bound of it (from the rows'
+// values at the ends of those runs, kept aside) cannot beat what the cell already holds. The table is the same, bit for
+// bit, as the plain order fills it: every option evaluated is the same float sum, skipped ones could not lower the
+// minimum, and the minimum does not depend on the order (tst_optimal rotorTilesFillTheSameTable).
 #include "schedulers/rotor.h"
 
 #include "schedulers/fit.h"
@@ -19,6 +25,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <thread>
@@ -27,6 +34,49 @@ namespace ckpt {
 namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int kRotorMaxSteps = 20000;
+
+// Sixteen floats, in whatever vector registers the target has (GCC and Clang vector extensions): one AVX-512 register
+// in the native release build, four SSE ones in the portable build. The helpers below are inlined within this file,
+// so the note that passing such a vector by value has another ABI without AVX-512 does not concern them.
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef float Floats16 __attribute__((vector_size(64)));
+typedef int Ints16 __attribute__((vector_size(64)));
+inline Floats16 load16(const float* p) {
+    Floats16 v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store16(float* p, Floats16 v) {
+    __builtin_memcpy(p, &v, sizeof v);
+}
+// std::min(a, b) lane by lane: b where b < a, else a.
+inline Floats16 min16(Floats16 a, Floats16 b) {
+    return b < a ? b : a;
+}
+
+constexpr int kTile = 16; // cells per tile side: three tiles of rows of 500 slots stay in a 1 MiB L2 cache
+constexpr int kRun = 64;  // slots per run of the bounds (four vectors)
+constexpr int kLead = 16; // unused slots before each row, read (and ignored) by a vector that straddles its start
+// A spin barrier for the two threads that fill a diagonal of tiles each (a diagonal lasts milliseconds).
+class SpinBarrier {
+public:
+    explicit SpinBarrier(int parties) : m_parties(parties) {}
+    void wait() {
+        const int gen = m_generation.load(std::memory_order_acquire);
+        if (m_waiting.fetch_add(1, std::memory_order_acq_rel) + 1 == m_parties) {
+            m_waiting.store(0, std::memory_order_relaxed);
+            m_generation.fetch_add(1, std::memory_order_acq_rel);
+            return;
+        }
+        while (m_generation.load(std::memory_order_acquire) == gen)
+            std::this_thread::yield();
+    }
+
+private:
+    const int m_parties;
+    std::atomic<int> m_waiting{0};
+    std::atomic<int> m_generation{0};
+};
 } // namespace
 
 namespace rotor_detail {
@@ -63,20 +113,31 @@ struct RotorInputs {
 // every smaller count exactly as one built for that count would.
 class RotorTable {
 public:
-    RotorTable(RotorInputs in, int slots) : m_in(std::move(in)), n(int(m_in.F.size()) - 1), M(slots) {
+    // `plain`: fill a heterogeneous table cell by cell in the order of the recurrence, on one thread, as the tiles'
+    // reference (tests only).
+    RotorTable(RotorInputs in, int slots, bool plain = false)
+        : m_in(std::move(in)), n(int(m_in.F.size()) - 1), M(slots), stride(rowStride(slots)) {
         PF.assign(size_t(n) + 1, 0);
         for (int i = 1; i <= n; ++i)
             PF[size_t(i)] = PF[size_t(i) - 1] + F[size_t(i)];
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
-        cost.assign(rows * std::size_t(layers) * std::size_t(M + 1), kInf);
-        run();
+        cost.assign(rows * std::size_t(layers) * std::size_t(stride), kInf);
+        if (uniform || paper || plain)
+            run(!plain);
+        else
+            runTiles();
     }
 
+    // A row holds slots 0..M, rounded up to whole vectors of 16, after kLead unused ones.
+    static int rowStride(int slots) { return kLead + (slots + 1 + 15) / 16 * 16; }
     static std::size_t tableBytes(int n, int slots, bool uniform, bool paper = false) {
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
-        return rows * (paper ? 2 : 1) * std::size_t(slots + 1) * sizeof(float);
+        return rows * (paper ? 2 : 1) * std::size_t(rowStride(slots)) * sizeof(float);
     }
-    std::size_t bytes() const { return cost.size() * sizeof(float) + 7 * X.size() * sizeof(double); }
+    std::size_t bytes() const {
+        return (cost.size() + ends.size() + advTime.size()) * sizeof(float) + advPeak.size() * sizeof(int) +
+               7 * X.size() * sizeof(double);
+    }
     int slots() const { return M; }
 
     float optimum(int m) const { return at(0, n)[m]; }
@@ -178,10 +239,18 @@ private:
     const int layers = paper ? 2 : 1;
     const std::vector<int>&X = m_in.X, &T = m_in.T, &FT = m_in.FT, &BT = m_in.BT;
     const std::vector<double>&F = m_in.F, &B = m_in.B;
+    const int stride; // floats from one row to the next
     std::vector<double> PF;
     std::vector<float> cost;
+    // The tiled fill's side tables, indexed like the rows (s, k): the advance's peak from x_s to x_k without the
+    // gradient held (max over j in s+1..k of x_s + x_{j-1} + x_j + forward temporaries), its time as the plain fill
+    // sums it, and each row's values at the ends of its runs of kRun slots (the least in each run).
+    std::vector<int> advPeak;
+    std::vector<float> advTime;
+    std::vector<float> ends;
+    int runs = 0, endsStride = 0; // runs, rounded up to a vector
 
-    void run() {
+    void run(bool threaded) {
         if (uniform) {
             for (int span = 1; span <= n; ++span) {
                 if (span < n) fill(0, span); // any interior span
@@ -197,8 +266,7 @@ private:
         // downwards as well, so it waits only for that column's progress (done[t - 1] <= s); every earlier column is
         // complete by then (the other thread finished t - 3 before starting t - 1, and this one t - 2). The cells
         // and their operations are those of one thread, so the table is the same, bit for bit.
-        const bool twoThreads = n >= 64 && double(n) * double(n) * double(n) * double(M + 1) > 1e8 &&
-                                std::thread::hardware_concurrency() > 1;
+        const bool twoThreads = threaded && worthTwoThreads();
         if (!twoThreads) {
             for (int t = 1; t <= n; ++t)
                 for (int s = t - 1; s >= 0; --s)
@@ -230,16 +298,23 @@ private:
         std::size_t before = std::size_t(s) * std::size_t(n) - std::size_t(s) * (std::size_t(s) - 1) / 2;
         return before + std::size_t(t - s - 1);
     }
-    float* at(int s, int t, int f = 0) { return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(M + 1)]; }
+    float* at(int s, int t, int f = 0) { return atRow(row(s, t), f); }
     const float* at(int s, int t, int f = 0) const {
-        return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(M + 1)];
+        return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(stride) + kLead];
+    }
+    float* atRow(std::size_t r, int f = 0) {
+        return &cost[(r * std::size_t(layers) + std::size_t(f)) * std::size_t(stride) + kLead];
+    }
+    bool worthTwoThreads() const {
+        return n >= 64 && double(n) * double(n) * double(n) * double(M + 1) > 1e8 &&
+               std::thread::hardware_concurrency() > 1;
     }
 
     int G(int t) const { return t < n ? X[size_t(t)] : 0; } // grad x_t held at rest
 
-    // The paper's model (model/chain.h), layer f = 1 when x_s lives inside the tape of step s (no bytes of its own, never
-    // freed by a forward); cs is what x_s costs. A taped forward keeps x_s until its backward and holds its output in
-    // its tape:
+    // The paper's model (model/chain.h), layer f = 1 when x_s lives inside the tape of step s (no bytes of its own,
+    // never freed by a forward); cs is what x_s costs. A taped forward keeps x_s until its backward and holds its
+    // output in its tape:
     //   turn / taped: F(s+1, tape) [Opt(s+1, t, m - cs - tape_{s+1}, f = 1)] B(s+1)
     //   checkpoint:   F(s+1, state) F(s+2..k, none), Opt(k, t, m - cs, f = 0), Opt(s, k, m, f)
     void fillPaper(int s, int t, int f) {
@@ -269,6 +344,26 @@ private:
         }
     }
 
+    // The turn (t = s + 1: false, nothing else to do), or the option of a taped first step.
+    bool fillTaped(int s, int t, float* out) {
+        const int xs = X[size_t(s)], g = G(t);
+        if (t == s + 1) {
+            int peak = std::max(xs + X[size_t(t)] + T[size_t(t)] + FT[size_t(t)] + g,
+                                T[size_t(t)] + X[size_t(t)] + xs + BT[size_t(t)]);
+            float c = float(F[size_t(t)] + B[size_t(t)]);
+            for (int m = peak; m <= M; ++m)
+                out[m] = c;
+            return false;
+        }
+        const int i = s + 1, ti = T[size_t(i)];
+        int peak = std::max(xs + X[size_t(i)] + ti + FT[size_t(i)] + g, ti + X[size_t(i)] + xs + BT[size_t(i)]);
+        const float* sub = at(i, t);
+        float c = float(F[size_t(i)] + B[size_t(i)]);
+        for (int m = std::max(peak, ti); m <= M; ++m)
+            out[m] = std::min(out[m], c + sub[m - ti]);
+        return true;
+    }
+
     void fill(int s, int t) {
         if (paper) {
             fillPaper(s, t, 0);
@@ -277,23 +372,7 @@ private:
         }
         float* out = at(s, t);
         const int xs = X[size_t(s)], g = G(t);
-        if (t == s + 1) {
-            int peak = std::max(xs + X[size_t(t)] + T[size_t(t)] + FT[size_t(t)] + g,
-                                T[size_t(t)] + X[size_t(t)] + xs + BT[size_t(t)]);
-            float c = float(F[size_t(t)] + B[size_t(t)]);
-            for (int m = peak; m <= M; ++m)
-                out[m] = c;
-            return;
-        }
-        // Taped first step.
-        {
-            const int i = s + 1, ti = T[size_t(i)];
-            int peak = std::max(xs + X[size_t(i)] + ti + FT[size_t(i)] + g, ti + X[size_t(i)] + xs + BT[size_t(i)]);
-            const float* sub = at(i, t);
-            float c = float(F[size_t(i)] + B[size_t(i)]);
-            for (int m = std::max(peak, ti); m <= M; ++m)
-                out[m] = std::min(out[m], c + sub[m - ti]);
-        }
+        if (!fillTaped(s, t, out)) return;
         // Checkpoint x_s and advance to x_k.
         int advPeak = 0;
         for (int k = s + 1; k < t; ++k) {
@@ -308,7 +387,172 @@ private:
                 out[m] = std::min(out[m], adv + right[m - xs] + left[m]);
         }
     }
+
+    // The tiled fill. Cells (s, t) are grouped in tiles of kTile x kTile (s and t in blocks I <= J), filled by
+    // diagonals J - I. A tile first takes the checkpoint options whose k lies in a block strictly between I and J, one
+    // block K at a time: those read only tiles (I, K) and (K, J) of earlier diagonals, three tiles in cache. Then its
+    // cells are finished in the plain order (s down, t up): the taped option and the checkpoints inside blocks I and J.
+    // The two threads take the tiles of a diagonal in turn; a tile reads only earlier diagonals and itself.
+    void runTiles() {
+        const std::size_t rows = std::size_t(n) * (std::size_t(n) + 1) / 2;
+        advPeak.assign(rows, 0), advTime.assign(rows, 0);
+        for (int s = 0; s < n; ++s) {
+            int peak = 0;
+            for (int k = s + 1; k <= n; ++k) {
+                peak = std::max(peak, X[size_t(s)] + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)]);
+                advPeak[row(s, k)] = peak;
+                advTime[row(s, k)] = float(PF[size_t(k)] - PF[size_t(s)]);
+            }
+        }
+        runs = (M + 1 + kRun - 1) / kRun;
+        endsStride = (runs + 15) / 16 * 16;
+        ends.assign(rows * std::size_t(endsStride), kInf);
+        const int tiles = (n + 1 + kTile - 1) / kTile;
+        const int threads = worthTwoThreads() ? 2 : 1;
+        std::vector<std::atomic<int>> next(std::size_t(tiles) + 1);
+        for (auto& a : next)
+            a.store(0, std::memory_order_relaxed);
+        SpinBarrier diagonalDone(threads);
+        auto work = [&] {
+            for (int d = 0; d < tiles; ++d) {
+                for (int i; (i = next[std::size_t(d)].fetch_add(1, std::memory_order_relaxed)) < tiles - d;)
+                    tile(i, i + d);
+                diagonalDone.wait();
+            }
+        };
+        if (threads == 1) return work();
+        std::thread other(work);
+        work();
+        other.join();
+    }
+
+    void tile(int I, int J) {
+        const int s0 = I * kTile, s1 = std::min(s0 + kTile, n + 1), t0 = J * kTile, t1 = std::min(t0 + kTile, n + 1);
+        for (int K = I + 1; K < J; ++K)
+            for (int s = s0; s < s1; ++s)
+                for (int t = t0; t < t1; ++t)
+                    checkpoints(s, t, K * kTile, K * kTile + kTile);
+        for (int s = s1 - 1; s >= s0; --s)
+            for (int t = std::max(t0, s + 1); t < t1; ++t) {
+                float* out = at(s, t);
+                if (fillTaped(s, t, out)) {
+                    checkpoints(s, t, s + 1, std::min(t, s1));
+                    if (J > I) checkpoints(s, t, std::max(t0, s + 1), t);
+                }
+                float* end = &ends[row(s, t) * std::size_t(endsStride)];
+                for (int r = 0; r < runs; ++r)
+                    end[r] = out[std::min(r * kRun + kRun - 1, M)];
+            }
+    }
+
+    // The options of cell (s, t) that checkpoint x_s and advance to x_k, for k in [kb, ke) (at most kTile of them):
+    // adv(k) + Opt(k, t, m - x_s) + Opt(s, k, m) for m >= from(k), the advance's peak with grad x_t held.
+    struct Checkpoints {
+        int count = 0;
+        float adv[kTile];
+        const float* right[kTile]; // row (k, t), shifted by x_s
+        const float* left[kTile];  // row (s, k)
+        const float* rightEnds[kTile];
+        const float* leftEnds[kTile];
+        int from[kTile];
+        Floats16 bound[kTile]; // on 16 runs
+        Floats16 least;
+    };
+
+    void checkpoints(int s, int t, int kb, int ke) {
+        if (kb >= ke) return;
+        const int xs = X[size_t(s)], g = G(t);
+        const std::size_t r0 = row(s, kb); // rows (s, k) are consecutive in k
+        Checkpoints c;
+        for (int k = kb; k < ke; ++k) {
+            const std::size_t rl = r0 + std::size_t(k - kb), rr = row(k, t);
+            const int from = std::max(advPeak[rl] + g, xs);
+            if (from > M) break; // longer advances only need more
+            const int j = c.count++;
+            c.from[j] = from;
+            c.adv[j] = advTime[rl];
+            c.right[j] = atRow(rr) - xs;
+            c.left[j] = atRow(rl);
+            c.rightEnds[j] = &ends[rr * std::size_t(endsStride)];
+            c.leftEnds[j] = &ends[rl * std::size_t(endsStride)];
+        }
+        if (!c.count) return;
+        float* out = at(s, t);
+        const Ints16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        for (int g0 = 0; g0 < runs; g0 += 16) {
+            // Lower bounds of each option on runs g0..g0+15 (the value at a run's last slot, bounded again by the rows'
+            // values there: the rows are non-increasing in m), +infinity where the option does not reach the run;
+            // and the least of them over the options.
+            const Ints16 run = lane + g0;
+            const Ints16 lastSlot = run * kRun + (kRun - 1);
+            const Floats16 infinity = Floats16{} + kInf;
+            c.least = infinity;
+            for (int j = 0; j < c.count; ++j) {
+                const Floats16 b = c.adv[j] + load16(c.rightEnds[j] + g0) + load16(c.leftEnds[j] + g0);
+                c.bound[j] = ((run < runs) & (lastSlot >= c.from[j])) ? b : infinity;
+                c.least = min16(c.least, c.bound[j]);
+            }
+            for (int r = g0; r < std::min(runs, g0 + 16); ++r) {
+                switch (std::min(kRun, stride - kLead - r * kRun) / 16) {
+                case 4:
+                    checkpointRun<4>(out, r, r - g0, c);
+                    break;
+                case 3:
+                    checkpointRun<3>(out, r, r - g0, c);
+                    break;
+                case 2:
+                    checkpointRun<2>(out, r, r - g0, c);
+                    break;
+                default:
+                    checkpointRun<1>(out, r, r - g0, c);
+                    break;
+                }
+            }
+        }
+    }
+
+    // The checkpoint options on run r of the slots (V vectors of 16 from slot r * kRun), the run's values held in
+    // registers. An option whose lower bound on the run (lane q of its bounds) is not below the cell's value at the
+    // run's first slot (an upper bound of the cell over the run) lowers nothing there, and is skipped.
+    template <int V> void checkpointRun(float* out, int r, int q, const Checkpoints& c) const {
+        const int first = r * kRun;
+        if (!(c.least[q] < out[first])) return;
+        const Ints16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        Floats16 acc[V];
+        for (int v = 0; v < V; ++v)
+            acc[v] = load16(out + first + 16 * v);
+        for (int j = 0; j < c.count; ++j) {
+            if (!(c.bound[j][q] < acc[0][0])) continue;
+            const int from = c.from[j];
+            const float adv = c.adv[j];
+            const float *R = c.right[j] + first, *L = c.left[j] + first;
+            if (from <= first) {
+                for (int v = 0; v < V; ++v)
+                    acc[v] = min16(acc[v], adv + load16(R + 16 * v) + load16(L + 16 * v));
+            } else { // the run where the option starts: slots below `from` keep their value
+                for (int v = 0; v < V; ++v) {
+                    if (first + 16 * v + 15 < from) continue; // and its loads would fall before the row's lead
+                    const Ints16 open = (lane + (first + 16 * v)) >= from;
+                    acc[v] = open ? min16(acc[v], adv + load16(R + 16 * v) + load16(L + 16 * v)) : acc[v];
+                }
+            }
+        }
+        for (int v = 0; v < V; ++v)
+            store16(out + first + 16 * v, acc[v]);
+    }
 };
+
+std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slots) {
+    RotorInputs in(chain, unit);
+    RotorTable tiled(in, slots), plain(in, slots, true);
+    std::size_t differ = 0;
+    const int n = chain.length();
+    for (int s = 0; s < n; ++s)
+        for (int t = s + 1; t <= n; ++t)
+            differ += std::size_t(
+                std::memcmp(tiled.values(s, t), plain.values(s, t), sizeof(float) * std::size_t(slots + 1)) != 0);
+    return differ;
+}
 
 } // namespace rotor_detail
 
@@ -391,8 +635,9 @@ Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, i
             common = std::gcd(common, b);
     }
     common = std::gcd(common, chain.stateBytes(n)); // x_n may have a size of its own
-    const bool exact = common > 0 && budget / common <= 4 * std::int64_t(slots) &&
-                       RotorTable::tableBytes(n, int(budget / common), chain.isUniform(), paper) <= (std::size_t(512) << 20);
+    const bool exact =
+        common > 0 && budget / common <= 4 * std::int64_t(slots) &&
+        RotorTable::tableBytes(n, int(budget / common), chain.isUniform(), paper) <= (std::size_t(512) << 20);
     if (exact) unit = common;
     const int M = int(budget / unit);
     std::size_t bytes = RotorTable::tableBytes(n, M, chain.isUniform(), paper);
