@@ -56,7 +56,9 @@ inline Floats16 min16(Floats16 a, Floats16 b) {
 
 constexpr int kTile = 16; // cells per tile side (ckpt bench: 8 and 32 are slower, by 35 % and 8 %)
 constexpr int kRun = 64;  // slots per run of the bounds (four vectors)
-constexpr int kLead = 16; // unused slots before each row, read (and ignored) by a vector that straddles its start
+// Unused slots before each start's rows (s, s+1..n) of a heterogeneous table: a vector that straddles the start of
+// row (k, k+1) reads (and ignores) them; before any other row (k, t) lies row (k, t-1), filled before it is read.
+constexpr int kLead = 16;
 // A spin barrier for the two threads that fill a diagonal of tiles each (a diagonal lasts milliseconds).
 class SpinBarrier {
 public:
@@ -121,18 +123,24 @@ public:
         for (int i = 1; i <= n; ++i)
             PF[size_t(i)] = PF[size_t(i) - 1] + F[size_t(i)];
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
-        cost.assign(rows * std::size_t(layers) * std::size_t(stride), kInf);
+        cost.assign(rows * std::size_t(layers) * std::size_t(stride) + lead(n), kInf);
         if (uniform || paper || plain)
             run(!plain);
         else
             runTiles();
     }
 
-    // A row holds slots 0..M, rounded up to whole vectors of 16, after kLead unused ones.
-    static int rowStride(int slots) { return kLead + (slots + 1 + 15) / 16 * 16; }
+    // A row holds slots 0..M, rounded up to whole vectors of 16.
+    static int rowStride(int slots) { return (slots + 1 + 15) / 16 * 16; }
+    // Ends of runs per row in the tiled fill's side table, rounded up to whole vectors of 16.
+    static int endsStrideFor(int slots) { return ((slots + 1 + kRun - 1) / kRun + 15) / 16 * 16; }
+    // The table and, for the tiled fill, its side tables.
     static std::size_t tableBytes(int n, int slots, bool uniform, bool paper = false) {
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
-        return rows * (paper ? 2 : 1) * std::size_t(rowStride(slots)) * sizeof(float);
+        std::size_t floats = rows * (paper ? 2 : 1) * std::size_t(rowStride(slots));
+        if (!uniform) floats += std::size_t(n + 1) * kLead;
+        if (!uniform && !paper) floats += rows * std::size_t(endsStrideFor(slots) + 2); // ends, advTime, advPeak
+        return floats * sizeof(float);
     }
     std::size_t bytes() const {
         return (cost.size() + ends.size() + advTime.size()) * sizeof(float) + advPeak.size() * sizeof(int) +
@@ -299,13 +307,15 @@ private:
         std::size_t before = std::size_t(s) * std::size_t(n) - std::size_t(s) * (std::size_t(s) - 1) / 2;
         return before + std::size_t(t - s - 1);
     }
-    float* at(int s, int t, int f = 0) { return atRow(row(s, t), f); }
+    float* at(int s, int t, int f = 0) {
+        return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(stride) + lead(s)];
+    }
     const float* at(int s, int t, int f = 0) const {
-        return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(stride) + kLead];
+        return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(stride) + lead(s)];
     }
-    float* atRow(std::size_t r, int f = 0) {
-        return &cost[(r * std::size_t(layers) + std::size_t(f)) * std::size_t(stride) + kLead];
-    }
+    // Row r of a one-layer table, a row of start s.
+    float* atRow(std::size_t r, int s) { return &cost[r * std::size_t(stride) + lead(s)]; }
+    std::size_t lead(int s) const { return uniform ? 0 : std::size_t(s + 1) * kLead; }
     bool worthTwoThreads() const {
         return n >= 64 && double(n) * double(n) * double(n) * double(M + 1) > 1e8 &&
                std::thread::hardware_concurrency() > 1;
@@ -406,7 +416,7 @@ private:
             }
         }
         runs = (M + 1 + kRun - 1) / kRun;
-        endsStride = (runs + 15) / 16 * 16;
+        endsStride = endsStrideFor(M);
         ends.assign(rows * std::size_t(endsStride), kInf);
         const int tiles = (n + 1 + kTile - 1) / kTile;
         const int threads = worthTwoThreads() ? 2 : 1;
@@ -472,8 +482,8 @@ private:
             const int j = c.count++;
             c.from[j] = from;
             c.adv[j] = advTime[rl];
-            c.right[j] = atRow(rr) - xs;
-            c.left[j] = atRow(rl);
+            c.right[j] = atRow(rr, k) - xs;
+            c.left[j] = atRow(rl, s);
             c.rightEnds[j] = &ends[rr * std::size_t(endsStride)];
             c.leftEnds[j] = &ends[rl * std::size_t(endsStride)];
         }
@@ -494,7 +504,7 @@ private:
                 c.least = min16(c.least, c.bound[j]);
             }
             for (int r = g0; r < std::min(runs, g0 + 16); ++r) {
-                switch (std::min(kRun, stride - kLead - r * kRun) / 16) {
+                switch (std::min(kRun, stride - r * kRun) / 16) {
                 case 4:
                     checkpointRun<4>(out, r, r - g0, c);
                     break;
