@@ -124,8 +124,8 @@ public:
             PF[size_t(i)] = PF[size_t(i) - 1] + F[size_t(i)];
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
         cost.assign(rows * std::size_t(layers) * std::size_t(stride) + lead(n), kInf);
-        if (uniform || paper || plain)
-            run(!plain);
+        if (uniform || plain)
+            run();
         else
             runTiles();
     }
@@ -139,7 +139,7 @@ public:
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
         std::size_t floats = rows * (paper ? 2 : 1) * std::size_t(rowStride(slots));
         if (!uniform) floats += std::size_t(n + 1) * kLead;
-        if (!uniform && !paper) floats += rows * std::size_t(endsStrideFor(slots) + 2); // ends, advTime, advPeak
+        if (!uniform) floats += rows * std::size_t((paper ? 2 : 1) * endsStrideFor(slots) + 2); // ends, advance
         return floats * sizeof(float);
     }
     std::size_t bytes() const {
@@ -151,6 +151,8 @@ public:
     float optimum(int m) const { return at(0, n)[m]; }
     float value(int s, int t, int m) const { return at(s, t)[m]; }
     const float* values(int s, int t) const { return at(s, t); }
+    const float* values(int s, int t, int f) const { return at(s, t, f); } // layer f (the paper's model has two)
+    int layerCount() const { return layers; }
 
     // Rebuilds the choices from the table: the options are evaluated in the order and with the same float
     // operations as fill(), and the first that reaches the stored optimum is the one fill() kept. The sub-problems
@@ -250,15 +252,18 @@ private:
     const int stride; // floats from one row to the next
     std::vector<double> PF;
     std::vector<float> cost;
-    // The tiled fill's side tables, indexed like the rows (s, k): the advance's peak from x_s to x_k without the
-    // gradient held (max over j in s+1..k of x_s + x_{j-1} + x_j + forward temporaries), its time as the plain fill
-    // sums it, and each row's values at the ends of its runs of kRun slots (the least in each run).
+    // The tiled fill's side tables, indexed like the rows (s, k): the advance's peak from x_s to x_k without x_s
+    // and the gradient held (max over j in s+1..k of x_{j-1} (j > s+1) + x_j + forward temporaries), its time as the
+    // plain fill sums it, and each row's values (in each layer) at the ends of its runs of kRun slots (the least in
+    // each run).
     std::vector<int> advPeak;
     std::vector<float> advTime;
     std::vector<float> ends;
     int runs = 0, endsStride = 0; // runs, rounded up to a vector
 
-    void run(bool threaded) {
+    // Uniform chains by span; otherwise (the tiles' reference, tests) cell by cell in the recurrence's order, by the
+    // end t and then the start s downwards, on one thread.
+    void run() {
         if (uniform) {
             for (int span = 1; span <= n; ++span) {
                 if (span < n) fill(0, span); // any interior span
@@ -266,39 +271,9 @@ private:
             }
             return;
         }
-        // The paper's model (and the tiles' reference). By the end t, then the start s downwards: (s, t) reads rows
-        // (k, t) for k > s, filled just before and still in cache, and rows (s, k) for k < t, one run of memory.
-        // Spans by growing length read both from all over the table: 1.6x slower on 1000 steps with 500 slots (ckpt
-        // bench), where the table is 1 GB.
-        //
-        // Two threads take the ends in turn: the one on t needs (s, t - 1) from the other, which runs a column ahead
-        // downwards as well, so it waits only for that column's progress (done[t - 1] <= s); every earlier column is
-        // complete by then (the other thread finished t - 3 before starting t - 1, and this one t - 2). The cells
-        // and their operations are those of one thread, so the table is the same, bit for bit.
-        const bool twoThreads = threaded && worthTwoThreads();
-        if (!twoThreads) {
-            for (int t = 1; t <= n; ++t)
-                for (int s = t - 1; s >= 0; --s)
-                    fill(s, t);
-            return;
-        }
-        // done[t]: the smallest s whose cell (s, t) is filled (t + 1 before any; 0 once the column is complete).
-        std::vector<std::atomic<int>> done(std::size_t(n) + 1);
-        for (int t = 0; t <= n; ++t)
-            done[std::size_t(t)].store(t == 0 ? 0 : t, std::memory_order_relaxed);
-        auto columns = [&](int first) {
-            for (int t = first; t <= n; t += 2)
-                for (int s = t - 1; s >= 0; --s) {
-                    if (s < t - 1)
-                        while (done[std::size_t(t) - 1].load(std::memory_order_acquire) > s)
-                            std::this_thread::yield();
-                    fill(s, t);
-                    done[std::size_t(t)].store(s, std::memory_order_release);
-                }
-        };
-        std::thread other(columns, 2);
-        columns(1);
-        other.join();
+        for (int t = 1; t <= n; ++t)
+            for (int s = t - 1; s >= 0; --s)
+                fill(s, t);
     }
 
     std::size_t row(int s, int t) const {
@@ -313,8 +288,13 @@ private:
     const float* at(int s, int t, int f = 0) const {
         return &cost[(row(s, t) * std::size_t(layers) + std::size_t(f)) * std::size_t(stride) + lead(s)];
     }
-    // Row r of a one-layer table, a row of start s.
-    float* atRow(std::size_t r, int s) { return &cost[r * std::size_t(stride) + lead(s)]; }
+    // Row r (of start s) in layer f.
+    float* atRow(std::size_t r, int s, int f) {
+        return &cost[(r * std::size_t(layers) + std::size_t(f)) * std::size_t(stride) + lead(s)];
+    }
+    float* endsOf(std::size_t r, int f) {
+        return &ends[(r * std::size_t(layers) + std::size_t(f)) * std::size_t(endsStride)];
+    }
     std::size_t lead(int s) const { return uniform ? 0 : std::size_t(s + 1) * kLead; }
     bool worthTwoThreads() const {
         return n >= 64 && double(n) * double(n) * double(n) * double(M + 1) > 1e8 &&
@@ -328,21 +308,26 @@ private:
     // output in its tape:
     //   turn / taped: F(s+1, tape) [Opt(s+1, t, m - cs - tape_{s+1}, f = 1)] B(s+1)
     //   checkpoint:   F(s+1, state) F(s+2..k, none), Opt(k, t, m - cs, f = 0), Opt(s, k, m, f)
-    void fillPaper(int s, int t, int f) {
-        float* out = at(s, t, f);
+    // The turn (false: nothing else to do) or the taped first step, in the paper's model.
+    bool fillTapedPaper(int s, int t, int f, float* out) {
         const int xs = X[size_t(s)], g = G(t), cs = f ? 0 : xs, i = s + 1, ti = T[size_t(i)];
         const int peak = std::max(cs + ti + FT[size_t(i)] + g, cs + ti + X[size_t(i)] + xs + BT[size_t(i)]);
         const float c = float(F[size_t(i)] + B[size_t(i)]);
         if (t == i) {
             for (int m = peak; m <= M; ++m)
                 out[m] = c;
-            return;
+            return false;
         }
-        {
-            const float* sub = at(i, t, 1);
-            for (int m = std::max(peak, cs + ti); m <= M; ++m)
-                out[m] = std::min(out[m], c + sub[m - cs - ti]);
-        }
+        const float* sub = at(i, t, 1);
+        for (int m = std::max(peak, cs + ti); m <= M; ++m)
+            out[m] = std::min(out[m], c + sub[m - cs - ti]);
+        return true;
+    }
+
+    void fillPaper(int s, int t, int f) {
+        float* out = at(s, t, f);
+        const int xs = X[size_t(s)], g = G(t), cs = f ? 0 : xs, i = s + 1;
+        if (!fillTapedPaper(s, t, f, out)) return;
         int advPeak = 0;
         for (int k = i; k < t; ++k) {
             advPeak = std::max(advPeak, cs + (k > i ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
@@ -410,14 +395,14 @@ private:
         for (int s = 0; s < n; ++s) {
             int peak = 0;
             for (int k = s + 1; k <= n; ++k) {
-                peak = std::max(peak, X[size_t(s)] + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)]);
+                peak = std::max(peak, (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)]);
                 advPeak[row(s, k)] = peak;
                 advTime[row(s, k)] = float(PF[size_t(k)] - PF[size_t(s)]);
             }
         }
         runs = (M + 1 + kRun - 1) / kRun;
         endsStride = endsStrideFor(M);
-        ends.assign(rows * std::size_t(endsStride), kInf);
+        ends.assign(rows * std::size_t(layers) * std::size_t(endsStride), kInf);
         const int tiles = (n + 1 + kTile - 1) / kTile;
         const int threads = worthTwoThreads() ? 2 : 1;
         std::vector<std::atomic<int>> next(std::size_t(tiles) + 1);
@@ -442,22 +427,26 @@ private:
         for (int K = I + 1; K < J; ++K)
             for (int s = s0; s < s1; ++s)
                 for (int t = t0; t < t1; ++t)
-                    checkpoints(s, t, K * kTile, K * kTile + kTile);
+                    for (int f = 0; f < layers; ++f)
+                        checkpoints(s, t, K * kTile, K * kTile + kTile, f);
         for (int s = s1 - 1; s >= s0; --s)
-            for (int t = std::max(t0, s + 1); t < t1; ++t) {
-                float* out = at(s, t);
-                if (fillTaped(s, t, out)) {
-                    checkpoints(s, t, s + 1, std::min(t, s1));
-                    if (J > I) checkpoints(s, t, std::max(t0, s + 1), t);
+            for (int t = std::max(t0, s + 1); t < t1; ++t)
+                for (int f = 0; f < layers; ++f) {
+                    float* out = at(s, t, f);
+                    if (paper ? fillTapedPaper(s, t, f, out) : fillTaped(s, t, out)) {
+                        checkpoints(s, t, s + 1, std::min(t, s1), f);
+                        if (J > I) checkpoints(s, t, std::max(t0, s + 1), t, f);
+                    }
+                    float* end = endsOf(row(s, t), f);
+                    for (int r = 0; r < runs; ++r)
+                        end[r] = out[std::min(r * kRun + kRun - 1, M)];
                 }
-                float* end = &ends[row(s, t) * std::size_t(endsStride)];
-                for (int r = 0; r < runs; ++r)
-                    end[r] = out[std::min(r * kRun + kRun - 1, M)];
-            }
     }
 
     // The options of cell (s, t) that checkpoint x_s and advance to x_k, for k in [kb, ke) (at most kTile of them):
-    // adv(k) + Opt(k, t, m - x_s) + Opt(s, k, m) for m >= from(k), the advance's peak with grad x_t held.
+    // adv(k) + Opt(k, t, m - x_s) + Opt(s, k, m) for m >= from(k), the advance's peak with grad x_t held. In the
+    // paper's model, layer f: x_s costs cs (nothing when it lives inside a tape, f = 1), the part after the
+    // checkpoint is read in layer 0 and the part before it in layer f.
     struct Checkpoints {
         int count = 0;
         float adv[kTile];
@@ -470,25 +459,25 @@ private:
         Floats16 least;
     };
 
-    void checkpoints(int s, int t, int kb, int ke) {
+    void checkpoints(int s, int t, int kb, int ke, int f) {
         if (kb >= ke) return;
-        const int xs = X[size_t(s)], g = G(t);
+        const int xs = paper && f ? 0 : X[size_t(s)], g = G(t);
         const std::size_t r0 = row(s, kb); // rows (s, k) are consecutive in k
         Checkpoints c;
         for (int k = kb; k < ke; ++k) {
             const std::size_t rl = r0 + std::size_t(k - kb), rr = row(k, t);
-            const int from = std::max(advPeak[rl] + g, xs);
+            const int from = std::max(advPeak[rl] + xs + g, xs);
             if (from > M) break; // longer advances only need more
             const int j = c.count++;
             c.from[j] = from;
             c.adv[j] = advTime[rl];
-            c.right[j] = atRow(rr, k) - xs;
-            c.left[j] = atRow(rl, s);
-            c.rightEnds[j] = &ends[rr * std::size_t(endsStride)];
-            c.leftEnds[j] = &ends[rl * std::size_t(endsStride)];
+            c.right[j] = atRow(rr, k, 0) - xs;
+            c.left[j] = atRow(rl, s, f);
+            c.rightEnds[j] = endsOf(rr, 0);
+            c.leftEnds[j] = endsOf(rl, f);
         }
         if (!c.count) return;
-        float* out = at(s, t);
+        float* out = at(s, t, f);
         const Ints16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         for (int g0 = 0; g0 < runs; g0 += 16) {
             // Lower bounds of each option on runs g0..g0+15 (the value at a run's last slot, bounded again by the rows'
@@ -560,8 +549,9 @@ std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slo
     const int n = chain.length();
     for (int s = 0; s < n; ++s)
         for (int t = s + 1; t <= n; ++t)
-            differ += std::size_t(
-                std::memcmp(tiled.values(s, t), plain.values(s, t), sizeof(float) * std::size_t(slots + 1)) != 0);
+            for (int f = 0; f < tiled.layerCount(); ++f)
+                differ += std::size_t(std::memcmp(tiled.values(s, t, f), plain.values(s, t, f),
+                                                  sizeof(float) * std::size_t(slots + 1)) != 0);
     return differ;
 }
 
