@@ -450,7 +450,7 @@ private:
     struct Checkpoints {
         int count = 0;
         float adv[kTile];
-        const float* right[kTile]; // row (k, t), shifted by x_s
+        const float* right[kTile]; // row (k, t), shifted by x_s (cs)
         const float* left[kTile];  // row (s, k)
         const float* rightEnds[kTile];
         const float* leftEnds[kTile];
@@ -531,7 +531,7 @@ private:
                     acc[v] = min16(acc[v], adv + load16(R + 16 * v) + load16(L + 16 * v));
             } else { // the run where the option starts: slots below `from` keep their value
                 for (int v = 0; v < V; ++v) {
-                    if (first + 16 * v + 15 < from) continue; // and its loads would fall before the row's lead
+                    if (first + 16 * v + 15 < from) continue; // (its loads could reach past the 16 before the row)
                     const Ints16 open = (lane + (first + 16 * v)) >= from;
                     acc[v] = open ? min16(acc[v], adv + load16(R + 16 * v) + load16(L + 16 * v)) : acc[v];
                 }
