@@ -273,6 +273,31 @@ private slots:
                 rows += k.n * (k.n + 1) / 2;
             }
         }
+        // And random chains, zero sizes and zero times among them.
+        for (unsigned seed = 1; seed <= 24; ++seed) {
+            std::mt19937 rng(seed);
+            const int n = std::uniform_int_distribution<int>(1, 40)(rng);
+            const int budgetSlots = std::uniform_int_distribution<int>(1, 150)(rng);
+            std::uniform_int_distribution<int> size(0, std::uniform_int_distribution<int>(0, 40)(rng)), cost(0, 6),
+                coin(0, 3);
+            std::vector<Step> steps;
+            for (int i = 0; i < n; ++i) {
+                const double f = coin(rng) == 0 ? 0.0 : 0.25 * cost(rng) + 0.125;
+                steps.push_back(Step{f, coin(rng) == 0 ? 0.0 : 2 * f + 0.0625 * cost(rng), 8 * std::int64_t(size(rng)),
+                                     8 * std::int64_t(size(rng)), 8 * std::int64_t(size(rng) / 3),
+                                     8 * std::int64_t(size(rng) / 3)});
+            }
+            Chain c = *Chain::make("random", steps);
+            Chain paper = *c.withModel(MemoryModel::RotorPaper, seed % 2 ? 8 * std::int64_t(size(rng)) : -1);
+            for (const Chain* chain : {&c, &paper}) {
+                const std::size_t differ = rotor_detail::tiledTableDifferences(*chain, 8, budgetSlots);
+                QVERIFY2(differ == 0, qPrintable(QString("seed %1, %2 model: %3 rows differ")
+                                                     .arg(seed)
+                                                     .arg(chain == &c ? "standard" : "paper")
+                                                     .arg(differ)));
+                rows += n * (n + 1) / 2;
+            }
+        }
         qInfo("tiled and plain rotor tables equal bit for bit on %d rows", rows);
     }
 
