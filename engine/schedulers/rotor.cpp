@@ -41,6 +41,7 @@ constexpr int kRotorMaxSteps = 20000;
 #pragma GCC diagnostic ignored "-Wpsabi"
 typedef float Floats16 __attribute__((vector_size(64)));
 typedef int Ints16 __attribute__((vector_size(64)));
+const Ints16 kLanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 inline Floats16 load16(const float* p) {
     Floats16 v;
     __builtin_memcpy(&v, p, sizeof v);
@@ -324,22 +325,6 @@ private:
         return true;
     }
 
-    void fillPaper(int s, int t, int f) {
-        float* out = at(s, t, f);
-        const int xs = X[size_t(s)], g = G(t), cs = f ? 0 : xs, i = s + 1;
-        if (!fillTapedPaper(s, t, f, out)) return;
-        int advPeak = 0;
-        for (int k = i; k < t; ++k) {
-            advPeak = std::max(advPeak, cs + (k > i ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
-            if (advPeak > M) break;
-            const float* right = at(k, t, 0);
-            const float* left = at(s, k, f);
-            const float adv = float(PF[size_t(k)] - PF[size_t(s)]);
-            for (int m = std::max(advPeak, cs); m <= M; ++m)
-                out[m] = std::min(out[m], adv + right[m - cs] + left[m]);
-        }
-    }
-
     // The turn (t = s + 1: false, nothing else to do), or the option of a taped first step.
     bool fillTaped(int s, int t, float* out) {
         const int xs = X[size_t(s)], g = G(t);
@@ -360,27 +345,26 @@ private:
         return true;
     }
 
+    // The turn or the taped first step, in either model.
+    bool taped(int s, int t, int f, float* out) { return paper ? fillTapedPaper(s, t, f, out) : fillTaped(s, t, out); }
+
+    // One cell in the recurrence's order (both layers of the paper's model): the turn or the taped first step, then
+    // every checkpoint of x_s (costing cs) and advance to x_k.
     void fill(int s, int t) {
-        if (paper) {
-            fillPaper(s, t, 0);
-            fillPaper(s, t, 1);
-            return;
-        }
-        float* out = at(s, t);
-        const int xs = X[size_t(s)], g = G(t);
-        if (!fillTaped(s, t, out)) return;
-        // Checkpoint x_s and advance to x_k.
-        int advPeak = 0;
-        for (int k = s + 1; k < t; ++k) {
-            int stepPeak = xs + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g;
-            advPeak = std::max(advPeak, stepPeak);
-            if (advPeak > M) break; // longer advances only need more
-            const float* right = at(k, t);
-            const float* left = at(s, k);
-            const float adv = float(PF[size_t(k)] - PF[size_t(s)]);
-            // The hot loop: vectorised (no branches, no choice bookkeeping).
-            for (int m = std::max(advPeak, xs); m <= M; ++m)
-                out[m] = std::min(out[m], adv + right[m - xs] + left[m]);
+        for (int f = 0; f < layers; ++f) {
+            float* out = at(s, t, f);
+            if (!taped(s, t, f, out)) continue;
+            const int cs = paper && f ? 0 : X[size_t(s)], g = G(t);
+            int advPeak = 0;
+            for (int k = s + 1; k < t; ++k) {
+                advPeak = std::max(advPeak, cs + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
+                if (advPeak > M) break; // longer advances only need more
+                const float* right = at(k, t, 0);
+                const float* left = at(s, k, f);
+                const float adv = float(PF[size_t(k)] - PF[size_t(s)]);
+                for (int m = std::max(advPeak, cs); m <= M; ++m)
+                    out[m] = std::min(out[m], adv + right[m - cs] + left[m]);
+            }
         }
     }
 
@@ -433,7 +417,7 @@ private:
             for (int t = std::max(t0, s + 1); t < t1; ++t)
                 for (int f = 0; f < layers; ++f) {
                     float* out = at(s, t, f);
-                    if (paper ? fillTapedPaper(s, t, f, out) : fillTaped(s, t, out)) {
+                    if (taped(s, t, f, out)) {
                         checkpoints(s, t, s + 1, std::min(t, s1), f);
                         if (J > I) checkpoints(s, t, std::max(t0, s + 1), t, f);
                     }
@@ -478,12 +462,11 @@ private:
         }
         if (!c.count) return;
         float* out = at(s, t, f);
-        const Ints16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         for (int g0 = 0; g0 < runs; g0 += 16) {
             // Lower bounds of each option on runs g0..g0+15 (the value at a run's last slot, bounded again by the rows'
             // values there: the rows are non-increasing in m), +infinity where the option does not reach the run;
             // and the least of them over the options.
-            const Ints16 run = lane + g0;
+            const Ints16 run = kLanes + g0;
             const Ints16 lastSlot = run * kRun + (kRun - 1);
             const Floats16 infinity = Floats16{} + kInf;
             c.least = infinity;
@@ -517,7 +500,6 @@ private:
     template <int V> void checkpointRun(float* out, int r, int q, const Checkpoints& c) const {
         const int first = r * kRun;
         if (!(c.least[q] < out[first])) return;
-        const Ints16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         Floats16 acc[V];
         for (int v = 0; v < V; ++v)
             acc[v] = load16(out + first + 16 * v);
@@ -532,7 +514,7 @@ private:
             } else { // the run where the option starts: slots below `from` keep their value
                 for (int v = 0; v < V; ++v) {
                     if (first + 16 * v + 15 < from) continue; // (its loads could reach past the 16 before the row)
-                    const Ints16 open = (lane + (first + 16 * v)) >= from;
+                    const Ints16 open = (kLanes + (first + 16 * v)) >= from;
                     acc[v] = open ? min16(acc[v], adv + load16(R + 16 * v) + load16(L + 16 * v)) : acc[v];
                 }
             }
