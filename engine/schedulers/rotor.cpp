@@ -124,11 +124,14 @@ public:
         for (int i = 1; i <= n; ++i)
             PF[size_t(i)] = PF[size_t(i) - 1] + F[size_t(i)];
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
-        cost.assign(rows * std::size_t(layers) * std::size_t(stride) + lead(n), kInf);
-        if (uniform || plain)
+        costSize = rows * std::size_t(layers) * std::size_t(stride) + lead(n);
+        cost.reset(new float[costSize]); // not initialised: the tiled fill first touches its rows in its threads
+        if (uniform || plain) {
+            std::fill_n(cost.get(), costSize, kInf);
             run();
-        else
+        } else {
             runTiles();
+        }
     }
 
     // A row holds slots 0..M, rounded up to whole vectors of 16.
@@ -144,7 +147,7 @@ public:
         return floats * sizeof(float);
     }
     std::size_t bytes() const {
-        return (cost.size() + ends.size() + advTime.size()) * sizeof(float) + advPeak.size() * sizeof(int) +
+        return (costSize + ends.size() + advTime.size()) * sizeof(float) + advPeak.size() * sizeof(int) +
                7 * X.size() * sizeof(double);
     }
     int slots() const { return M; }
@@ -252,7 +255,8 @@ private:
     const std::vector<double>&F = m_in.F, &B = m_in.B;
     const int stride; // floats from one row to the next
     std::vector<double> PF;
-    std::vector<float> cost;
+    std::unique_ptr<float[]> cost; // rows of `stride` floats after each start's lead
+    std::size_t costSize = 0;
     // The tiled fill's side tables, indexed like the rows (s, k): the advance's peak from x_s to x_k without x_s
     // and the gradient held (max over j in s+1..k of x_{j-1} (j > s+1) + x_j + forward temporaries), its time as the
     // plain fill sums it, and each row's values (in each layer) at the ends of its runs of kRun slots (the least in
@@ -384,6 +388,11 @@ private:
                 advTime[row(s, k)] = float(PF[size_t(k)] - PF[size_t(s)]);
             }
         }
+        // The rows are set to +infinity by their tiles; the leads here (ignored where read, and the one after the last
+        // row).
+        for (int s = 0; s < n; ++s)
+            std::fill_n(at(s, s + 1) - kLead, kLead, kInf);
+        std::fill_n(cost.get() + costSize - kLead, kLead, kInf);
         runs = (M + 1 + kRun - 1) / kRun;
         endsStride = endsStrideFor(M);
         ends.assign(rows * std::size_t(layers) * std::size_t(endsStride), kInf);
@@ -408,6 +417,10 @@ private:
 
     void tile(int I, int J) {
         const int s0 = I * kTile, s1 = std::min(s0 + kTile, n + 1), t0 = J * kTile, t1 = std::min(t0 + kTile, n + 1);
+        for (int s = s0; s < s1; ++s) // this thread touches the tile's rows first
+            for (int t = std::max(t0, s + 1); t < t1; ++t)
+                for (int f = 0; f < layers; ++f)
+                    std::fill_n(at(s, t, f), stride, kInf);
         for (int K = I + 1; K < J; ++K)
             for (int s = s0; s < s1; ++s)
                 for (int t = t0; t < t1; ++t)
