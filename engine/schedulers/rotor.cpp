@@ -60,7 +60,7 @@ constexpr int kRun = 64;  // slots per run of the bounds (four vectors)
 // Unused slots before each start's rows (s, s+1..n) of a heterogeneous table: a vector that straddles the start of
 // row (k, k+1) reads (and ignores) them; before any other row (k, t) lies row (k, t-1), filled before it is read.
 constexpr int kLead = 16;
-// A spin barrier for the two threads that fill a diagonal of tiles each (a diagonal lasts milliseconds).
+// A spin barrier for the threads that fill a diagonal of tiles each (a diagonal lasts milliseconds).
 class SpinBarrier {
 public:
     explicit SpinBarrier(int parties) : m_parties(parties) {}
@@ -117,8 +117,8 @@ struct RotorInputs {
 class RotorTable {
 public:
     // `plain`: fill a heterogeneous table cell by cell in the order of the recurrence, on one thread, as the tiles'
-    // reference (tests only).
-    RotorTable(RotorInputs in, int slots, bool plain = false)
+    // reference (tests only). `threads`: how many fill the tiles (0: as many as the work and the cores call for).
+    RotorTable(RotorInputs in, int slots, bool plain = false, int threads = 0)
         : m_in(std::move(in)), n(int(m_in.F.size()) - 1), M(slots), stride(rowStride(slots)) {
         PF.assign(size_t(n) + 1, 0);
         for (int i = 1; i <= n; ++i)
@@ -130,7 +130,7 @@ public:
             std::fill_n(cost.get(), costSize, kInf);
             run();
         } else {
-            runTiles();
+            runTiles(threads > 0 ? threads : fillThreads());
         }
     }
 
@@ -301,9 +301,10 @@ private:
         return &ends[(r * std::size_t(layers) + std::size_t(f)) * std::size_t(endsStride)];
     }
     std::size_t lead(int s) const { return uniform ? 0 : std::size_t(s + 1) * kLead; }
-    bool worthTwoThreads() const {
-        return n >= 64 && double(n) * double(n) * double(n) * double(M + 1) > 1e8 &&
-               std::thread::hardware_concurrency() > 1;
+    // One thread per core, up to 8, once the table is large enough to repay them (a diagonal of tiles per barrier).
+    int fillThreads() const {
+        if (n < 64 || double(n) * double(n) * double(n) * double(M + 1) <= 1e8) return 1;
+        return int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
     }
 
     int G(int t) const { return t < n ? X[size_t(t)] : 0; } // grad x_t held at rest
@@ -376,8 +377,8 @@ private:
     // diagonals J - I. A tile first takes the checkpoint options whose k lies in a block strictly between I and J, one
     // block K at a time: those read only tiles (I, K) and (K, J) of earlier diagonals, three tiles in cache. Then its
     // cells are finished in the plain order (s down, t up): the taped option and the checkpoints inside blocks I and J.
-    // The two threads take the tiles of a diagonal in turn; a tile reads only earlier diagonals and itself.
-    void runTiles() {
+    // The threads take the tiles of a diagonal in turn; a tile reads only earlier diagonals and itself.
+    void runTiles(int threads) {
         const std::size_t rows = std::size_t(n) * (std::size_t(n) + 1) / 2;
         advPeak.assign(rows, 0), advTime.assign(rows, 0);
         for (int s = 0; s < n; ++s) {
@@ -397,7 +398,6 @@ private:
         endsStride = endsStrideFor(M);
         ends.assign(rows * std::size_t(layers) * std::size_t(endsStride), kInf);
         const int tiles = (n + 1 + kTile - 1) / kTile;
-        const int threads = worthTwoThreads() ? 2 : 1;
         std::vector<std::atomic<int>> next(std::size_t(tiles) + 1);
         for (auto& a : next)
             a.store(0, std::memory_order_relaxed);
@@ -409,10 +409,12 @@ private:
                 diagonalDone.wait();
             }
         };
-        if (threads == 1) return work();
-        std::thread other(work);
+        std::vector<std::thread> others;
+        for (int i = 1; i < threads; ++i)
+            others.emplace_back(work);
         work();
-        other.join();
+        for (std::thread& other : others)
+            other.join();
     }
 
     void tile(int I, int J) {
@@ -537,9 +539,9 @@ private:
     }
 };
 
-std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slots) {
+std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slots, int threads) {
     RotorInputs in(chain, unit);
-    RotorTable tiled(in, slots), plain(in, slots, true);
+    RotorTable tiled(in, slots, false, threads), plain(in, slots, true);
     std::size_t differ = 0;
     const int n = chain.length();
     for (int s = 0; s < n; ++s)

@@ -9,10 +9,10 @@ namespace ckpt {
 
 namespace rotor_detail {
 class RotorTable;
-// Fills rotor's table for `chain` in slots of `unit` bytes twice, by tiles as rotorSolve does and cell by cell in the
-// order of the recurrence, and returns how many rows (s, t) differ in any bit, in either layer of the paper's model
-// (tests).
-std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slots);
+// Fills rotor's table for `chain` in slots of `unit` bytes twice, by tiles as rotorSolve does (on `threads` threads;
+// 0: as rotorSolve picks) and cell by cell in the order of the recurrence, and returns how many rows (s, t) differ in
+// any bit, in either layer of the paper's model (tests).
+std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slots, int threads = 0);
 } // namespace rotor_detail
 
 struct RotorResult {

@@ -239,8 +239,8 @@ private slots:
     // Heterogeneous tables are filled by tiles, skipping options a bound says cannot lower a cell; the table must be
     // the one the recurrence fills cell by cell, in every bit. Chains across tile edges (16 cells), states larger
     // than a vector of slots (the loads before a row's start) and than the whole budget, free forwards (ties),
-    // slot counts around the runs of 64; the last ones large enough for two threads. Each chain in both memory
-    // models (the paper's has a second layer of the table).
+    // slot counts around the runs of 64; the last ones large enough for two threads, and the longer ones also on 3
+    // and 5 threads (n 33 to 70). Each chain in both memory models (the paper's has a second layer of the table).
     void rotorTilesFillTheSameTable() {
         struct Case {
             int n, budgetSlots;
@@ -264,13 +264,19 @@ private slots:
             Chain c = *Chain::make("tiles", steps);
             Chain paper = *c.withModel(MemoryModel::RotorPaper, k.seed % 2 ? 8 * std::int64_t(k.maxSlots) : -1);
             for (const Chain* chain : {&c, &paper}) {
-                const std::size_t differ = rotor_detail::tiledTableDifferences(*chain, 8, k.budgetSlots);
-                QVERIFY2(differ == 0, qPrintable(QString("n %1, %2 slots, %3 model: %4 rows differ")
-                                                     .arg(k.n)
-                                                     .arg(k.budgetSlots)
-                                                     .arg(chain == &c ? "standard" : "paper")
-                                                     .arg(differ)));
-                rows += k.n * (k.n + 1) / 2;
+                // As many threads as rotorSolve picks here, and on the longer chains also 3 and 5 (more than the
+                // tiles of a late diagonal, and more than the test machine's cores).
+                for (int threads : {0, 3, 5}) {
+                    if (threads && (k.n < 33 || k.n > 70)) continue;
+                    const std::size_t differ = rotor_detail::tiledTableDifferences(*chain, 8, k.budgetSlots, threads);
+                    QVERIFY2(differ == 0, qPrintable(QString("n %1, %2 slots, %3 model, %4 threads: %5 rows differ")
+                                                         .arg(k.n)
+                                                         .arg(k.budgetSlots)
+                                                         .arg(chain == &c ? "standard" : "paper")
+                                                         .arg(threads)
+                                                         .arg(differ)));
+                    rows += k.n * (k.n + 1) / 2;
+                }
             }
         }
         // And random chains, zero sizes and zero times among them.
