@@ -28,6 +28,8 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
+#include <system_error>
 #include <thread>
 
 namespace ckpt {
@@ -401,17 +403,25 @@ private:
         std::vector<std::atomic<int>> next(std::size_t(tiles) + 1);
         for (auto& a : next)
             a.store(0, std::memory_order_relaxed);
-        SpinBarrier diagonalDone(threads);
+        std::optional<SpinBarrier> diagonalDone; // for the threads that did start
+        std::atomic<bool> go{false};
         auto work = [&] {
+            while (!go.load(std::memory_order_acquire))
+                std::this_thread::yield();
             for (int d = 0; d < tiles; ++d) {
                 for (int i; (i = next[std::size_t(d)].fetch_add(1, std::memory_order_relaxed)) < tiles - d;)
                     tile(i, i + d);
-                diagonalDone.wait();
+                diagonalDone->wait();
             }
         };
         std::vector<std::thread> others;
-        for (int i = 1; i < threads; ++i)
-            others.emplace_back(work);
+        try {
+            for (int i = 1; i < threads; ++i)
+                others.emplace_back(work);
+        } catch (const std::system_error&) { // the system refused a thread: fill on those there are
+        }
+        diagonalDone.emplace(int(others.size()) + 1);
+        go.store(true, std::memory_order_release);
         work();
         for (std::thread& other : others)
             other.join();
