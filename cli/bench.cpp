@@ -15,7 +15,7 @@ namespace ckpt::cli {
 
 int cmdBench(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"json", "graphs"},
+    if (!args.parse(argc, argv, 2, {"json", "graphs", "rotor-reference"},
                     {"steps", "slots", "repeat", "rotor-steps", "graph", "budgets", "schedulers", "param", "reduction",
                      "overheads", "reduction-max-nodes", "onnx", "batch"})) {
         complain("bench: " + args.error());
@@ -57,8 +57,9 @@ int cmdBench(int argc, char** argv) {
     double perSec = double(actions) / ((plan + sim) / 1000.0);
     // Rotor on a seeded heterogeneous chain: the DP is O(n^3 M) there (no position invariance to exploit).
     int rotorSteps = std::atoi(args.value("rotor-steps", "1000").c_str());
-    double rotorMs = -1;
+    double rotorMs = -1, referenceMs = -1;
     std::size_t rotorActions = 0;
+    bool referenceEqual = false;
     if (rotorSteps > 0) {
         std::mt19937 rng(7);
         std::uniform_real_distribution<double> cost(0.5e-3, 3e-3);
@@ -83,12 +84,23 @@ int cmdBench(int argc, char** argv) {
             return BadInput;
         }
         rotorActions = r->plan.actions.size();
+        if (args.has("rotor-reference")) {
+            const int M = int(budget / r->unit);
+            t0 = clock::now();
+            const float reference = rotor_detail::plainOptimum(het, r->unit, M);
+            referenceMs = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+            referenceEqual = double(reference) == r->dp_cost;
+        }
     }
     if (args.has("json")) {
         std::printf(
             "{\"scheduler\":\"revolve\",\"steps\":%d,\"slots\":%d,\"actions\":%zu,\"forward_steps\":%lld,"
-            "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f,\"rotor_steps\":%d,\"rotor_ms\":%.1f}\n",
-            n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs);
+            "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f,\"rotor_steps\":%d,\"rotor_ms\":%.1f%s}\n",
+            n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs,
+            referenceMs < 0 ? ""
+                            : (",\"rotor_reference_ms\":" + std::to_string(referenceMs) +
+                               ",\"rotor_reference_equal\":" + (referenceEqual ? "true" : "false"))
+                                  .c_str());
     } else {
         std::printf("revolve, n = %d steps, %d slots (median of %d runs)\n", n, s, repeat);
         std::printf("  actions produced   %zu (%lld forward steps)\n", actions, forwardSteps);
@@ -101,6 +113,14 @@ int cmdBench(int argc, char** argv) {
                 "rotor, n = %d heterogeneous steps (seed 7), 500 memory slots, budget 10%% of store-all's peak\n"
                 "  time to solve      %.0f ms (%zu actions)\n",
                 rotorSteps, rotorMs, rotorActions);
+        if (referenceMs >= 0)
+            std::printf("  reference          %.0f ms (the rotor paper's algorithm: every split point at every slot, "
+                        "cell by cell, one thread; same optimum: %s)\n",
+                        referenceMs, referenceEqual ? "yes" : "NO");
+    }
+    if (referenceMs >= 0 && !referenceEqual) {
+        complain("bench: rotor's tiled table and the reference give different optima");
+        return BadInput;
     }
     return Done;
 }

@@ -32,7 +32,7 @@ usage:
   ckpt generate [--kind random-dag|join|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt import MODEL.onnx [--batch N] [--input NAME=1x3x224x224]... [--dtype fp32|fp16|bf16] [--hardware HW]
              [--out NET.ckpt-graph.json] [--as-chain] [--strict]
-  ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--json]
+  ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--rotor-reference] [--json]
   ckpt bench --graphs [--graph FILE,...] [--budgets LIST] [--schedulers a,b] [--param NAME.k=v]... [--reduction a,b]
              [--overheads 1,1.1,1.33] [--reduction-max-nodes N]
   ckpt bench --onnx MODEL.onnx [--batch N] [--repeat K] [--json]

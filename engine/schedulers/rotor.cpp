@@ -549,6 +549,10 @@ private:
     }
 };
 
+float plainOptimum(const Chain& chain, std::int64_t unit, int slots) {
+    return RotorTable(RotorInputs(chain, unit), slots, true).optimum(slots);
+}
+
 std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slots, int threads) {
     RotorInputs in(chain, unit);
     RotorTable tiled(in, slots, false, threads), plain(in, slots, true);

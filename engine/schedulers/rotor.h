@@ -13,6 +13,9 @@ class RotorTable;
 // 0: as rotorSolve picks) and cell by cell in the order of the recurrence, and returns how many rows (s, t) differ in
 // any bit, in either layer of the paper's model (tests).
 std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slots, int threads = 0);
+// The optimum at m = slots of rotor's table filled by the rotor paper's algorithm: every split point at every slot,
+// cell by cell in the order of the recurrence, on one thread (ckpt bench --rotor-reference).
+float plainOptimum(const Chain& chain, std::int64_t unit, int slots);
 } // namespace rotor_detail
 
 struct RotorResult {

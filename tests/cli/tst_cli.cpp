@@ -240,6 +240,23 @@ private slots:
         QVERIFY(j["feasible"].toBool());
     }
 
+    // The benchmark's rotor section on a short chain: its plan replays (bench checks that) and the reference fill, the
+    // rotor paper's algorithm (every split point at every slot), finds the same optimum.
+    void benchComparesRotorWithTheReferenceFill() {
+        Output o = ckptRun({"bench", "--steps", "50", "--slots", "3", "--repeat", "1", "--rotor-steps", "80",
+                            "--rotor-reference", "--json"});
+        QCOMPARE(o.code, 0);
+        QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        QCOMPARE(j["rotor_steps"].toInt(), 80);
+        QVERIFY(j["rotor_ms"].toDouble() >= 0);
+        QVERIFY(j["rotor_reference_ms"].toDouble() >= 0);
+        QVERIFY(j["rotor_reference_equal"].toBool());
+        Output text = ckptRun(
+            {"bench", "--steps", "50", "--slots", "3", "--repeat", "1", "--rotor-steps", "80", "--rotor-reference"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("same optimum: yes"), text.out.constData());
+    }
+
     void planRoundTripsThroughSimulate() {
         QString plan = path("plan.json");
         Output o = ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "periodic", "--slots",
