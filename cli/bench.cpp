@@ -93,14 +93,13 @@ int cmdBench(int argc, char** argv) {
         }
     }
     if (args.has("json")) {
-        std::printf(
-            "{\"scheduler\":\"revolve\",\"steps\":%d,\"slots\":%d,\"actions\":%zu,\"forward_steps\":%lld,"
-            "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f,\"rotor_steps\":%d,\"rotor_ms\":%.1f%s}\n",
-            n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs,
-            referenceMs < 0 ? ""
-                            : (",\"rotor_reference_ms\":" + std::to_string(referenceMs) +
-                               ",\"rotor_reference_equal\":" + (referenceEqual ? "true" : "false"))
-                                  .c_str());
+        std::printf("{\"scheduler\":\"revolve\",\"steps\":%d,\"slots\":%d,\"actions\":%zu,\"forward_steps\":%lld,"
+                    "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f,\"rotor_steps\":%d,\"rotor_ms\":%.1f",
+                    n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs);
+        if (referenceMs >= 0)
+            std::printf(",\"rotor_reference_ms\":%.1f,\"rotor_reference_equal\":%s", referenceMs,
+                        referenceEqual ? "true" : "false");
+        std::printf("}\n");
     } else {
         std::printf("revolve, n = %d steps, %d slots (median of %d runs)\n", n, s, repeat);
         std::printf("  actions produced   %zu (%lld forward steps)\n", actions, forwardSteps);

@@ -310,6 +310,9 @@ private:
     }
 
     int G(int t) const { return t < n ? X[size_t(t)] : 0; } // grad x_t held at rest
+    // Forward k of an advance from x_s (k > s), without x_s and the gradient held: x_{k-1} (unless it is x_s), x_k and
+    // the forward's temporaries.
+    int advanceStep(int s, int k) const { return (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)]; }
 
     // The paper's model (model/chain.h), layer f = 1 when x_s lives inside the tape of step s (no bytes of its own,
     // never freed by a forward); cs is what x_s costs. A taped forward keeps x_s until its backward and holds its
@@ -364,7 +367,7 @@ private:
             const int cs = paper && f ? 0 : X[size_t(s)], g = G(t);
             int advPeak = 0;
             for (int k = s + 1; k < t; ++k) {
-                advPeak = std::max(advPeak, cs + (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)] + g);
+                advPeak = std::max(advPeak, cs + advanceStep(s, k) + g);
                 if (advPeak > M) break; // longer advances only need more
                 const float* right = at(k, t, 0);
                 const float* left = at(s, k, f);
@@ -386,7 +389,7 @@ private:
         for (int s = 0; s < n; ++s) {
             int peak = 0;
             for (int k = s + 1; k <= n; ++k) {
-                peak = std::max(peak, (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)]);
+                peak = std::max(peak, advanceStep(s, k));
                 advPeak[row(s, k)] = peak;
                 advTime[row(s, k)] = float(PF[size_t(k)] - PF[size_t(s)]);
             }
