@@ -16,6 +16,8 @@ std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slo
 // The optimum at m = slots of rotor's table filled by the rotor paper's algorithm: every split point at every slot,
 // cell by cell in the order of the recurrence, on one thread (ckpt bench --rotor-reference).
 float plainOptimum(const Chain& chain, std::int64_t unit, int slots);
+// Cells per side of the tiles (tests pick chain lengths around its multiples).
+int tileCells();
 } // namespace rotor_detail
 
 struct RotorResult {

@@ -237,10 +237,11 @@ private slots:
     // over every persistent schedule, the search restating the model (exhaustive.h) and the simulator judging the
     // plans. Store-all's peak formula and the leanest schedule's agree with the simulator there too.
     // Heterogeneous tables are filled by tiles, skipping options a bound says cannot lower a cell; the table must be
-    // the one the recurrence fills cell by cell, in every bit. Chains across tile edges (16 cells), states larger
-    // than a vector of slots (the loads before a row's start) and than the whole budget, free forwards (ties),
-    // slot counts around the runs of 64; the last ones large enough for two threads, and the longer ones also on 3
-    // and 5 threads (n 33 to 70). Each chain in both memory models (the paper's has a second layer of the table).
+    // the one the recurrence fills cell by cell, in every bit. Chains across tile edges (rotor_detail::tileCells()),
+    // states larger than a vector of slots (the loads before a row's start) and than the whole budget, free forwards
+    // (ties), slot counts around multiples of the runs (32 and 64); the last ones large enough for two threads, and
+    // those of three and four tiles also on 3 and 5 threads. Each chain in both memory models (the paper's has a
+    // second layer of the table).
     void rotorTilesFillTheSameTable() {
         struct Case {
             int n, budgetSlots;
@@ -248,9 +249,13 @@ private slots:
             int maxSlots; // sizes up to this many slots of 8 bytes
             bool freeForwards;
         };
-        const Case cases[] = {{1, 10, 1, 3, false},    {2, 10, 2, 4, false},    {15, 20, 3, 6, false},
-                              {16, 63, 4, 12, true},   {17, 64, 5, 30, false},  {33, 65, 6, 40, false},
-                              {40, 129, 7, 150, true}, {70, 200, 8, 24, false}, {100, 130, 9, 20, true}};
+        // Lengths around the tiles' multiples: one tile (its cells in the plain order only), two, and three or more
+        // (split points in a block strictly between a tile's blocks, and diagonals of several tiles).
+        const int w = rotor_detail::tileCells();
+        const Case cases[] = {
+            {1, 10, 1, 3, false},           {2, 10, 2, 4, false},           {w - 1, 20, 3, 6, false},
+            {w, 63, 4, 12, true},           {w + 1, 64, 5, 30, false},      {2 * w + 1, 65, 6, 40, false},
+            {2 * w + 8, 129, 7, 150, true}, {3 * w - 2, 200, 8, 24, false}, {4 * w + 4, 130, 9, 20, true}};
         int rows = 0;
         for (const Case& k : cases) {
             std::mt19937 rng(k.seed);
@@ -264,10 +269,10 @@ private slots:
             Chain c = *Chain::make("tiles", steps);
             Chain paper = *c.withModel(MemoryModel::RotorPaper, k.seed % 2 ? 8 * std::int64_t(k.maxSlots) : -1);
             for (const Chain* chain : {&c, &paper}) {
-                // As many threads as rotorSolve picks here, and on the longer chains also 3 and 5 (more than the
-                // tiles of a late diagonal, and more than the test machine's cores).
+                // As many threads as rotorSolve picks here, and on the chains of three or four tiles also 3 and 5 (more
+                // than the tiles of a late diagonal, and more than the test machine's cores).
                 for (int threads : {0, 3, 5}) {
-                    if (threads && (k.n < 33 || k.n > 70)) continue;
+                    if (threads && (k.n <= 2 * w || k.n > 4 * w)) continue;
                     const std::size_t differ = rotor_detail::tiledTableDifferences(*chain, 8, k.budgetSlots, threads);
                     QVERIFY2(differ == 0, qPrintable(QString("n %1, %2 slots, %3 model, %4 threads: %5 rows differ")
                                                          .arg(k.n)
