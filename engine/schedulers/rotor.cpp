@@ -60,8 +60,8 @@ inline Floats16 min16(Floats16 a, Floats16 b) {
     return b < a ? b : a;
 }
 
-constexpr int kTile = 24; // cells per tile side (1000 steps: sides of 16 and 32 are 14 % and 3 % slower)
-constexpr int kRun = 32;  // slots per run of the bounds, two vectors (runs of 16 and 64: 6 % and 4 % slower)
+constexpr int kTile = 24; // cells per tile side (1000 steps: sides of 16 and 32 are 7 % and 2 % slower)
+constexpr int kRun = 32;  // slots per run of the bounds, two vectors (runs of 16 and 64: 6 % and 12 % slower)
 // Unused slots before each start's rows (s, s+1..n) of a heterogeneous table: a vector that straddles the start of
 // row (k, k+1) reads (and ignores) them; before any other row (k, t) lies row (k, t-1), filled before it is read.
 constexpr int kLead = 16;
@@ -455,11 +455,19 @@ private:
             for (int t = std::max(t0, s + 1); t < t1; ++t)
                 for (int f = 0; f < layers; ++f)
                     std::fill_n(at(s, t, f), stride, kInf);
-        for (int K = I + 1; K < J; ++K)
+        for (int K = I + 1; K < J; ++K) {
+            const int kb = K * kTile, ke = kb + kTile;
+            After after[kTile]; // rows (k, t) by t
+            for (int t = t0; t < t1; ++t)
+                afterRows(after[t - t0], t, kb, ke);
             for (int s = s0; s < s1; ++s)
-                for (int t = t0; t < t1; ++t)
-                    for (int f = 0; f < layers; ++f)
-                        checkpoints(s, t, K * kTile, K * kTile + kTile, f);
+                for (int f = 0; f < layers; ++f) {
+                    Checkpoints c;
+                    beforeRows(c, s, f, kb, ke);
+                    for (int t = t0; t < t1; ++t)
+                        checkpoints(c, after[t - t0], s, t, f);
+                }
+        }
         for (int s = s1 - 1; s >= s0; --s)
             for (int t = std::max(t0, s + 1); t < t1; ++t)
                 for (int f = 0; f < layers; ++f) {
@@ -479,33 +487,64 @@ private:
     // paper's model, layer f: x_s costs cs (nothing when it lives inside a tape, f = 1), the part after the
     // checkpoint is read in layer 0 and the part before it in layer f.
     struct Checkpoints {
-        int count = 0;
+        int options = 0; // split points kb.. of the block
+        int peak[kTile]; // the advance's peak from x_s to x_k, without x_s and grad x_t (advPeak)
         float adv[kTile];
-        const float* right[kTile]; // row (k, t), shifted by x_s (cs)
-        const float* left[kTile];  // row (s, k)
-        const float* rightEnds[kTile];
+        const float* left[kTile]; // row (s, k)
         const float* leftEnds[kTile];
+        int count = 0;             // the options that fit with grad x_t held
+        const float* right[kTile]; // row (k, t), shifted by x_s (cs)
+        const float* rightEnds[kTile];
         int from[kTile];
         Floats16 bound[kTile]; // on 16 runs
         Floats16 least;
     };
+    // The rows (k, t) of the split points of a block, in layer 0: the same for every s.
+    struct After {
+        const float* row[kTile];
+        const float* ends[kTile];
+    };
+
+    // What the options of split points k in [kb, ke) take from the rows (s, k): the same for every t. (A block of
+    // the tile fills these once for its kTile cells (s, t), and the rows (k, t) once for its kTile values of s.)
+    void beforeRows(Checkpoints& c, int s, int f, int kb, int ke) {
+        const std::size_t r0 = row(s, kb); // rows (s, k) are consecutive in k
+        c.options = ke - kb;
+        for (int j = 0; j < c.options; ++j) {
+            const std::size_t rl = r0 + std::size_t(j);
+            c.peak[j] = advPeak[rl];
+            c.adv[j] = advTime[rl];
+            c.left[j] = atRow(rl, s, f);
+            c.leftEnds[j] = endsOf(rl, f);
+        }
+    }
+    void afterRows(After& a, int t, int kb, int ke) {
+        for (int k = kb; k < ke; ++k) {
+            const std::size_t rr = row(k, t);
+            a.row[k - kb] = atRow(rr, k, 0);
+            a.ends[k - kb] = endsOf(rr, 0);
+        }
+    }
 
     void checkpoints(int s, int t, int kb, int ke, int f) {
         if (kb >= ke) return;
-        const int xs = paper && f ? 0 : X[size_t(s)], g = G(t);
-        const std::size_t r0 = row(s, kb); // rows (s, k) are consecutive in k
         Checkpoints c;
-        for (int k = kb; k < ke; ++k) {
-            const std::size_t rl = r0 + std::size_t(k - kb), rr = row(k, t);
-            const int from = std::max(advPeak[rl] + xs + g, xs);
+        beforeRows(c, s, f, kb, ke);
+        After a;
+        afterRows(a, t, kb, ke);
+        checkpoints(c, a, s, t, f);
+    }
+
+    void checkpoints(Checkpoints& c, const After& a, int s, int t, int f) {
+        const int xs = paper && f ? 0 : X[size_t(s)], g = G(t);
+        c.count = 0;
+        for (int j = 0; j < c.options; ++j) {
+            const int from = std::max(c.peak[j] + xs + g, xs);
             if (from > M) break; // longer advances only need more
-            const int j = c.count++;
             c.from[j] = from;
-            c.adv[j] = advTime[rl];
-            c.right[j] = atRow(rr, k, 0) - xs;
-            c.left[j] = atRow(rl, s, f);
-            c.rightEnds[j] = endsOf(rr, 0);
-            c.leftEnds[j] = endsOf(rl, f);
+            c.right[j] = a.row[j] - xs;
+            c.rightEnds[j] = a.ends[j];
+            c.count = j + 1;
         }
         if (!c.count) return;
         float* out = at(s, t, f);
