@@ -536,13 +536,13 @@ private:
     }
 
     void checkpoints(Checkpoints& c, const After& a, int s, int t, int f) {
-        const int xs = paper && f ? 0 : X[size_t(s)], g = G(t);
+        const int cs = paper && f ? 0 : X[size_t(s)], g = G(t); // what x_s costs, as in fill()
         c.count = 0;
         for (int j = 0; j < c.options; ++j) {
-            const int from = std::max(c.peak[j] + xs + g, xs);
+            const int from = std::max(c.peak[j] + cs + g, cs);
             if (from > M) break; // longer advances only need more
             c.from[j] = from;
-            c.right[j] = a.row[j] - xs;
+            c.right[j] = a.row[j] - cs;
             c.rightEnds[j] = a.ends[j];
             c.count = j + 1;
         }
