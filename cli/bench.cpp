@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <thread>
 
 namespace ckpt::cli {
 
@@ -59,6 +60,7 @@ int cmdBench(int argc, char** argv) {
     int rotorSteps = std::atoi(args.value("rotor-steps", "1000").c_str());
     double rotorMs = -1, referenceMs = -1;
     std::size_t rotorActions = 0;
+    int rotorThreads = 0;
     bool referenceEqual = false;
     if (rotorSteps > 0) {
         std::mt19937 rng(7);
@@ -84,6 +86,7 @@ int cmdBench(int argc, char** argv) {
             return BadInput;
         }
         rotorActions = r->plan.actions.size();
+        rotorThreads = r->threads;
         if (args.has("rotor-reference")) {
             const int M = int(budget / r->unit);
             t0 = clock::now();
@@ -94,8 +97,10 @@ int cmdBench(int argc, char** argv) {
     }
     if (args.has("json")) {
         std::printf("{\"scheduler\":\"revolve\",\"steps\":%d,\"slots\":%d,\"actions\":%zu,\"forward_steps\":%lld,"
-                    "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f,\"rotor_steps\":%d,\"rotor_ms\":%.1f",
-                    n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs);
+                    "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f,\"rotor_steps\":%d,\"rotor_ms\":%.1f,"
+                    "\"rotor_threads\":%d,\"cores\":%u",
+                    n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs, rotorThreads,
+                    std::thread::hardware_concurrency());
         if (referenceMs >= 0)
             std::printf(",\"rotor_reference_ms\":%.1f,\"rotor_reference_equal\":%s", referenceMs,
                         referenceEqual ? "true" : "false");
@@ -110,8 +115,9 @@ int cmdBench(int argc, char** argv) {
         if (rotorSteps > 0)
             std::printf(
                 "rotor, n = %d heterogeneous steps (seed 7), 500 memory slots, budget 10%% of store-all's peak\n"
-                "  time to solve      %.0f ms (%zu actions)\n",
-                rotorSteps, rotorMs, rotorActions);
+                "  time to solve      %.0f ms (%zu actions; table filled on %d thread%s, %u cores)\n",
+                rotorSteps, rotorMs, rotorActions, rotorThreads, rotorThreads == 1 ? "" : "s",
+                std::thread::hardware_concurrency());
         if (referenceMs >= 0)
             std::printf("  reference          %.0f ms (the rotor paper's algorithm: every split point at every slot, "
                         "cell by cell, one thread; same optimum: %s)\n",

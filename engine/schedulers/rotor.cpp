@@ -169,6 +169,7 @@ public:
                7 * X.size() * sizeof(double);
     }
     int slots() const { return M; }
+    int threads() const { return m_threads; }
 
     float optimum(int m) const { return at(0, n)[m]; }
     float value(int s, int t, int m) const { return at(s, t)[m]; }
@@ -284,6 +285,7 @@ private:
     AlignedFloats ends;
     std::size_t endsSize = 0;
     int runs = 0, endsStride = 0; // runs, rounded up to a vector
+    int m_threads = 1;            // that filled the table
 
     // Uniform chains by span; otherwise (the tiles' reference, tests) cell by cell in the recurrence's order, by the
     // end t and then the start s downwards, on one thread.
@@ -442,7 +444,8 @@ private:
                 others.emplace_back(work);
         } catch (const std::system_error&) { // the system refused a thread: fill on those there are
         }
-        diagonalDone.emplace(int(others.size()) + 1);
+        m_threads = int(others.size()) + 1;
+        diagonalDone.emplace(m_threads);
         go.store(true, std::memory_order_release);
         work();
         for (std::thread& other : others)
@@ -691,6 +694,10 @@ float RotorProgramme::cost(int s, int t, int m) const {
     return table->value(s, t, m);
 }
 
+int RotorProgramme::threads() const {
+    return table->threads();
+}
+
 const float* RotorProgramme::row(int s, int t) const {
     return table->values(s, t);
 }
@@ -749,6 +756,7 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
     RotorResult r;
     r.unit = unit;
     r.dp_cost = dp->optimum(M);
+    r.threads = prog->threads();
     double time = 0;
     r.plan.actions.reserve(4 * std::size_t(n));
     dp->emit(0, n, M, r.plan, time);

@@ -24,6 +24,7 @@ struct RotorResult {
     Plan plan;
     double dp_cost = 0;    // the programme's optimum in its discretised memory model
     std::int64_t unit = 1; // bytes per memory slot
+    int threads = 1;       // that filled the programme's table (ckpt bench)
 };
 
 // Rotor's programme for a chain and budget, as a part of another programme (offload-dp reverses the part before
@@ -35,6 +36,7 @@ struct RotorProgramme {
     // Opt(s, t, m): the least time to reverse steps s+1..t from x_s, holding grad x_t (t < n) and at most m slots;
     // +infinity if m is too few.
     float cost(int s, int t, int m) const;
+    int threads() const;                  // that filled the table
     const float* row(int s, int t) const; // cost(s, t, m) for m = 0..M
     // Appends that schedule's actions to `plan`, adding their compute time to `time`.
     void emit(int s, int t, int m, Plan& plan, double& time) const;

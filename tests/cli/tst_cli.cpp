@@ -7,6 +7,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <thread>
 
 #include "common/ckpt_process.h"
 
@@ -251,6 +253,10 @@ private slots:
         QVERIFY(j["rotor_ms"].toDouble() >= 0);
         QVERIFY(j["rotor_reference_ms"].toDouble() >= 0);
         QVERIFY(j["rotor_reference_equal"].toBool());
+        // The threads that filled the table: one, or one per core up to 8 (tst_optimal checks which).
+        const int cores = int(std::thread::hardware_concurrency());
+        QCOMPARE(j["cores"].toInt(), cores);
+        QVERIFY(j["rotor_threads"].toInt() >= 1 && j["rotor_threads"].toInt() <= std::clamp(cores, 1, 8));
         Output text = ckptRun(
             {"bench", "--steps", "50", "--slots", "3", "--repeat", "1", "--rotor-steps", "80", "--rotor-reference"});
         QCOMPARE(text.code, 0);

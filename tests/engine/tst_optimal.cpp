@@ -11,7 +11,9 @@
 #include "test_util.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <random>
+#include <thread>
 
 using namespace ckpt;
 using namespace ckpt::test;
@@ -310,6 +312,34 @@ private slots:
             }
         }
         qInfo("tiled and plain rotor tables equal bit for bit on %d rows", rows);
+    }
+
+    // The threads rotorSolve reports (ckpt bench prints them): one for a table of at most 1e8 inner steps (n^3 by the
+    // slots), else one per core up to 8; uniform chains fill their O(n) rows on one thread.
+    void rotorReportsTheThreadsThatFilledItsTable() {
+        const int cores = std::clamp(int(std::thread::hardware_concurrency()), 1, 8);
+        std::mt19937 rng(3);
+        std::uniform_int_distribution<int> size(1, 97); // sizes with no common unit: the table has the asked slots
+        auto chain = [&](int n) {
+            std::vector<Step> steps;
+            for (int i = 0; i < n; ++i)
+                steps.push_back(Step{1.0 + i % 3, 2.0, 1000 + size(rng), 3000 + size(rng), 0, 0});
+            return *Chain::make("threads", steps);
+        };
+        struct Case {
+            int n, slotCount, threads;
+        };
+        // 60 steps: under the 64 that repay threads; 100 x 500 slots: 5e8 inner steps; 100 x 80 slots: 8.1e7.
+        for (const Case& k : {Case{60, 500, 1}, Case{100, 500, cores}, Case{100, 80, 1}}) {
+            clearRotorCache();
+            Chain c = chain(k.n);
+            auto r = rotorSolve(c, storeAllPeakBytes(c) / 4, k.slotCount);
+            QVERIFY2(bool(r), r ? "" : r.error().c_str());
+            QCOMPARE(r->threads, k.threads);
+        }
+        auto uniform = rotorSolve(*Chain::uniform("u", 200, Step{1.0, 2.0, 1000, 3000, 0, 0}), 40000, 500);
+        QVERIFY(bool(uniform));
+        QCOMPARE(uniform->threads, 1);
     }
 
     void rotorPaperModelEqualsExhaustiveSearch() {
