@@ -171,7 +171,7 @@ struct Builder {
 std::string nodeLabel(const onnx::NodeProto& n, const std::string& op) {
     std::string name = n.name();
     if (name.empty() && n.output_size() > 0) name = n.output(0);
-    return "'" + validUtf8(name) + "' (" + op + ")";
+    return "'" + validUtf8(name) + "' (" + validUtf8(op) + ")";
 }
 
 std::string listed(const std::vector<std::string>& names) {
@@ -235,7 +235,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     int folded = 0;
     for (const auto& n : g.node()) {
         const bool standard = n.domain().empty() || n.domain() == "ai.onnx";
-        const std::string op = standard ? n.op_type() : n.domain() + "." + n.op_type();
+        const std::string op = validUtf8(standard ? n.op_type() : n.domain() + "." + n.op_type());
         const OnnxOpKind kind = standard ? onnxOpKind(n.op_type()) : OnnxOpKind::Unknown;
         std::vector<const Value*> ins;
         bool anyActivation = false;
@@ -288,7 +288,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         }
         const OnnxOpCost cost = onnxOpCost(desc);
         const double forward = rooflineSeconds(cost.flops, cost.bytes_moved, options.hardware);
-        const std::string id = b.uniqueId(n.name(), n.op_type());
+        const std::string id = b.uniqueId(n.name(), validUtf8(n.op_type()));
         if (kind == OnnxOpKind::Unknown) b.unknownOps[op].push_back(id);
         if (unsized) b.unsized.push_back(id + " (" + op + ")");
         const int index = b.addNode(GraphNode{id, forward, 2 * forward, outputBytes, cost.workspace_bytes,
@@ -350,6 +350,7 @@ Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& 
         if (!model) return model.errorValue();
         if (auto e = refuseControlFlow(model->graph(), source)) return *e;
         if (auto e = onnxio::fixInputs(*model->mutable_graph(), options, source)) return *e;
+        if (auto e = onnxio::guardShapeInference(*model->mutable_graph(), source)) return *e;
         const std::string inferenceError = onnxio::inferShapes(*model);
         return build(*model, source, options, inferenceError);
     } catch (const std::bad_alloc&) {

@@ -24,6 +24,13 @@ std::vector<const onnx::ValueInfoProto*> dataInputs(const onnx::GraphProto& grap
 // for intermediate values and outputs, which a new batch size would contradict.
 std::optional<Error> fixInputs(onnx::GraphProto& graph, const OnnxImportOptions& options, const std::string& source);
 
+// Checks the convolutions and poolings before libonnx's shape inference, which in Debian's libonnx 1.12 reads past its
+// vectors or divides by zero on some malformed ones (onnx/onnx#6180, #8036): a kernel taken from weights of another
+// rank than the input, a stride of 0. Refuses a stride, dilation or kernel size below 1 or a negative pad, naming the
+// node; gives a convolution without a kernel_shape attribute the one its stored weights hold (what ONNX defines it to
+// be), and refuses one whose weights the model does not store, or store with fewer than 3 dimensions.
+std::optional<Error> guardShapeInference(onnx::GraphProto& graph, const std::string& source);
+
 // Runs libonnx's shape inference (with data propagation, so shapes computed by Shape -> Gather -> Concat -> Reshape are
 // known). Returns libonnx's message when some operator could not be inferred (its outputs then stay unsized), else "".
 std::string inferShapes(onnx::ModelProto& model);
