@@ -227,8 +227,10 @@ std::optional<Error> guardShapeInference(onnx::GraphProto& graph, const std::str
         if (!w)
             return fail(what + ": its weights are not stored in the model (no initializer" +
                         (n.input_size() > weights ? " '" + validUtf8(n.input(weights)) + "'" : std::string()) +
-                        "), and " + (op == "ConvTranspose" ? "ConvTranspose" : "without a kernel_shape attribute it") +
-                        " needs their shape; store them, or give kernel_shape");
+                        "), and " +
+                        (op == "ConvTranspose" ? "ConvTranspose needs their shape; store them"
+                                               : "without a kernel_shape attribute it needs their shape; store them, "
+                                                 "or give kernel_shape"));
         if (w->dims_size() < 3)
             return fail(what + ": its weights '" + validUtf8(w->name()) + "' have " + std::to_string(w->dims_size()) +
                         " dimension" + (w->dims_size() == 1 ? "" : "s") +

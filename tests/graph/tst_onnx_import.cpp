@@ -320,6 +320,23 @@ private slots:
                  "model.onnx: node 'conv' (Conv): its weights are not stored in the model (no initializer 'wc'), and "
                  "without a kernel_shape attribute it needs their shape; store them, or give kernel_shape");
 
+        OnnxBuilder transposed("transposed");
+        transposed.input("x", {2, 3, 8, 8});
+        transposed.weight("w", {3, 4, 3, 3});
+        transposed.node("Identity", "copy", {"w"}, {"wc"});
+        transposed.output(transposed.op("ConvTranspose", "up", {"x", "wc"}));
+        OnnxBuilder::attr(transposed.last(), "kernel_shape", std::vector<std::int64_t>{3, 3});
+        QCOMPARE(refusal(load(transposed)), "model.onnx: node 'up' (ConvTranspose): its weights are not stored in the "
+                                            "model (no initializer 'wc'), and ConvTranspose needs their shape; store "
+                                            "them");
+        OnnxBuilder stored("stored");
+        stored.input("x", {2, 3, 8, 8});
+        stored.weight("w", {3, 4, 3, 3});
+        stored.output(stored.op("ConvTranspose", "up", {"x", "w"}));
+        auto up = load(stored);
+        QVERIFY2(up.ok(), up ? "" : up.error().c_str());
+        QCOMPARE(node(up->graph, "up").output_bytes, 2 * 4 * 10 * 10 * 4); // (2, 4, 8 + 3 - 1, ...) floats
+
         OnnxBuilder flat("flat");
         flat.input("x", {2, 3, 8, 8});
         flat.weight("w", {4, 3});
