@@ -10,6 +10,8 @@
 #ifdef CKPT_HAVE_ONNX
 #include "io/onnx_reader.h"
 
+#include <onnx/defs/schema.h>
+
 #include <limits>
 #include <map>
 #include <optional>
@@ -196,6 +198,41 @@ std::optional<Error> refuseControlFlow(const onnx::GraphProto& g, const std::str
     return std::nullopt;
 }
 
+// What libonnx's shape inference takes for granted, checked first (on a node that reads an undefined value, or a
+// Split with no outputs, libonnx 1.12 dereferences nothing or divides by zero): every value a node reads is a graph
+// input, an initializer or an earlier node's output, and a node of an operator libonnx knows has the inputs, outputs
+// and attributes its schema allows (libonnx's own check, and message).
+std::optional<Error> checkNodes(const onnx::ModelProto& model, const std::string& source) {
+    const onnx::GraphProto& g = model.graph();
+    int opset = 0;
+    for (const auto& o : model.opset_import())
+        if (o.domain().empty() || o.domain() == "ai.onnx") opset = int(o.version());
+    std::unordered_set<std::string> defined;
+    for (const auto& in : g.input())
+        defined.insert(in.name());
+    for (const auto& t : g.initializer())
+        defined.insert(t.name());
+    for (const auto& n : g.node()) {
+        const bool standard = n.domain().empty() || n.domain() == "ai.onnx";
+        const std::string op = standard ? n.op_type() : n.domain() + "." + n.op_type();
+        for (const auto& name : n.input())
+            if (!name.empty() && !defined.count(name))
+                return fail(source + ": node " + nodeLabel(n, op) + " reads '" + validUtf8(name) +
+                            "', which no graph input, initializer or earlier node produces (ONNX lists nodes in "
+                            "topological order)");
+        if (const auto* schema = standard ? onnx::OpSchemaRegistry::Schema(n.op_type(), opset, "") : nullptr) {
+            try {
+                schema->Verify(n);
+            } catch (const std::exception& e) {
+                return fail(source + ": node " + nodeLabel(n, op) + ": " + validUtf8(e.what()));
+            }
+        }
+        for (const auto& out : n.output())
+            defined.insert(out);
+    }
+    return std::nullopt;
+}
+
 Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& source, const OnnxImportOptions& options,
                          const std::string& inferenceError) {
     const onnx::GraphProto& g = model.graph();
@@ -349,6 +386,7 @@ Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& 
         auto model = onnxio::parseModel(bytes, source);
         if (!model) return model.errorValue();
         if (auto e = refuseControlFlow(model->graph(), source)) return *e;
+        if (auto e = checkNodes(*model, source)) return *e;
         if (auto e = onnxio::fixInputs(*model->mutable_graph(), options, source)) return *e;
         if (auto e = onnxio::guardShapeInference(*model->mutable_graph(), source)) return *e;
         const std::string inferenceError = onnxio::inferShapes(*model);

@@ -361,6 +361,35 @@ private slots:
                  "model.onnx: node 'pool' (AveragePool): attribute pads holds -1; each of its pads must be >= 0");
     }
 
+    // Nodes that libonnx 1.12's shape inference would crash on, refused before it runs: a value read before any node
+    // produces it (a Shape of it dereferenced nothing), and a Split with no outputs (it divided by their count).
+    void nodesAreCheckedBeforeShapeInference() {
+        OnnxBuilder ghost("ghost");
+        ghost.input("x", {2, 6});
+        ghost.output(ghost.op("Add", "add", {"x", ghost.op("Shape", "shape", {"nowhere"})}));
+        QCOMPARE(refusal(load(ghost)), "model.onnx: node 'shape' (Shape) reads 'nowhere', which no graph input, "
+                                       "initializer or earlier node produces (ONNX lists nodes in topological order)");
+        OnnxBuilder late("late");
+        late.input("x", {2, 6});
+        late.node("Relu", "first", {"y"}, {"z"});
+        late.node("Relu", "second", {"x"}, {"y"});
+        late.output("z");
+        QVERIFY(refusal(load(late)).startsWith("model.onnx: node 'first' (Relu) reads 'y', which no graph input"));
+
+        OnnxBuilder split("split");
+        split.input("x", {2, 6});
+        split.node("Split", "split", {"x"}, {});
+        OnnxBuilder::attr(split.last(), "axis", std::int64_t(1));
+        split.output(split.op("Relu", "relu", {"x"}));
+        const QString r = refusal(load(split));
+        QVERIFY2(r.startsWith("model.onnx: node 'split' (Split): ") && r.contains("output size 0"), qPrintable(r));
+
+        OnnxBuilder typo = ckpt::test::convStack();
+        OnnxBuilder::attr(typo.graph()->mutable_node(0), "stride", std::vector<std::int64_t>{1, 1});
+        const QString t = refusal(load(typo));
+        QVERIFY2(t.startsWith("model.onnx: node 'conv' (Conv): ") && t.contains("stride"), qPrintable(t));
+    }
+
     // An operator's name is any bytes; an unnamed node's id is made from it, and a graph's ids are UTF-8 (the fuzzer
     // found an id that did not save and read back equal).
     void unnamedNodesOfUnknownOperatorsGetUtf8Ids() {
