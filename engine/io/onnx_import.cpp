@@ -169,10 +169,13 @@ struct Builder {
     }
 };
 
-// The node's name, or its first output's when it has none.
-std::string nodeLabel(const onnx::NodeProto& n, const std::string& op) {
+// The node's name, or its first output's when it has none, or else its place in the graph ("#3": the third node).
+std::string nodeLabel(const onnx::GraphProto& g, const onnx::NodeProto& n, const std::string& op) {
     std::string name = n.name();
     if (name.empty() && n.output_size() > 0) name = n.output(0);
+    if (name.empty())
+        for (int k = 0; k < g.node_size(); ++k)
+            if (&g.node(k) == &n) return "#" + std::to_string(k + 1) + " (" + validUtf8(op) + ")";
     return "'" + validUtf8(name) + "' (" + validUtf8(op) + ")";
 }
 
@@ -191,7 +194,7 @@ std::optional<Error> refuseControlFlow(const onnx::GraphProto& g, const std::str
         for (const auto& a : n.attribute())
             body = body || a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS;
         if (body)
-            return fail(source + ": node " + nodeLabel(n, standard ? n.op_type() : n.domain() + "." + n.op_type()) +
+            return fail(source + ": node " + nodeLabel(g, n, standard ? n.op_type() : n.domain() + "." + n.op_type()) +
                         ": control flow (Loop, If, Scan: a body graph run a data-dependent number of times) cannot "
                         "be imported; export the model with the loop unrolled or the branch taken");
     }
@@ -217,14 +220,14 @@ std::optional<Error> checkNodes(const onnx::ModelProto& model, const std::string
         const std::string op = standard ? n.op_type() : n.domain() + "." + n.op_type();
         for (const auto& name : n.input())
             if (!name.empty() && !defined.count(name))
-                return fail(source + ": node " + nodeLabel(n, op) + " reads '" + validUtf8(name) +
+                return fail(source + ": node " + nodeLabel(g, n, op) + " reads '" + validUtf8(name) +
                             "', which no graph input, initializer or earlier node produces (ONNX lists nodes in "
                             "topological order)");
         if (const auto* schema = standard ? onnx::OpSchemaRegistry::Schema(n.op_type(), opset, "") : nullptr) {
             try {
                 schema->Verify(n);
             } catch (const std::exception& e) {
-                return fail(source + ": node " + nodeLabel(n, op) + ": " + validUtf8(e.what()));
+                return fail(source + ": node " + nodeLabel(g, n, op) + ": " + validUtf8(e.what()));
             }
         }
         for (const auto& out : n.output())
@@ -283,7 +286,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
             }
             auto it = values.find(name);
             if (it == values.end())
-                return fail(source + ": node " + nodeLabel(n, op) + " reads '" + validUtf8(name) +
+                return fail(source + ": node " + nodeLabel(g, n, op) + " reads '" + validUtf8(name) +
                             "', which no graph input, initializer or earlier node produces (ONNX lists nodes in "
                             "topological order)");
             ins.push_back(&it->second);
@@ -291,7 +294,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         }
         for (const auto& out : n.output())
             if (!out.empty() && values.count(out))
-                return fail(source + ": node " + nodeLabel(n, op) + ": value '" + validUtf8(out) +
+                return fail(source + ": node " + nodeLabel(g, n, op) + ": value '" + validUtf8(out) +
                             "' is produced twice");
         if (kind == OnnxOpKind::ShapeOnly || !anyActivation ||
             (kind == OnnxOpKind::View && !ins.empty() && ins.front() && ins.front()->activation)) {

@@ -383,6 +383,8 @@ private slots:
         split.output(split.op("Relu", "relu", {"x"}));
         const QString r = refusal(load(split));
         QVERIFY2(r.startsWith("model.onnx: node 'split' (Split): ") && r.contains("output size 0"), qPrintable(r));
+        split.graph()->mutable_node(0)->clear_name(); // no name and no output: the node's place names it
+        QVERIFY2(refusal(load(split)).startsWith("model.onnx: node #1 (Split): "), qPrintable(refusal(load(split))));
 
         OnnxBuilder typo = ckpt::test::convStack();
         OnnxBuilder::attr(typo.graph()->mutable_node(0), "stride", std::vector<std::int64_t>{1, 1});
