@@ -95,12 +95,12 @@ int cmdBench(int argc, char** argv) {
             referenceEqual = double(reference) == r->dp_cost;
         }
     }
+    const unsigned cores = std::thread::hardware_concurrency();
     if (args.has("json")) {
         std::printf("{\"scheduler\":\"revolve\",\"steps\":%d,\"slots\":%d,\"actions\":%zu,\"forward_steps\":%lld,"
                     "\"plan_ms\":%.3f,\"simulate_ms\":%.3f,\"actions_per_s\":%.0f,\"rotor_steps\":%d,\"rotor_ms\":%.1f,"
                     "\"rotor_threads\":%d,\"cores\":%u",
-                    n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs, rotorThreads,
-                    std::thread::hardware_concurrency());
+                    n, s, actions, forwardSteps, plan, sim, perSec, rotorSteps, rotorMs, rotorThreads, cores);
         if (referenceMs >= 0)
             std::printf(",\"rotor_reference_ms\":%.1f,\"rotor_reference_equal\":%s", referenceMs,
                         referenceEqual ? "true" : "false");
@@ -116,8 +116,7 @@ int cmdBench(int argc, char** argv) {
             std::printf(
                 "rotor, n = %d heterogeneous steps (seed 7), 500 memory slots, budget 10%% of store-all's peak\n"
                 "  time to solve      %.0f ms (%zu actions; table filled on %d thread%s, %u cores)\n",
-                rotorSteps, rotorMs, rotorActions, rotorThreads, rotorThreads == 1 ? "" : "s",
-                std::thread::hardware_concurrency());
+                rotorSteps, rotorMs, rotorActions, rotorThreads, rotorThreads == 1 ? "" : "s", cores);
         if (referenceMs >= 0)
             std::printf("  reference          %.0f ms (the rotor paper's algorithm: every split point at every slot, "
                         "cell by cell, one thread; same optimum: %s)\n",

@@ -1,14 +1,12 @@
 // Reading ONNX files with libonnx (Debian's libonnx-dev): the protobuf model and its shape inference.
 #ifdef CKPT_HAVE_ONNX
 #include "io/onnx_reader.h"
-#include "util/utf8.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <cctype>
 #include <exception>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace ckpt::onnxio {
@@ -95,11 +93,11 @@ std::optional<Error> scanTopLevel(const std::string& b, const std::string& sourc
     return std::nullopt;
 }
 
+} // namespace
+
 bool isDefaultDomain(const std::string& domain) {
     return domain.empty() || domain == "ai.onnx";
 }
-
-} // namespace
 
 int newestOpset() {
     const auto& map = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
@@ -189,64 +187,6 @@ std::optional<Error> fixInputs(onnx::GraphProto& graph, const OnnxImportOptions&
     graph.clear_value_info();
     for (auto& out : *graph.mutable_output())
         if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
-    return std::nullopt;
-}
-
-std::optional<Error> guardShapeInference(onnx::GraphProto& graph, const std::string& source) {
-    std::unordered_map<std::string, const onnx::TensorProto*> stored;
-    for (const auto& t : graph.initializer())
-        stored[t.name()] = &t;
-    for (auto& n : *graph.mutable_node()) {
-        if (!isDefaultDomain(n.domain())) continue;
-        const std::string& op = n.op_type();
-        // The weights' input of a convolution (QLinearConv: after x's scale and zero point), or -1.
-        const int weights = op == "Conv" || op == "ConvInteger" || op == "ConvTranspose" ? 1
-                            : op == "QLinearConv"                                        ? 3
-                                                                                         : -1;
-        const bool pooling = op == "MaxPool" || op == "AveragePool" || op == "LpPool" || op == "MaxUnpool";
-        if (weights < 0 && !pooling) continue;
-        const std::string name = n.name().empty() && n.output_size() > 0 ? n.output(0) : n.name();
-        const std::string what = source + ": node '" + validUtf8(name) + "' (" + op + ")";
-        bool kernel = false;
-        for (const auto& a : n.attribute()) {
-            const bool positive = a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape";
-            kernel = kernel || a.name() == "kernel_shape";
-            if (!positive && a.name() != "pads") continue;
-            for (std::int64_t v : a.ints())
-                if (positive ? v < 1 : v < 0)
-                    return fail(what + ": attribute " + a.name() + " holds " + std::to_string(v) + "; each of its " +
-                                (positive ? "sizes must be >= 1" : "pads must be >= 0"));
-        }
-        // ConvTranspose reads its output channels from the weights' second dimension, whatever the attributes.
-        if (weights < 0 || (kernel && op != "ConvTranspose")) continue;
-        const onnx::TensorProto* w = nullptr;
-        if (n.input_size() > weights) {
-            auto it = stored.find(n.input(weights));
-            if (it != stored.end()) w = it->second;
-        }
-        if (!w)
-            return fail(what + ": its weights are not stored in the model (no initializer" +
-                        (n.input_size() > weights ? " '" + validUtf8(n.input(weights)) + "'" : std::string()) +
-                        "), and " +
-                        (op == "ConvTranspose" ? "ConvTranspose needs their shape; store them"
-                                               : "without a kernel_shape attribute it needs their shape; store them, "
-                                                 "or give kernel_shape"));
-        if (w->dims_size() < 3)
-            return fail(what + ": its weights '" + validUtf8(w->name()) + "' have " + std::to_string(w->dims_size()) +
-                        " dimension" + (w->dims_size() == 1 ? "" : "s") +
-                        "; a convolution's weights have at least 3 (filters, channels, then the kernel's sizes)");
-        if (kernel) continue;
-        auto* a = n.add_attribute();
-        a->set_name("kernel_shape");
-        a->set_type(onnx::AttributeProto::INTS);
-        for (int k = 2; k < w->dims_size(); ++k) {
-            if (w->dims(k) < 1)
-                return fail(what + ": its weights '" + validUtf8(w->name()) + "' have size " +
-                            std::to_string(w->dims(k)) + " in dimension " + std::to_string(k) +
-                            ", a kernel size; it must be >= 1");
-            a->add_ints(w->dims(k));
-        }
-    }
     return std::nullopt;
 }
 

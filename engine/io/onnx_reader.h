@@ -9,6 +9,9 @@
 
 namespace ckpt::onnxio {
 
+// The default ONNX domain: "" or "ai.onnx".
+bool isDefaultDomain(const std::string& domain);
+
 // The newest opset of the default domain this libonnx knows (17 for ONNX 1.12).
 int newestOpset();
 
@@ -23,13 +26,6 @@ std::vector<const onnx::ValueInfoProto*> dataInputs(const onnx::GraphProto& grap
 // left with a dimension that is not fixed, naming the input and the dimension. Clears the shapes the file recorded
 // for intermediate values and outputs, which a new batch size would contradict.
 std::optional<Error> fixInputs(onnx::GraphProto& graph, const OnnxImportOptions& options, const std::string& source);
-
-// Checks the convolutions and poolings before libonnx's shape inference, which in Debian's libonnx 1.12 reads past its
-// vectors or divides by zero on some malformed ones (onnx/onnx#6180, #8036): a kernel taken from weights of another
-// rank than the input, a stride of 0. Refuses a stride, dilation or kernel size below 1 or a negative pad, naming the
-// node; gives a convolution without a kernel_shape attribute the one its stored weights hold (what ONNX defines it to
-// be), and refuses one whose weights the model does not store, or store with fewer than 3 dimensions.
-std::optional<Error> guardShapeInference(onnx::GraphProto& graph, const std::string& source);
 
 // Runs libonnx's shape inference (with data propagation, so shapes computed by Shape -> Gather -> Concat -> Reshape are
 // known). Returns libonnx's message when some operator could not be inferred (its outputs then stay unsized), else "".

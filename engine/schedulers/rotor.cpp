@@ -497,7 +497,6 @@ private:
         const float* leftEnds[kTile];
         int count = 0;             // the options that fit with grad x_t held
         const float* right[kTile]; // row (k, t), shifted by x_s (cs)
-        const float* rightEnds[kTile];
         int from[kTile];
         Floats16 bound[kTile]; // on 16 runs
         Floats16 least;
@@ -546,7 +545,6 @@ private:
             if (from > M) break; // longer advances only need more
             c.from[j] = from;
             c.right[j] = a.row[j] - cs;
-            c.rightEnds[j] = a.ends[j];
             c.count = j + 1;
         }
         if (!c.count) return;
@@ -560,7 +558,7 @@ private:
             const Floats16 infinity = Floats16{} + kInf;
             c.least = infinity;
             for (int j = 0; j < c.count; ++j) {
-                const Floats16 b = c.adv[j] + load16(c.rightEnds[j] + g0) + load16(c.leftEnds[j] + g0);
+                const Floats16 b = c.adv[j] + load16(a.ends[j] + g0) + load16(c.leftEnds[j] + g0);
                 c.bound[j] = ((run < runs) & (lastSlot >= c.from[j])) ? b : infinity;
                 c.least = min16(c.least, c.bound[j]);
             }
