@@ -59,13 +59,14 @@ private:
     struct sigaction m_int, m_term;
 };
 
-bool realNumber(const Args& args, const std::string& key, double lo, double& out) {
+// A finite number >= lo (> lo when `above`).
+bool realNumber(const Args& args, const std::string& key, double lo, double& out, bool above = false) {
     if (!args.has(key)) return true;
     const std::string v = args.value(key);
     char* end = nullptr;
     double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end != '\0' || !std::isfinite(x) || x < lo) {
-        complain("--" + key + ": expected a number >= " + std::to_string(lo) + ", got '" + v + "'");
+    if (v.empty() || *end != '\0' || !std::isfinite(x) || x < lo || (above && x == lo)) {
+        complain("--" + key + ": expected a number " + (above ? "> " : ">= ") + formatNumber(lo) + ", got '" + v + "'");
         return false;
     }
     out = x;
@@ -131,7 +132,7 @@ bool readConfig(const Args& args, TrainerConfig& c) {
         }
         c.optimizer.kind = *o;
     }
-    if (!realNumber(args, "lr", 1e-12, c.optimizer.learning_rate) || !realNumber(args, "clip", 0, c.optimizer.clip))
+    if (!realNumber(args, "lr", 0, c.optimizer.learning_rate, true) || !realNumber(args, "clip", 0, c.optimizer.clip))
         return false;
     if (args.has("memory-limit")) {
         auto b = parseBytes(args.value("memory-limit"));

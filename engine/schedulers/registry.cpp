@@ -45,8 +45,8 @@ const std::string& Params::text(const std::string& name) const {
 
 const std::vector<SchedulerInfo>& schedulers() {
     static const std::vector<SchedulerInfo> all = {
-        storeAllScheduler(),  periodicScheduler(),   revolveScheduler(),         rotorScheduler(),
-        bpttDpScheduler(),    multistageScheduler(), asyncMultistageScheduler(), doubleCheckpointingScheduler(),
+        storeAllScheduler(),   periodicScheduler(),   revolveScheduler(),         rotorScheduler(),
+        bpttDpScheduler(),     multistageScheduler(), asyncMultistageScheduler(), doubleCheckpointingScheduler(),
         offloadAllScheduler(), offloadDpScheduler()};
     return all;
 }
@@ -103,9 +103,8 @@ Result<std::string> checkValue(const std::string& scheduler, const ParamSpec& p,
         }
     }
     if (v < p.min || v > p.max) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "must be between %g and %g, got %s", p.min, p.max, value.c_str());
-        return fail(where + buf);
+        return fail(where + "must be between " + formatNumber(p.min, 12) + " and " + formatNumber(p.max, 12) +
+                    ", got " + value);
     }
     return value;
 }

@@ -211,6 +211,19 @@ private slots:
                      .code,
                  2);
         QCOMPARE(ckptRun({"frobnicate"}).code, 2);
+        // A range is written in plain numbers, not "1e+09".
+        Output range = ckptRun(
+            {"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--param", "slots=-1"});
+        QCOMPARE(range.code, 2);
+        QVERIFY2(range.err.contains("must be between 0 and 1000000000, got -1"), range.err.constData());
+        for (const char* bad : {"-1", "0"}) {
+            Output lr = ckptRun({"train", "--lr", bad});
+            QCOMPARE(lr.code, 2);
+            QVERIFY2(lr.err.contains("--lr: expected a number > 0, got '" + QByteArray(bad) + "'"), lr.err.constData());
+        }
+        Output clip = ckptRun({"train", "--clip", "-0.5"});
+        QCOMPARE(clip.code, 2);
+        QVERIFY2(clip.err.contains("--clip: expected a number >= 0, got '-0.5'"), clip.err.constData());
     }
 
     void infeasibleBudgetNamesTheSmallestThatWorks() {
