@@ -24,13 +24,10 @@ int cmdBench(int argc, char** argv) {
     }
     if (args.has("graphs")) return benchGraphs(args);
     if (args.has("onnx")) return benchImport(args);
-    int n = std::atoi(args.value("steps", "100000").c_str());
-    int s = std::atoi(args.value("slots", "100").c_str());
-    int repeat = std::max(1, std::atoi(args.value("repeat", "5").c_str()));
-    if (n < 1 || s < 1) {
-        complain("bench: --steps and --slots must be >= 1");
+    int n = 100000, s = 100, repeat = 5, rotorSteps = 1000;
+    if (!wholeNumber(args, "steps", 1, n) || !wholeNumber(args, "slots", 1, s) ||
+        !wholeNumber(args, "repeat", 1, repeat, 1000) || !wholeNumber(args, "rotor-steps", 0, rotorSteps))
         return BadInput;
-    }
     Chain chain = *Chain::uniform("bench", n, Step{1e-3, 2e-3, 1 << 20, 3 << 20, 0, 0});
     Hardware hw = Hardware::unbounded();
     using clock = std::chrono::steady_clock;
@@ -57,7 +54,6 @@ int cmdBench(int argc, char** argv) {
     double plan = planMs[planMs.size() / 2], sim = simMs[simMs.size() / 2];
     double perSec = double(actions) / ((plan + sim) / 1000.0);
     // Rotor on a seeded heterogeneous chain: the DP is O(n^3 M) there (no position invariance to exploit).
-    int rotorSteps = std::atoi(args.value("rotor-steps", "1000").c_str());
     double rotorMs = -1, referenceMs = -1;
     std::size_t rotorActions = 0;
     int rotorThreads = 0;

@@ -103,7 +103,24 @@ int benchGraphs(const Args& args) {
         }
         overheads.push_back(x);
     }
-    const int maxNodes = std::atoi(args.value("reduction-max-nodes", "80").c_str());
+    int maxNodes = 80;
+    if (!wholeNumber(args, "reduction-max-nodes", 1, maxNodes)) return BadInput;
+    // Every name given (schedulers, reductions, parameters) must be a graph scheduler: a misspelt one would
+    // otherwise be skipped without a word, after minutes of work.
+    auto unknown = [](const std::string& option, const std::string& name) {
+        if (findGraphScheduler(name)) return false;
+        std::string known;
+        for (const auto& s : graphSchedulers())
+            known += (known.empty() ? "" : ", ") + s.name;
+        complain("bench: " + option + ": unknown graph scheduler '" + name + "' (known: " + known + ")");
+        return true;
+    };
+    for (const auto& name : names)
+        if (unknown("--schedulers", name)) return BadInput;
+    for (const auto& name : reduction)
+        if (unknown("--reduction", name)) return BadInput;
+    for (const auto& [name, given] : params)
+        if (unknown("--param", name)) return BadInput;
     for (const auto& [file, g] : graphs) {
         const Problem problem(g);
         const std::int64_t full = storeAllPeak(problem, hw);

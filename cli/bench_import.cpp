@@ -12,7 +12,8 @@ namespace ckpt::cli {
 
 int benchImport(const Args& args) {
     const std::string model = args.value("onnx");
-    const int repeat = std::max(1, std::atoi(args.value("repeat", "5").c_str()));
+    int repeat = 5;
+    if (!wholeNumber(args, "repeat", 1, repeat, 1000)) return BadInput;
     OnnxImportOptions options;
     options.batch = std::atoll(args.value("batch", "32").c_str());
     if (options.batch < 1) return complain("bench: --batch must be >= 1"), BadInput;

@@ -229,6 +229,10 @@ int cmdCompare(int argc, char** argv) {
             complain("--param: '" + validUtf8(kv) + "' is not valid UTF-8 text");
             return BadInput;
         }
+        if (auto choice = findSchedulerFor(kv.substr(0, dot), *problem); !choice) {
+            complain("--param " + kv + ": " + choice.error());
+            return BadInput;
+        }
         req.params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
     }
     std::vector<Run> runs = compare(*problem, *hw, req);

@@ -52,6 +52,11 @@ int cmdExplain(int argc, char** argv) {
             }
             (std::string(key) == "from" ? from : to) = k;
         }
+    if (from > to) {
+        complain("explain: --from " + std::to_string(from) + " comes after --to " + std::to_string(to) +
+                 "; expected from <= to");
+        return BadInput;
+    }
     const Timeline& tl = *run.timeline;
     std::printf("%s: %s", chain->name().c_str(), run.scheduler.c_str());
     for (const auto& [k, v] : run.params)

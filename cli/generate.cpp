@@ -4,7 +4,9 @@
 #include "common.h"
 #include "io/graph_io.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <limits>
 
 namespace ckpt::cli {
 
@@ -22,12 +24,16 @@ int cmdGenerate(int argc, char** argv) {
         complain("generate: --nodes: expected a whole number from 1 to 1000000, got '" + nodesText + "'");
         return BadInput;
     }
-    const unsigned long long seed = std::strtoull(args.value("seed", "1").c_str(), nullptr, 10);
-    const int width = std::atoi(args.value("width", "4").c_str());
-    if (width < 1) {
-        complain("generate: --width: expected a whole number >= 1");
+    const std::string seedText = args.value("seed", "1");
+    errno = 0;
+    const unsigned long long seed = std::strtoull(seedText.c_str(), &end, 10);
+    if (seedText.empty() || *end || seedText.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE) {
+        complain("generate: --seed: expected a whole number from 0 to " +
+                 std::to_string(std::numeric_limits<unsigned long long>::max()) + ", got '" + seedText + "'");
         return BadInput;
     }
+    int width = 4;
+    if (!wholeNumber(args, "width", 1, width, 1'000'000)) return BadInput;
     if (!args.has("out")) {
         complain("generate: --out FILE is required");
         return BadInput;

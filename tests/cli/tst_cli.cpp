@@ -221,6 +221,28 @@ private slots:
             QCOMPARE(lr.code, 2);
             QVERIFY2(lr.err.contains("--lr: expected a number > 0, got '" + QByteArray(bad) + "'"), lr.err.constData());
         }
+        // Every number and name an option takes is checked before any work starts.
+        const QString chain = example("small-hetero-12.ckpt-chain.json");
+        const QList<QPair<QStringList, QByteArray>> refused = {
+            {{"compare", chain, "--param", "nope.slots=3"}, "--param nope.slots=3: unknown scheduler 'nope'"},
+            {{"bench", "--repeat", "abc"}, "--repeat: expected a whole number from 1 to 1000, got 'abc'"},
+            {{"bench", "--steps", "0"}, "--steps: expected a whole number >= 1, got '0'"},
+            {{"bench", "--rotor-steps", "-1"}, "--rotor-steps: expected a whole number >= 0, got '-1'"},
+            {{"bench", "--graphs", "--reduction", "nope"}, "--reduction: unknown graph scheduler 'nope'"},
+            {{"bench", "--graphs", "--schedulers", "nope"}, "--schedulers: unknown graph scheduler 'nope'"},
+            {{"bench", "--graphs", "--param", "nope.x=1"}, "--param: unknown graph scheduler 'nope'"},
+            {{"bench", "--graphs", "--reduction-max-nodes", "-1"}, "--reduction-max-nodes: expected a whole number"},
+            {{"bench", "--onnx", "x.onnx", "--repeat", "0"}, "--repeat: expected a whole number from 1 to 1000"},
+            {{"generate", "--seed", "abc", "--out", "g.json"}, "--seed: expected a whole number from 0 to"},
+            {{"generate", "--seed", "-1", "--out", "g.json"}, "--seed: expected a whole number from 0 to"},
+            {{"generate", "--width", "0", "--out", "g.json"}, "--width: expected a whole number from 1 to 1000000"},
+            {{"explain", chain, "--scheduler", "revolve", "--slots", "3", "--from", "5", "--to", "2"},
+             "--from 5 comes after --to 2"},
+        };
+        for (const auto& [arguments, message] : refused) {
+            Output o = ckptRun(arguments);
+            QVERIFY2(o.code == 2 && o.err.contains(message), qPrintable(arguments.join(' ') + " -> " + o.err));
+        }
         Output clip = ckptRun({"train", "--clip", "-0.5"});
         QCOMPARE(clip.code, 2);
         QVERIFY2(clip.err.contains("--clip: expected a number >= 0, got '-0.5'"), clip.err.constData());
