@@ -133,6 +133,7 @@ void RunController::cancel() {
     if (m_compareStop) *m_compareStop = true; // Run all stops after its current run and shows what it did
     if (solving) emit runFinished(tr("Cancelled the solve of %1").arg(solvingWhat()));
     updateStale();
+    emit cancelled();
 }
 
 bool RunController::compare(const CompareRequest& request) {

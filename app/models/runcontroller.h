@@ -69,6 +69,8 @@ public:
     // What runs, readable at once (the status bar shows it after a short delay).
     bool isSolving() const { return m_solving; }
     bool isComparing() const { return m_comparing; }
+    // Run all was cancelled and stops after its current solve.
+    bool isCancellingComparison() const { return m_comparing && m_compareStop && *m_compareStop; }
     bool isBusy() const { return m_solving || m_comparing; }
     QString solvingWhat() const { return QString::fromStdString(m_solvingInputs.scheduler); }
     double busySeconds() const; // since the oldest run in progress started
@@ -87,6 +89,7 @@ signals:
     void comparisonChanged();
     void staleChanged();
     void pinDropped(const QString& message);
+    void cancelled(); // Cancel was asked for (whether or not anything ran)
 
 private:
     void problemChanged(const QString& what, bool reset);

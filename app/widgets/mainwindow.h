@@ -210,6 +210,8 @@ private:
     QStackedWidget* m_problemStack = nullptr;
     QTabWidget* m_problemTabs = nullptr;
     bool m_syncing = false;
+    bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops
+    QString m_runMessage;        // the status bar's last message about a run, cleared when another run starts
     QTableView* m_hardwareTable = nullptr;
     ComparisonTable* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;

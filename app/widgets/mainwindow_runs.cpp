@@ -72,9 +72,19 @@ void MainWindow::connectRuns() {
         updateStaleMarks();
         updateSummary();
     });
-    connect(m_runs, &RunController::runStarted, this, &MainWindow::updateSummary);
+    // Cancel (the menu, Esc or the status bar's button) and opening another problem drop a queued Run all.
+    connect(m_runs, &RunController::cancelled, this, [this] { m_runAllQueued = false; });
+    connect(m_doc, &Document::reset, this, [this] { m_runAllQueued = false; });
+    connect(m_runs, &RunController::runStarted, this, [this] {
+        if (!m_runMessage.isEmpty() && statusBar()->currentMessage() == m_runMessage) statusBar()->clearMessage();
+        updateSummary();
+    });
     connect(m_runs, &RunController::runFinished, this, [this](const QString& message) {
-        if (!message.isEmpty()) statusBar()->showMessage(message, 15000);
+        if (m_runAllQueued && !m_runs->isComparing()) { // the cancelled runs stopped: start the new ones
+            m_runAllQueued = false;
+            return runAll();
+        }
+        if (!message.isEmpty()) statusBar()->showMessage(m_runMessage = message, 15000);
         updateSummary();
     });
     connect(m_runs, &RunController::pinDropped, this, [this](const QString& message) {
@@ -123,6 +133,10 @@ bool MainWindow::sweepRequest(CompareRequest& req, QString* error) const {
 }
 
 void MainWindow::runAll() {
+    if (m_runs->isCancellingComparison()) { // Cancel, then Run all: start again as soon as the old runs stop
+        m_runAllQueued = true;
+        return statusBar()->showMessage(m_runMessage = tr("Run all starts again once the cancelled runs stop"));
+    }
     if (m_runs->isComparing()) return statusBar()->showMessage(tr("Runs already in progress"), 3000);
     CompareRequest req;
     QString error;

@@ -149,6 +149,43 @@ private slots:
         }
     }
 
+    // Run all just after Cancel, while the cancelled runs wind down, starts again once they stop (it used to say
+    // "Runs already in progress" and do nothing); Cancel drops such a queued Run all. A new run clears the status
+    // bar's message about the last one.
+    void runAllAfterCancelStartsOnceTheOldRunsStop() {
+        MainWindow w;
+        openSmall(w);
+        RunController* runs = w.runController();
+        QTRY_VERIFY_WITH_TIMEOUT(runs->shownRun() && !runs->isBusy(), 30000); // the plan the chain opens with
+        QSignalSpy started(runs, &RunController::runStarted);
+        w.runAll();
+        QVERIFY(runs->isComparing());
+        w.cancelRuns(); // the worker's result has not been taken yet (no events processed): it winds down
+        QVERIFY(runs->isCancellingComparison());
+        w.runAll();
+        QCOMPARE(w.statusBar()->currentMessage(), QString("Run all starts again once the cancelled runs stop"));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 2, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!runs->isBusy(), 30000);
+        QCOMPARE(int(runs->comparison().size()), 4); // all of the second Run all: store-all and rotor at 2 budgets
+        QCOMPARE(w.statusBar()->currentMessage(), QString("4 runs done"));
+        // Cancel drops a queued Run all, whichever way it is asked for.
+        w.runAll();
+        runs->cancel(); // as the status bar's Cancel button does
+        w.runAll();
+        QCOMPARE(w.statusBar()->currentMessage(), QString("Run all starts again once the cancelled runs stop"));
+        w.cancelRuns();
+        QTRY_VERIFY_WITH_TIMEOUT(!runs->isBusy(), 30000);
+        QTest::qWait(50);
+        QCOMPARE(started.count(), 3);
+        QVERIFY2(w.statusBar()->currentMessage().startsWith("Cancelled after"),
+                 qPrintable(w.statusBar()->currentMessage()));
+        // A new run clears that message (it would otherwise stay for 15 s beside the new run's progress).
+        w.runAll();
+        QCOMPARE(started.count(), 4);
+        QCOMPARE(w.statusBar()->currentMessage(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!runs->isBusy(), 30000);
+    }
+
     // After an edit, Comparison and Trade-off say they are out of date; a new Run all is current again.
     void anEditMarksTheComparisonStale() {
         MainWindow w;
