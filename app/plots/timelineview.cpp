@@ -68,6 +68,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     bar->addWidget(new QLabel(tr("Memory of"), this));
     d->levelBox = new QComboBox(this);
     d->levelBox->setToolTip(tr("Which memory level the lower chart shows"));
+    // Its levels arrive with the first plan, often after the view was first shown (the trainer's views): sized on
+    // first show, it would cut their names short.
+    d->levelBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     bar->addWidget(d->levelBox);
     layout->addLayout(bar);
     d->plot = new QCustomPlot(this);

@@ -60,6 +60,38 @@ private slots:
         QCOMPARE(everythingUnder(scratch.path()), QStringList());
     }
 
+    // The measured and predicted charts' level pickers were sized when the panel was first shown, empty, and cut
+    // the level's name short once a run filled them ("L0 memo").
+    void theLevelPickersShowTheWholeName() {
+        TrainerPanel t;
+        t.resize(1200, 800);
+        t.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&t));
+        QSignalSpy done(&t, &TrainerPanel::finished);
+        t.hiddenBox()->setValue(8);
+        t.lengthBox()->setValue(100);
+        t.iterationsBox()->setValue(2);
+        t.start();
+        QVERIFY(done.wait(120000));
+        t.wait();
+        QCoreApplication::processEvents();
+        QVERIFY2(t.status().startsWith("iteration 2"), qPrintable(t.status()));
+        int pickers = 0;
+        for (QComboBox* box : t.findChildren<QComboBox*>()) {
+            if (box->toolTip() != "Which memory level the lower chart shows") continue;
+            ++pickers;
+            QVERIFY(box->count() > 0);
+            QComboBox probe; // what a picker holding these names asks for
+            for (int i = 0; i < box->count(); ++i)
+                probe.addItem(box->itemText(i));
+            QVERIFY2(box->width() >= probe.sizeHint().width(), qPrintable(QString("'%1': %2 px wide, %3 px needed")
+                                                                              .arg(box->currentText())
+                                                                              .arg(box->width())
+                                                                              .arg(probe.sizeHint().width())));
+        }
+        QCOMPARE(pickers, 2);
+    }
+
     void quittingRemovesTheScratchFiles() {
         QTemporaryDir scratch;
         auto* t = new TrainerPanel;
