@@ -21,6 +21,7 @@
 using namespace ckpt;
 
 struct TimelineView::Impl {
+    QString emptyText;
     QCustomPlot* plot = nullptr;
     QCPAxisRect* ganttRect = nullptr;
     QCPAxisRect* memoryRect = nullptr;
@@ -172,7 +173,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->budgetEntry->setName(tr("budget"));
     d->budgetEntry->removeFromLegend();
     d->hint = std::make_unique<ChartHint>(p);
-    showEmpty(tr("Run a scheduler (F5) to see its plan"));
+    d->emptyText = tr("Run a scheduler (F5) to see its plan");
+    showEmpty(d->emptyText);
     applyChartColours(p, chartColours(palette()));
 
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -354,7 +356,7 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
         QString why = d->run ? QString::fromStdString(d->run->message) : QString();
         if (why.size() > 110) why = why.section(QStringLiteral("; "), 0, 0);
         if (why.size() > 110) why = why.left(109) + QStringLiteral("…");
-        showEmpty(why.isEmpty() ? tr("Run a scheduler (F5) to see its plan") : why);
+        showEmpty(why.isEmpty() ? d->emptyText : why);
         d->plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -444,6 +446,14 @@ MemoryAreaPlottable* TimelineView::memoryLayer(int category) const {
 }
 QString TimelineView::emptyHint() const {
     return d->hint->text();
+}
+
+void TimelineView::setEmptyText(const QString& text) {
+    d->emptyText = text;
+    if (!d->run) {
+        showEmpty(text);
+        d->plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void TimelineView::highlightStep(int step) {

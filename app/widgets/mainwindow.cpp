@@ -163,6 +163,7 @@ void MainWindow::buildUi() {
     m_delta->setWordWrap(true);
     m_sideView = new TimelineView(side);
     m_pinnedView = new TimelineView(side);
+    m_pinnedView->setEmptyText(tr("Nothing pinned: Run ▸ Pin the shown plan (Ctrl+B) keeps it here"));
     sl->addWidget(m_delta);
     sl->addWidget(m_sideView, 1);
     sl->addWidget(m_pinnedView, 1);

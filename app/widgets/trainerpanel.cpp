@@ -72,6 +72,8 @@ TrainerPanel::TrainerPanel(QWidget* parent) : QWidget(parent) {
     m_loss->yAxis->setLabel(tr("loss"));
     m_measured = new TimelineView(split);
     m_predicted = new TimelineView(split);
+    m_measured->setEmptyText(tr("Train to measure the plan's last iteration here"));
+    m_predicted->setEmptyText(tr("Train to see the simulator's timeline of the same plan here"));
     m_measured->setToolTip(tr("Measured: the last iteration's wall-clock timeline and the counted store"));
     m_predicted->setToolTip(tr("Predicted: the simulator's timeline of the same plan on the profiled chain"));
     split->addWidget(m_loss);

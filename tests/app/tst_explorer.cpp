@@ -323,7 +323,9 @@ private slots:
         MainWindow w;
         openLstmWithRevolve10(w);
         auto a = w.runCurrentNow();
+        QVERIFY2(w.pinnedView()->emptyHint().startsWith("Nothing pinned"), qPrintable(w.pinnedView()->emptyHint()));
         w.pinShownRun();
+        QCOMPARE(w.pinnedView()->emptyHint(), QString());
         w.schedulerPanel()->setCurrentScheduler("store-all");
         auto b = w.runCurrentNow();
         QVERIFY(a->feasible && b->feasible);

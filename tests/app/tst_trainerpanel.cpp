@@ -2,6 +2,8 @@
 // scratch folder is gone. The waits are bounded by a count of polls, not by the machine's speed.
 #include "widgets/trainerpanel.h"
 
+#include "plots/timelineview.h"
+
 #include <QComboBox>
 #include <QDirIterator>
 #include <QSpinBox>
@@ -67,6 +69,10 @@ private slots:
         t.resize(1200, 800);
         t.show();
         QVERIFY(QTest::qWaitForWindowExposed(&t));
+        // Before a run, the charts say how to fill them.
+        QCOMPARE(t.measuredView()->emptyHint(), QString("Train to measure the plan's last iteration here"));
+        QCOMPARE(t.predictedView()->emptyHint(),
+                 QString("Train to see the simulator's timeline of the same plan here"));
         QSignalSpy done(&t, &TrainerPanel::finished);
         t.hiddenBox()->setValue(8);
         t.lengthBox()->setValue(100);

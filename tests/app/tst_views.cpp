@@ -221,6 +221,14 @@ private slots:
         QVERIFY(anyAxisShown(v.plot()));
         v.setRun(nullptr, hw());
         QVERIFY(visibleTexts(v.plot()).contains("Run a scheduler (F5) to see its plan"));
+        // A view that another action fills says which (the pinned plan, the trainer's).
+        v.setEmptyText("Nothing pinned");
+        QCOMPARE(v.emptyHint(), QString("Nothing pinned"));
+        QVERIFY(visibleTexts(v.plot()).contains("Nothing pinned"));
+        v.setRun(run, hw());
+        QCOMPARE(v.emptyHint(), QString());
+        v.setRun(nullptr, hw());
+        QCOMPARE(v.emptyHint(), QString("Nothing pinned"));
 
         SweepView s;
         QVERIFY(visibleTexts(s.plot()).contains("Run a scheduler (F5) to see its plan"));
