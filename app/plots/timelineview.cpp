@@ -352,6 +352,10 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
         for (MemoryAreaPlottable* area : d->layers)
             area->setMemory(nullptr);
         d->budgetLine->setVisible(false);
+        { // no levels to choose from (an earlier plan's would be stale)
+            QSignalBlocker quiet(d->levelBox);
+            d->levelBox->clear();
+        }
         // An infeasible run says why (its first clause when the whole does not fit a line); no run: how to get one.
         QString why = d->run ? QString::fromStdString(d->run->message) : QString();
         if (why.size() > 110) why = why.section(QStringLiteral("; "), 0, 0);
@@ -446,6 +450,13 @@ MemoryAreaPlottable* TimelineView::memoryLayer(int category) const {
 }
 QString TimelineView::emptyHint() const {
     return d->hint->text();
+}
+
+QStringList TimelineView::levelNames() const {
+    QStringList out;
+    for (int i = 0; i < d->levelBox->count(); ++i)
+        out << d->levelBox->itemText(i);
+    return out;
 }
 
 void TimelineView::setEmptyText(const QString& text) {

@@ -450,8 +450,10 @@ void MainWindow::buildMenus() {
         });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!confirmDiscard()) return;
-        QString p = QFileDialog::getOpenFileName(this, tr("Open a project, chain, graph, hardware or lesson file"),
-                                                 QString(), tr("JSON (*.json);;All files (*)"));
+        // Open reads ONNX models too (through the import dialog), so the filter lists them.
+        QString p = QFileDialog::getOpenFileName(
+            this, tr("Open a project, chain, graph, hardware, lesson or ONNX file"), QString(),
+            tr("Explorer files and ONNX models (*.json *.onnx);;JSON (*.json);;ONNX models (*.onnx);;All files (*)"));
         if (!p.isEmpty()) openFile(p);
     });
     file->addAction(tr("&Import ONNX…"), QKeySequence(tr("Ctrl+I")), this, [this] {

@@ -275,11 +275,14 @@ private slots:
         const double before = view->run()->timeline.totals.makespan_s;
         QVERIFY(w.chainModel()->setData(w.chainModel()->index(0, ChainTableModel::Forward), "1s"));
         QVERIFY(view->run() && view->run()->timeline.totals.makespan_s > before + 0.4);
-        // A graph that is not a chain has no pipeline, and says so.
+        QCOMPARE(view->timeline()->levelNames(), QStringList({"L0 device 0", "L1 device 1"}));
+        // A graph that is not a chain has no pipeline, and says so; its level picker offers nothing (the chain's
+        // devices were left in it).
         QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/unet-small-b8-128.ckpt-graph.json"));
         QVERIFY(w.showChartTab("pipeline"));
         QVERIFY(!view->run());
         QVERIFY2(view->summary().contains("cuts a chain"), qPrintable(view->summary()));
+        QCOMPARE(view->timeline()->levelNames(), QStringList());
     }
 
     void exportsParse() {
