@@ -60,13 +60,10 @@ QString put(Step& s, int column, const QString& text) {
 
 } // namespace
 
-ChainTableModel::ChainTableModel(Document* doc, QObject* parent) : QAbstractTableModel(parent), m_doc(doc) {
-    auto refresh = [this] {
-        beginResetModel();
-        endResetModel();
-    };
-    connect(doc, &Document::chainChanged, this, refresh);
-    connect(doc, &Document::reset, this, refresh);
+ChainTableModel::ChainTableModel(Document* doc, QObject* parent) : DocumentTableModel(parent), m_doc(doc) {
+    knowRows(rowCount());
+    connect(doc, &Document::chainChanged, this, [this] { tableChanged(rowCount()); });
+    connect(doc, &Document::reset, this, [this] { tableReplaced(rowCount()); });
 }
 
 int ChainTableModel::rowCount(const QModelIndex& parent) const {

@@ -1,13 +1,15 @@
 #pragma once
 // The chain as a table: one row per step; times and sizes shown and typed in human units ("3 ms", "512 KiB").
 // A value the engine refuses is not applied; editRefused() says why.
+#include "documenttablemodel.h"
+
 #include <QAbstractTableModel>
 #include <QColor>
 #include <vector>
 
 class Document;
 
-class ChainTableModel : public QAbstractTableModel {
+class ChainTableModel : public DocumentTableModel {
     Q_OBJECT
 public:
     enum Column { Forward, Backward, State, Tape, ForwardTmp, BackwardTmp, ColumnCount };

@@ -14,13 +14,10 @@ QString rate(double r) {
 }
 } // namespace
 
-HardwareTableModel::HardwareTableModel(Document* doc, QObject* parent) : QAbstractTableModel(parent), m_doc(doc) {
-    auto refresh = [this] {
-        beginResetModel();
-        endResetModel();
-    };
-    connect(doc, &Document::hardwareChanged, this, refresh);
-    connect(doc, &Document::reset, this, refresh);
+HardwareTableModel::HardwareTableModel(Document* doc, QObject* parent) : DocumentTableModel(parent), m_doc(doc) {
+    knowRows(rowCount());
+    connect(doc, &Document::hardwareChanged, this, [this] { tableChanged(rowCount()); });
+    connect(doc, &Document::reset, this, [this] { tableReplaced(rowCount()); });
 }
 
 int HardwareTableModel::rowCount(const QModelIndex& parent) const {

@@ -1,10 +1,12 @@
 #pragma once
 // The machine's memory levels as a table: name, capacity, read and write bandwidth, latency.
+#include "documenttablemodel.h"
+
 #include <QAbstractTableModel>
 
 class Document;
 
-class HardwareTableModel : public QAbstractTableModel {
+class HardwareTableModel : public DocumentTableModel {
     Q_OBJECT
 public:
     enum Column { Name, Capacity, Read, Write, Latency, ColumnCount };

@@ -42,13 +42,10 @@ QString parseFlags(const QString& text, GraphNode& n) {
 
 } // namespace
 
-NodeTableModel::NodeTableModel(Document* doc, QObject* parent) : QAbstractTableModel(parent), m_doc(doc) {
-    auto refresh = [this] {
-        beginResetModel();
-        endResetModel();
-    };
-    connect(doc, &Document::graphChanged, this, refresh);
-    connect(doc, &Document::reset, this, refresh);
+NodeTableModel::NodeTableModel(Document* doc, QObject* parent) : DocumentTableModel(parent), m_doc(doc) {
+    knowRows(rowCount());
+    connect(doc, &Document::graphChanged, this, [this] { tableChanged(rowCount()); });
+    connect(doc, &Document::reset, this, [this] { tableReplaced(rowCount()); });
 }
 
 int NodeTableModel::rowCount(const QModelIndex& parent) const {

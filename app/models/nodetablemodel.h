@@ -2,11 +2,13 @@
 // The graph's nodes as a table: one row per node (in the file's order); times and sizes shown and typed in human
 // units, flags as words ("inputs output reversible"), inputs as a comma-separated list of node ids. A value the
 // engine refuses (a cycle, a duplicate id, a negative size) is not applied; editRefused() says why.
+#include "documenttablemodel.h"
+
 #include <QAbstractTableModel>
 
 class Document;
 
-class NodeTableModel : public QAbstractTableModel {
+class NodeTableModel : public DocumentTableModel {
     Q_OBJECT
 public:
     enum Column { Id, Forward, Backward, Output, Workspace, Flags, Inputs, ColumnCount };

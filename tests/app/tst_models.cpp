@@ -6,7 +6,10 @@
 #include "models/hardwaretablemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -54,6 +57,57 @@ private slots:
         QCOMPARE(cmp.rowCount(), 2);
         QCOMPARE(cmp.index(1, ComparisonModel::ForwardSteps).data().toString(), QString("infeasible"));
         QCOMPARE(cmp.index(0, ComparisonModel::ForwardSteps).data().toLongLong(), a.timeline->totals.forward_steps);
+    }
+
+    // An edit keeps the view's place: the cell stays current, so Return then Down edits the next step; only a new
+    // row count or another problem resets the table. (A reset on every edit closed the editor while it committed,
+    // and Qt warned "commitData called with an editor that does not belong to this view".)
+    void anEditKeepsTheViewsPlace() {
+        QTest::failOnWarning(QRegularExpression("does not belong to this view"));
+        Document doc;
+        doc.setProject(smallProject());
+        ChainTableModel chain(&doc);
+        HardwareTableModel hw(&doc);
+        QAbstractItemModelTester tester(&chain, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTableView view;
+        view.setModel(&chain);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy resets(&chain, &QAbstractItemModel::modelReset), hwResets(&hw, &QAbstractItemModel::modelReset);
+        const QModelIndex cell = chain.index(1, ChainTableModel::State);
+        view.setCurrentIndex(cell);
+        view.edit(cell);
+        auto* editor = view.findChild<QLineEdit*>();
+        QVERIFY(editor);
+        editor->setText("4 KiB");
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(doc.steps()[1].state_bytes, 4096); // the delegate commits on a queued call
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(view.currentIndex(), cell);
+        QTest::keyClick(&view, Qt::Key_Down);
+        QCOMPARE(view.currentIndex(), chain.index(2, ChainTableModel::State));
+        doc.undoStack()->undo();
+        QCOMPARE(doc.steps()[1].state_bytes, 2048);
+        QCOMPARE(view.currentIndex(), chain.index(2, ChainTableModel::State));
+        QCOMPARE(chain.index(1, ChainTableModel::State).data().toString(), QString("2 KiB"));
+        auto levels = doc.levels();
+        levels[1].read_bytes_per_s = 2e9;
+        QCOMPARE(doc.editLevels(levels, "faster reads"), QString());
+        QCOMPARE(hwResets.count(), 0);
+        QCOMPARE(resets.count(), 0);
+        // A step more: the table is reset to four rows.
+        auto steps = doc.steps();
+        steps.push_back(steps.back());
+        QCOMPARE(doc.editSteps(steps, "a step more"), QString());
+        QCOMPARE(resets.count(), 1);
+        QCOMPARE(chain.rowCount(), 4);
+        levels.pop_back();
+        QCOMPARE(doc.editLevels(levels, "one level"), QString());
+        QCOMPARE(hwResets.count(), 1);
+        QCOMPARE(hw.rowCount(), 1);
+        // Another problem resets too, even with as many rows.
+        doc.setProject(smallProject());
+        QCOMPARE(resets.count(), 2);
     }
 
     void editsTakeUnits() {
