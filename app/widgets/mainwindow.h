@@ -159,6 +159,7 @@ private:
     void showGraphEdit(const QString& refusal);
     ckpt::ProjectSettings graphSettings(const ckpt::Graph& graph) const; // what a newly opened graph starts with
     void showCursor(int action); // the shared cursor moved (the sweep's): every view follows
+    void clearCursorMessage();   // the status bar's sentence about the cursor's action, if it still shows
     ckpt::ProjectSettings chainSettings(const ckpt::Chain& chain) const; // what a newly opened chain starts with
     void connectRuns();
     void showShownRun();           // the controller's shown run in every view
@@ -212,6 +213,7 @@ private:
     bool m_syncing = false;
     bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops
     QString m_runMessage;        // the status bar's last message about a run, cleared when another run starts
+    QString m_cursorMessage;     // the status bar's sentence about the cursor's action, cleared with the cursor
     QTableView* m_hardwareTable = nullptr;
     ComparisonTable* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;

@@ -269,6 +269,7 @@ void MainWindow::showShownRun() {
     m_heldNow->setRun(run, m_doc->isGraph() ? nullptr : &chain, hw);
     m_heldNow->setAction(m_sweep->cursor());
     m_chainModel->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
+    clearCursorMessage();             // nor a sentence about an action of the old plan
     m_graphView->setRun(run);
     m_layoutStale = true;
     if (m_tabs->currentWidget() == m_layoutView) refreshLayout();
@@ -332,12 +333,20 @@ void MainWindow::showCursor(int action) {
         const bool compute = a.kind == ActionKind::Forward || a.kind == ActionKind::Backward;
         marks.current = compute ? a.index - 1 : a.index; // a step's row, or the row whose input is the state moved
         // The sentence under every tab, not only beside the sweep.
-        statusBar()->showMessage(tr("Action %1 of %2: %3")
-                                     .arg(action)
-                                     .arg(told->actions.size())
-                                     .arg(QString::fromStdString(told->actions[std::size_t(action)].sentence)));
+        statusBar()->showMessage(m_cursorMessage =
+                                     tr("Action %1 of %2: %3")
+                                         .arg(action)
+                                         .arg(told->actions.size())
+                                         .arg(QString::fromStdString(told->actions[std::size_t(action)].sentence)));
+    } else {
+        clearCursorMessage();
     }
     m_chainModel->setCursorMarks(std::move(marks));
+}
+
+void MainWindow::clearCursorMessage() {
+    if (!m_cursorMessage.isEmpty() && statusBar()->currentMessage() == m_cursorMessage) statusBar()->clearMessage();
+    m_cursorMessage.clear();
 }
 
 bool MainWindow::moveCursor(int action) {

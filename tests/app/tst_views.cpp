@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -558,6 +559,19 @@ private slots:
         clickRow(9);
         QCOMPARE(sweep->cursor(), tens[1]);
         QCOMPARE(w.heldNowPanel()->action(), tens[1]);
+        // The status bar says the cursor's action, and says nothing of it once another plan is shown (it used to
+        // say "Action 14 of 24" under a plan of 34 actions).
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(
+                     QString("Action %1 of %2: ").arg(tens[1]).arg(plan.actions.size())),
+                 qPrintable(w.statusBar()->currentMessage()));
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        QVERIFY(w.runCurrentNow()->feasible);
+        QCOMPARE(w.statusBar()->currentMessage(), QString());
+        // Home: before the first action, no sentence either.
+        sweep->setCursor(3);
+        QVERIFY(w.statusBar()->currentMessage().startsWith("Action 3 of"));
+        sweep->setCursor(-1);
+        QCOMPARE(w.statusBar()->currentMessage(), QString());
     }
 
     // The sweep draws each checkpoint's life as a bar from its store to its free, a diamond where it is stored and
