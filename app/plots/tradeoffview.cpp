@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <qcustomplot.h>
+#include <set>
 #include <utility>
 
 using namespace ckpt;
@@ -298,15 +299,15 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
                     break;
                 }
     }
-    // A scheduler this machine cannot run gets a legend line with the reason and nothing drawn.
-    std::map<std::string, std::string> unavailable;
-    for (const auto& r : m_runs)
-        if (!r->available) unavailable.emplace(r->scheduler, r->message);
-    for (const auto& [name, why] : unavailable) {
-        QCPGraph* g = m_plot->addGraph();
-        g->setName(QString::fromStdString(name + ": n/a, " + why.substr(0, why.find(" ("))));
-        g->setPen(Qt::NoPen);
-        m_pointRun.emplace_back();
+    // The schedulers this machine cannot run are named in the footnote, one sentence per reason: as legend lines
+    // (one each, as wide as their reason) they kept a printed legend to one column and left a column-wide chart
+    // no room for its data.
+    std::map<std::string, QStringList> unavailable; // reason -> schedulers
+    {
+        std::set<std::string> named;
+        for (const auto& r : m_runs)
+            if (!r->available && named.insert(r->scheduler).second)
+                unavailable[r->message.substr(0, r->message.find(" ("))] << QString::fromStdString(r->scheduler);
     }
     // The time axis covers every point but those far above the rest (linear axes only).
     const double top = ys.empty() ? 1 : m_logY ? *std::max_element(ys.begin(), ys.end()) : keptTop(ys);
@@ -346,6 +347,8 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
     if (m_clipped > 0) notes << tr("↑: above the axis, with its value.");
     notes << same;
     if (m_plot->graphCount() == 0) notes.clear();
+    for (const auto& [why, names] : unavailable)
+        notes << tr("n/a: %1 (%2).").arg(names.join(", "), QString::fromStdString(why));
     setFootnote(notes.join(' '));
     // Nothing drawn yet: a line saying how to fill the chart instead of axes from "0 B" to "1 B".
     if (m_plot->graphCount() > 0)

@@ -221,6 +221,24 @@ private slots:
         QCOMPARE(v.hollowCount(), 0);
         QCOMPARE(v.clippedCount(), 0);
         QVERIFY(v.footnote().isEmpty());
+        // Schedulers this machine cannot run: one footnote sentence per reason, and no legend lines (which kept a
+        // printed legend to one column and a column-wide chart with no room for its data).
+        std::vector<std::shared_ptr<const ckpt::Run>> some(runs.begin() + 1, runs.end());
+        for (const char* name : {"multistage", "offload-all"}) {
+            auto na = std::make_shared<ckpt::Run>();
+            na->scheduler = name;
+            na->available = false;
+            na->message = "needs 2 memory levels (it writes states to a slower level); the machine 'x' has 1";
+            some.push_back(na);
+            some.push_back(na); // at another budget: named once
+        }
+        v.setRuns(some);
+        QCOMPARE(v.footnote(), QString("n/a: multistage, offload-all (needs 2 memory levels)."));
+        QCOMPARE(v.plot()->legend->itemCount(), v.seriesCount());
+        for (int i = 0; i < v.plot()->legend->itemCount(); ++i) {
+            auto* item = qobject_cast<QCPPlottableLegendItem*>(v.plot()->legend->item(i));
+            QVERIFY(item && !item->plottable()->name().contains("n/a"));
+        }
     }
 
     void denseMemoryIsDecimatedToItsExactPeak() {
