@@ -172,6 +172,13 @@ private slots:
         QSignalSpy hwRefused(&hw, &HardwareTableModel::editRefused);
         QVERIFY(!hw.setData(hw.index(0, HardwareTableModel::Capacity), "0"));
         QVERIFY(hwRefused.at(0).at(1).toString().contains("capacity"));
+        // A value that does not parse names its cell, as the step table's refusals do.
+        QVERIFY(!hw.setData(hw.index(1, HardwareTableModel::Read), "fast"));
+        QVERIFY2(hwRefused.at(1).at(1).toString().startsWith("level 1, read: "),
+                 qPrintable(hwRefused.at(1).at(1).toString()));
+        QVERIFY(!hw.setData(hw.index(1, HardwareTableModel::Latency), "-1 s"));
+        QVERIFY2(hwRefused.at(2).at(1).toString().startsWith("level 1, latency: "),
+                 qPrintable(hwRefused.at(2).at(1).toString()));
     }
 
     void undoRestoresTheFileByteForByte() {
