@@ -29,6 +29,7 @@ struct TimelineView::Impl {
     std::vector<MemoryAreaPlottable*> layers; // stacked memory categories, bottom first
     QCPItemStraightLine* budgetLine = nullptr;
     QCPGraph* budgetEntry = nullptr;                   // no data: the budget line's legend entry
+    QCPItemText* budgetAbove = nullptr;                // "↑ budget 28 MiB": the line is above the memory axis
     std::array<QCPItemStraightLine*, 2> actionLines{}; // the marked action's start, on the Gantt and the memory chart
     int markedAction = -1;
     QCPItemRect* rangeRect = nullptr;
@@ -127,6 +128,17 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
         pos->setAxes(d->memoryRect->axis(QCPAxis::atBottom), d->memoryRect->axis(QCPAxis::atLeft));
     d->budgetLine->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
     d->budgetLine->setVisible(false);
+    // A limit far above the plan's peak is left out of the axis (the data would be a sliver): this says where it is.
+    d->budgetAbove = new QCPItemText(p);
+    d->budgetAbove->setClipAxisRect(d->memoryRect);
+    d->budgetAbove->position->setType(QCPItemPosition::ptAxisRectRatio);
+    d->budgetAbove->position->setAxisRect(d->memoryRect);
+    d->budgetAbove->position->setCoords(1.0, 0.0);
+    d->budgetAbove->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+    d->budgetAbove->setPadding(QMargins(2, 1, 3, 1));
+    d->budgetAbove->setColor(Qt::red);
+    d->budgetAbove->setBrush(QColor(255, 255, 255, 220)); // readable over the data it may cover
+    d->budgetAbove->setVisible(false);
     for (int k = 0; k < 2; ++k) {
         QCPAxisRect* rect = k == 0 ? d->ganttRect : d->memoryRect;
         auto* line = new QCPItemStraightLine(p);
@@ -352,6 +364,7 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
         for (MemoryAreaPlottable* area : d->layers)
             area->setMemory(nullptr);
         d->budgetLine->setVisible(false);
+        d->budgetAbove->setVisible(false);
         { // no levels to choose from (an earlier plan's would be stale)
             QSignalBlocker quiet(d->levelBox);
             d->levelBox->clear();
@@ -414,6 +427,7 @@ void TimelineView::setMemoryLevel(int level) {
         d->levelBox->setCurrentIndex(level);
     }
     d->memoryMax = 0;
+    d->budgetAbove->setVisible(false);
     for (MemoryAreaPlottable* area : d->layers)
         area->setMemory(nullptr);
     if (!d->timeline || d->timeline->memory.size() <= std::size_t(level)) return;
@@ -423,13 +437,15 @@ void TimelineView::setMemoryLevel(int level) {
     d->memoryMax = memory->peak;
     double top = d->memoryMax;
     d->budgetLine->setVisible(d->limitBytes > 0);
-    refreshLegend();
     if (d->limitBytes > 0) {
         d->budgetLine->point1->setCoords(0, double(d->limitBytes));
         d->budgetLine->point2->setCoords(1, double(d->limitBytes));
         if (double(d->limitBytes) < 3 * top) top = std::max(top, double(d->limitBytes));
     }
     d->memoryRect->axis(QCPAxis::atLeft)->setRange(0, std::max(1.0, top * 1.08));
+    d->budgetAbove->setVisible(d->limitBytes > 0 &&
+                               double(d->limitBytes) > d->memoryRect->axis(QCPAxis::atLeft)->range().upper);
+    refreshLegend();
     d->plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -509,8 +525,10 @@ void TimelineView::refreshLegend() {
     for (MemoryAreaPlottable* area : d->layers)
         if (!area->holdsNothing()) d->legend->addItem(new QCPPlottableLegendItem(d->legend, area));
     if (d->budgetLine->visible()) {
-        d->budgetEntry->setName(d->run && d->run->budget_bytes > 0 && d->level == 0 ? tr("budget") : tr("capacity"));
+        const QString name = d->run && d->run->budget_bytes > 0 && d->level == 0 ? tr("budget") : tr("capacity");
+        d->budgetEntry->setName(name);
         d->legend->addItem(new QCPPlottableLegendItem(d->legend, d->budgetEntry));
+        d->budgetAbove->setText(tr("↑ %1 %2").arg(name, QString::fromStdString(formatBytes(double(d->limitBytes)))));
     }
     updateLegendWrap();
 }

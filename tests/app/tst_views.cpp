@@ -12,6 +12,7 @@
 #include "plots/tradeoffview.h"
 #include "run/budget.h"
 #include "run/narrate.h"
+#include "util/units.h"
 #include "widgets/graphview.h"
 #include "widgets/heldnowpanel.h"
 #include "widgets/mainwindow.h"
@@ -218,7 +219,8 @@ private slots:
         QVERIFY(inkInTheMiddle(v.plot()) > 100);
         auto run = std::make_shared<const Run>(runScheduler("revolve", Problem(chain()), hw(), {}));
         v.setRun(run, hw());
-        QVERIFY(visibleTexts(v.plot()).isEmpty());
+        // No hint; only the label that says the level's capacity (40 GiB) is far above the axis.
+        QCOMPARE(visibleTexts(v.plot()), QStringList{"↑ capacity 40 GiB"});
         QVERIFY(anyAxisShown(v.plot()));
         v.setRun(nullptr, hw());
         QVERIFY(visibleTexts(v.plot()).contains("Run a scheduler (F5) to see its plan"));
@@ -237,6 +239,27 @@ private slots:
     }
 
     // A plan that never transfers has one lane (compute); one that writes to a level has a row for that channel.
+    // A budget far above the plan's peak is left out of the memory axis (the data would be a sliver); a label at the
+    // top of the chart says where it is, so that the legend's "budget" names something one can find.
+    void aBudgetAboveTheAxisSaysWhereItIs() {
+        TimelineView v;
+        const std::int64_t peak = storeAllPeak(chain(), hw());
+        QCPAxis* memory = v.plot()->axisRects().last()->axis(QCPAxis::atLeft);
+        SolveRequest req;
+        req.budget_bytes = peak * 3 / 2; // drawn
+        v.setRun(std::make_shared<const Run>(runScheduler("store-all", Problem(chain()), hw(), req)), hw());
+        QVERIFY(memory->range().contains(double(req.budget_bytes)));
+        for (const QString& t : visibleTexts(v.plot()))
+            QVERIFY2(!t.contains("budget"), qPrintable(t));
+        req.budget_bytes = peak * 10; // far above
+        v.setRun(std::make_shared<const Run>(runScheduler("store-all", Problem(chain()), hw(), req)), hw());
+        QVERIFY(!memory->range().contains(double(req.budget_bytes)));
+        const QString above = QString("↑ budget %1").arg(QString::fromStdString(formatBytes(double(req.budget_bytes))));
+        QVERIFY2(visibleTexts(v.plot()).contains(above), qPrintable(visibleTexts(v.plot()).join(" | ")));
+        v.setRun(nullptr, hw());
+        QVERIFY(!visibleTexts(v.plot()).contains(above));
+    }
+
     void lanesWithoutActionsTakeNoRoom() {
         TimelineView v;
         auto storeAll = std::make_shared<const Run>(runScheduler("store-all", Problem(chain()), hw(), {}));
