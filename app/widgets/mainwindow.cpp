@@ -223,6 +223,7 @@ void MainWindow::buildUi() {
     setCentralWidget(central);
 
     auto* dock = new QDockWidget(tr("Problem"), this);
+    m_problemDock = dock;
     dock->setObjectName("problem");
     auto* left = new QTabWidget(dock);
     m_problemTabs = left;
@@ -470,7 +471,8 @@ void MainWindow::buildMenus() {
                                      : m_path;
         if (!p.isEmpty()) saveProjectTo(p);
     });
-    file->addAction(tr("Save &as…"), QKeySequence::SaveAs, this, [this] {
+    // Ctrl+Shift+S spelt out: QKeySequence::SaveAs is empty outside KDE and GNOME.
+    file->addAction(tr("Save &as…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
         QString p =
             QFileDialog::getSaveFileName(this, tr("Save the project as"), suggestedSavePath(), tr("Projects (*.json)"));
         if (!p.isEmpty()) saveProjectTo(p);
@@ -537,6 +539,13 @@ void MainWindow::buildMenus() {
     }
     m_lessonNext->setToolTip(tr("Open a lesson (File ▸ Open, a .ckpt-lesson.json file) to step through its scenes"));
     updateLessonActions();
+    // The dock has a close button: View ▸ Problem panel (F9) brings it back (a toolbar's context menu was the only
+    // way).
+    QAction* panel = m_problemDock->toggleViewAction();
+    panel->setText(tr("Problem p&anel"));
+    panel->setShortcut(QKeySequence(Qt::Key_F9));
+    panel->setToolTip(tr("Show or hide the Problem panel: the chain or graph, the machine and the schedulers (F9)"));
+    view->addAction(panel);
     QAction* present = view->addAction(tr("&Presentation mode"));
     present->setCheckable(true);
     present->setShortcut(QKeySequence(Qt::Key_F11));

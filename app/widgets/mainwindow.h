@@ -13,6 +13,7 @@ class Document;
 class ChainTableModel;
 class NodeTableModel;
 class GraphView;
+class QDockWidget;
 class QStackedWidget;
 class HardwareTableModel;
 class ComparisonModel;
@@ -210,6 +211,7 @@ private:
     GraphView* m_graphView = nullptr;
     QStackedWidget* m_problemStack = nullptr;
     QTabWidget* m_problemTabs = nullptr;
+    QDockWidget* m_problemDock = nullptr;
     bool m_syncing = false;
     bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops
     QString m_runMessage;        // the status bar's last message about a run, cleared when another run starts

@@ -6,6 +6,7 @@
 
 #include <QAbstractButton>
 #include <QDir>
+#include <QDockWidget>
 #include <QGroupBox>
 #include <QLabel>
 #include <QMenu>
@@ -119,6 +120,36 @@ private slots:
             all.add("w", a->text(), "menu");
         QCOMPARE(all.keys["w"][QChar('r')], QStringList({"menu \"&Run\""}));
         QCOMPARE(all.keys["w"][QChar('h')], QStringList({"menu \"&Help\""}));
+    }
+
+    // The Problem dock has a close button; View ▸ Problem panel (F9) brings it back. Save as has Ctrl+Shift+S
+    // (QKeySequence::SaveAs is empty outside KDE and GNOME).
+    void theProblemPanelComesBackAndSaveAsHasAKey() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.openDefault();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QMenu* view = menuOf(w, "View");
+        QVERIFY(view);
+        QAction* panel = nullptr;
+        for (QAction* a : view->actions())
+            if (QString(a->text()).remove('&') == "Problem panel") panel = a;
+        QVERIFY(panel);
+        QCOMPARE(panel->shortcut(), QKeySequence(Qt::Key_F9));
+        auto* dock = w.findChild<QDockWidget*>("problem");
+        QVERIFY(dock && dock->isVisible() && panel->isChecked());
+        dock->close(); // its title bar's close button
+        QVERIFY(!dock->isVisible());
+        QVERIFY(!panel->isChecked());
+        panel->trigger();
+        QVERIFY(dock->isVisible());
+        QMenu* file = menuOf(w, "File");
+        QAction* saveAs = nullptr;
+        for (QAction* a : file->actions())
+            if (QString(a->text()).remove('&') == "Save as…") saveAs = a;
+        QVERIFY(saveAs);
+        QCOMPARE(saveAs->shortcut(), QKeySequence("Ctrl+Shift+S"));
     }
 
     // resnet18-b32-224 and vgg16-b32-224 were listed twice (a chain and a graph of each; baseName cut at the dot).
