@@ -4,6 +4,7 @@
 #include "util/units.h"
 
 #include <limits>
+#include <utility>
 
 using namespace ckpt;
 
@@ -120,9 +121,16 @@ bool HardwareTableModel::setData(const QModelIndex& index, const QVariant& value
     if (!reason.isEmpty()) // which cell, as the step table says it (the engine's refusals name their level)
         reason =
             tr("level %1, %2: %3").arg(index.row()).arg(headerData(index.column(), Qt::Horizontal).toString(), reason);
-    if (reason.isEmpty())
+    if (reason.isEmpty()) {
         reason = m_doc->editLevels(
             levels, tr("Edit level %1 %2").arg(index.row()).arg(headerData(index.column(), Qt::Horizontal).toString()));
+        // The engine names a file's fields; here they are the table's columns.
+        for (const auto& [field, column] : {std::pair{"capacity_bytes", Capacity},
+                                            {"read_bytes_per_s", Read},
+                                            {"write_bytes_per_s", Write},
+                                            {"latency_s", Latency}})
+            reason.replace(QLatin1String(field), headerData(column, Qt::Horizontal).toString());
+    }
     if (!reason.isEmpty()) {
         emit editRefused(index, reason);
         return false;

@@ -171,7 +171,8 @@ private slots:
         QCOMPARE(doc.undoStack()->count(), 0);
         QSignalSpy hwRefused(&hw, &HardwareTableModel::editRefused);
         QVERIFY(!hw.setData(hw.index(0, HardwareTableModel::Capacity), "0"));
-        QVERIFY(hwRefused.at(0).at(1).toString().contains("capacity"));
+        // The engine's refusal, in the table's words (a file's would say capacity_bytes).
+        QCOMPARE(hwRefused.at(0).at(1).toString(), QString("level 0 (fast): capacity must be > 0"));
         // A value that does not parse names its cell, as the step table's refusals do.
         QVERIFY(!hw.setData(hw.index(1, HardwareTableModel::Read), "fast"));
         QVERIFY2(hwRefused.at(1).at(1).toString().startsWith("level 1, read: "),
@@ -179,6 +180,9 @@ private slots:
         QVERIFY(!hw.setData(hw.index(1, HardwareTableModel::Latency), "-1 s"));
         QVERIFY2(hwRefused.at(2).at(1).toString().startsWith("level 1, latency: "),
                  qPrintable(hwRefused.at(2).at(1).toString()));
+        QVERIFY(!hw.setData(hw.index(1, HardwareTableModel::Write), "0"));
+        QCOMPARE(hwRefused.at(3).at(1).toString(),
+                 QString("level 1 (slow): write must be a finite number >= 1e-9 (bytes per second)"));
     }
 
     void undoRestoresTheFileByteForByte() {
