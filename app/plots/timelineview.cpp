@@ -20,6 +20,22 @@
 
 using namespace ckpt;
 
+namespace {
+// A hidden label on a light box (readable over the data it may cover), placed at a fraction of the chart's rect.
+QCPItemText* boxedLabel(QCustomPlot* plot, QCPAxisRect* rect, QPointF at, Qt::Alignment align, QMargins padding) {
+    auto* label = new QCPItemText(plot);
+    label->setClipAxisRect(rect);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setAxisRect(rect);
+    label->position->setCoords(at);
+    label->setPositionAlignment(align);
+    label->setBrush(QColor(255, 255, 255, 220));
+    label->setPadding(padding);
+    label->setVisible(false);
+    return label;
+}
+} // namespace
+
 struct TimelineView::Impl {
     QString emptyText;
     QCustomPlot* plot = nullptr;
@@ -129,16 +145,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->budgetLine->setPen(QPen(Qt::red, 1.5, Qt::DashLine));
     d->budgetLine->setVisible(false);
     // A limit far above the plan's peak is left out of the axis (the data would be a sliver): this says where it is.
-    d->budgetAbove = new QCPItemText(p);
-    d->budgetAbove->setClipAxisRect(d->memoryRect);
-    d->budgetAbove->position->setType(QCPItemPosition::ptAxisRectRatio);
-    d->budgetAbove->position->setAxisRect(d->memoryRect);
-    d->budgetAbove->position->setCoords(1.0, 0.0);
-    d->budgetAbove->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
-    d->budgetAbove->setPadding(QMargins(2, 1, 3, 1));
+    d->budgetAbove =
+        boxedLabel(p, d->memoryRect, QPointF(1.0, 0.0), Qt::AlignTop | Qt::AlignRight, QMargins(2, 1, 3, 1));
     d->budgetAbove->setColor(Qt::red);
-    d->budgetAbove->setBrush(QColor(255, 255, 255, 220)); // readable over the data it may cover
-    d->budgetAbove->setVisible(false);
     for (int k = 0; k < 2; ++k) {
         QCPAxisRect* rect = k == 0 ? d->ganttRect : d->memoryRect;
         auto* line = new QCPItemStraightLine(p);
@@ -161,15 +170,8 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->rangeRect->setPen(Qt::NoPen);
     d->rangeRect->setBrush(QColor(0, 0, 0, 30));
     d->rangeRect->setVisible(false);
-    d->rangeLabel = new QCPItemText(p);
-    d->rangeLabel->setClipAxisRect(d->memoryRect);
-    d->rangeLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
-    d->rangeLabel->position->setAxisRect(d->memoryRect);
-    d->rangeLabel->position->setCoords(0.5, 0.02);
-    d->rangeLabel->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
-    d->rangeLabel->setBrush(QColor(255, 255, 255, 220));
-    d->rangeLabel->setPadding(QMargins(4, 2, 4, 2));
-    d->rangeLabel->setVisible(false);
+    d->rangeLabel =
+        boxedLabel(p, d->memoryRect, QPointF(0.5, 0.02), Qt::AlignTop | Qt::AlignHCenter, QMargins(4, 2, 4, 2));
 
     // Legend: interval kinds and memory categories, in a row under the charts.
     d->legend = new QCPLegend;
