@@ -105,14 +105,16 @@ int benchGraphs(const Args& args) {
     }
     int maxNodes = 80;
     if (!wholeNumber(args, "reduction-max-nodes", 1, maxNodes)) return BadInput;
-    // Every name given (schedulers, reductions, parameters) must be a graph scheduler: a misspelt one would
-    // otherwise be skipped without a word, after minutes of work.
-    auto unknown = [](const std::string& option, const std::string& name) {
-        if (findGraphScheduler(name)) return false;
-        std::string known;
-        for (const auto& s : graphSchedulers())
-            known += (known.empty() ? "" : ", ") + s.name;
-        complain("bench: " + option + ": unknown graph scheduler '" + name + "' (known: " + known + ")");
+    // Every name given (schedulers, reductions, parameters) must be a scheduler of one of the graphs: a misspelt one
+    // would otherwise be skipped without a word, after minutes of work. The lookup's refusal lists the known names.
+    auto unknown = [&graphs](const std::string& option, const std::string& name) {
+        std::string why;
+        for (const auto& [file, g] : graphs) {
+            auto choice = findSchedulerFor(name, Problem(g));
+            if (choice) return false;
+            if (why.empty()) why = choice.error();
+        }
+        complain("bench: " + option + ": " + why);
         return true;
     };
     for (const auto& name : names)

@@ -118,12 +118,11 @@ bool HardwareTableModel::setData(const QModelIndex& index, const QVariant& value
             reason = QString::fromStdString(s.error());
         break;
     }
-    if (!reason.isEmpty()) // which cell, as the step table says it (the engine's refusals name their level)
-        reason =
-            tr("level %1, %2: %3").arg(index.row()).arg(headerData(index.column(), Qt::Horizontal).toString(), reason);
-    if (reason.isEmpty()) {
-        reason = m_doc->editLevels(
-            levels, tr("Edit level %1 %2").arg(index.row()).arg(headerData(index.column(), Qt::Horizontal).toString()));
+    const QString columnName = headerData(index.column(), Qt::Horizontal).toString();
+    if (!reason.isEmpty()) { // which cell, as the step table says it (the engine's refusals name their level)
+        reason = tr("level %1, %2: %3").arg(index.row()).arg(columnName, reason);
+    } else {
+        reason = m_doc->editLevels(levels, tr("Edit level %1 %2").arg(index.row()).arg(columnName));
         // The engine names a file's fields; here they are the table's columns.
         for (const auto& [field, column] : {std::pair{"capacity_bytes", Capacity},
                                             {"read_bytes_per_s", Read},

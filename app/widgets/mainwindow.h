@@ -160,7 +160,8 @@ private:
     void showGraphEdit(const QString& refusal);
     ckpt::ProjectSettings graphSettings(const ckpt::Graph& graph) const; // what a newly opened graph starts with
     void showCursor(int action); // the shared cursor moved (the sweep's): every view follows
-    void clearCursorMessage();   // the status bar's sentence about the cursor's action, if it still shows
+    void
+    clearStatusMessage(QString& shown); // `shown` (m_runMessage, m_cursorMessage), if the status bar still shows it
     ckpt::ProjectSettings chainSettings(const ckpt::Chain& chain) const; // what a newly opened chain starts with
     void connectRuns();
     void showShownRun();           // the controller's shown run in every view

@@ -76,7 +76,7 @@ void MainWindow::connectRuns() {
     connect(m_runs, &RunController::cancelled, this, [this] { m_runAllQueued = false; });
     connect(m_doc, &Document::reset, this, [this] { m_runAllQueued = false; });
     connect(m_runs, &RunController::runStarted, this, [this] {
-        if (!m_runMessage.isEmpty() && statusBar()->currentMessage() == m_runMessage) statusBar()->clearMessage();
+        clearStatusMessage(m_runMessage);
         updateSummary();
     });
     connect(m_runs, &RunController::runFinished, this, [this](const QString& message) {
@@ -268,8 +268,8 @@ void MainWindow::showShownRun() {
     const Chain chain = m_doc->chain();
     m_heldNow->setRun(run, m_doc->isGraph() ? nullptr : &chain, hw);
     m_heldNow->setAction(m_sweep->cursor());
-    m_chainModel->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
-    clearCursorMessage();             // nor a sentence about an action of the old plan
+    m_chainModel->setCursorMarks({});    // a new plan is shown whole, with no cursor on the other views
+    clearStatusMessage(m_cursorMessage); // nor a sentence about an action of the old plan
     m_graphView->setRun(run);
     m_layoutStale = true;
     if (m_tabs->currentWidget() == m_layoutView) refreshLayout();
@@ -339,14 +339,14 @@ void MainWindow::showCursor(int action) {
                                          .arg(told->actions.size())
                                          .arg(QString::fromStdString(told->actions[std::size_t(action)].sentence)));
     } else {
-        clearCursorMessage();
+        clearStatusMessage(m_cursorMessage);
     }
     m_chainModel->setCursorMarks(std::move(marks));
 }
 
-void MainWindow::clearCursorMessage() {
-    if (!m_cursorMessage.isEmpty() && statusBar()->currentMessage() == m_cursorMessage) statusBar()->clearMessage();
-    m_cursorMessage.clear();
+void MainWindow::clearStatusMessage(QString& shown) {
+    if (!shown.isEmpty() && statusBar()->currentMessage() == shown) statusBar()->clearMessage();
+    shown.clear();
 }
 
 bool MainWindow::moveCursor(int action) {
