@@ -81,6 +81,9 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_plot);
     m_plot->xAxis->setLabel(tr("peak memory in level 0"));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+    // The memory axis starts a little left of 0 (see setRuns): 0 gets a grid line like the others, not a solid one
+    // beside the axis.
+    m_plot->xAxis->grid()->setZeroLinePen(m_plot->xAxis->grid()->pen());
     m_plot->yAxis->setLabel(tr("time ÷ store-all's"));
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -324,7 +327,9 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         m_plot->xAxis->setRange(lo / 1.25, std::max(lo * 2, xmax * 1.25));
     } else {
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
-        m_plot->xAxis->setRange(0, std::max(1.0, xmax * 1.08));
+        // A little room left of 0, so that a point at (nearly) no memory shows its whole marker.
+        const double right = std::max(1.0, xmax * 1.08);
+        m_plot->xAxis->setRange(-0.03 * right, right);
     }
     if (m_logY) {
         // Powers of two over a wide range (1×, 2×, 4×...); over a narrow one, evenly stepped labels read better.

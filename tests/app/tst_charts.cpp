@@ -241,6 +241,39 @@ private slots:
         }
     }
 
+    // A plan that keeps (nearly) nothing on level 0, as async-multistage on a two-level machine: its marker is drawn
+    // whole inside the axis rectangle, not cut in half by the memory axis at 0 — at the explorer's size and at a
+    // printed column's.
+    void aPointAtNoMemoryIsDrawnWhole() {
+        const ckpt::Chain chain = *ckpt::Chain::uniform("u", 20, ckpt::Step{1, 2, 100, 300, 0, 0});
+        ckpt::SolveRequest req;
+        auto all = std::make_shared<const ckpt::Run>(
+            ckpt::runScheduler("store-all", ckpt::Problem(chain), ckpt::Hardware::unbounded(), req));
+        req.params = {{"slots", "2"}};
+        auto revolve = std::make_shared<ckpt::Run>(
+            ckpt::runScheduler("revolve", ckpt::Problem(chain), ckpt::Hardware::unbounded(), req));
+        QVERIFY(all->feasible && revolve->feasible);
+        revolve->timeline->totals.peak_bytes[0] = 0;
+        for (QSize size : {QSize(800, 500), QSize(330, 250)}) {
+            TradeoffView v;
+            v.resize(size);
+            v.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&v));
+            v.setRuns({all, revolve});
+            v.plot()->replot();
+            QCPGraph* g = series(v.plot(), "revolve");
+            QVERIFY(g && g->dataCount() == 1);
+            const double x = v.plot()->xAxis->coordToPixel(g->data()->at(0)->key);
+            const double half = g->scatterStyle().size() / 2;
+            QVERIFY2(x - half >= v.plot()->axisRect()->left(),
+                     qPrintable(QString("marker from %1 px, axis from %2 px, %3 wide, widget %4")
+                                    .arg(x - half)
+                                    .arg(v.plot()->axisRect()->left())
+                                    .arg(v.plot()->axisRect()->width())
+                                    .arg(size.width())));
+        }
+    }
+
     void denseMemoryIsDecimatedToItsExactPeak() {
         const QString root(CKPT_SOURCE_DIR);
         auto chain = ckpt::loadChain((root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json").toStdString());
