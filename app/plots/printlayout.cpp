@@ -22,7 +22,7 @@ void layoutAt(QCustomPlot* plot, double w, double h) {
     plot->plotLayout()->update(QCPLayoutElement::upLayout);
 }
 
-// Puts a legend under its chart (not over the data) in as many columns as its widest entry allows.
+// Puts a legend under its chart (not over the data) in as many columns as fit the width.
 void wrapLegend(QCustomPlot* plot, QCPLegend* legend, double widthPt, double fontPt) {
     if (legend->layout() != plot->plotLayout()) {
         // An inset legend (over the axis rect) moves to a row of its own under the charts.
@@ -42,7 +42,7 @@ void wrapLegend(QCustomPlot* plot, QCPLegend* legend, double widthPt, double fon
     legend->setMargins(QMargins(2, 1, 2, 1));
     legend->setBorderPen(Qt::NoPen);
     legend->setBrush(Qt::NoBrush);
-    double widest = 1;
+    QList<QCPAbstractLegendItem*> items; // in the legend's order
     for (int i = 0; i < legend->itemCount(); ++i) {
         QCPAbstractLegendItem* item = legend->item(i);
         if (!item) continue; // an empty cell of an earlier wrap
@@ -50,16 +50,52 @@ void wrapLegend(QCustomPlot* plot, QCPLegend* legend, double widthPt, double fon
         // The layout measures text on the screen in whole pixels; on the page a line is a little taller, and an item
         // clips to its cell, so each keeps a sliver below for the descenders ("g", "p").
         item->setMargins(QMargins(0, 0, 0, int(std::ceil(fontPt * 0.15))));
-        QString text;
-        if (auto* p = qobject_cast<QCPPlottableLegendItem*>(item)) text = p->plottable()->name();
-        widest = std::max(widest, QFontMetricsF(item->font()).horizontalAdvance(text.isEmpty() ? "recompute" : text));
+        items << item;
     }
-    const double entry = widest + fontPt * 2 + fontPt * 0.4 + fontPt;
-    const int columns = std::max(1, int((widthPt - 8) / entry));
-    // Filled across, `columns` entries to a row.
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
-    legend->setWrap(columns);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    if (items.isEmpty()) return;
+    // The fewest rows whose columns, each as wide as its widest entry, fit the width: filled across (the order reads
+    // along a row, as on the screen) when that fits in as few rows as filled down, else down (the long names then
+    // share a column, which can fit more columns: eleven schedulers at 9 pt take two columns, not one).
+    std::vector<double> widths;
+    for (QCPAbstractLegendItem* item : items)
+        widths.push_back(item->minimumOuterSizeHint().width());
+    const int n = int(items.size());
+    const double room = widthPt - 4 - legend->margins().left() - legend->margins().right();
+    // Entry k's column with `rows` rows: filled across, k modulo the columns; filled down, k over the rows.
+    auto fits = [&](int rows, bool across) {
+        const int columns = (n + rows - 1) / rows;
+        std::vector<double> column(std::size_t(columns), 0);
+        for (int k = 0; k < n; ++k) {
+            const std::size_t c = std::size_t(across ? k % columns : k / rows);
+            column[c] = std::max(column[c], widths[std::size_t(k)]);
+        }
+        double total = double(legend->columnSpacing()) * (columns - 1);
+        for (double w : column)
+            total += w;
+        return total <= room;
+    };
+    int rows = 1;
+    bool across = true;
+    for (; rows < n; ++rows) {
+        if (fits(rows, true)) break;
+        if (fits(rows, false)) {
+            across = false;
+            break;
+        }
+    }
+    const int columns = (n + rows - 1) / rows;
+    for (QCPAbstractLegendItem* item : items)
+        legend->take(item);
+    legend->simplify();
+    if (across) {
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+        legend->setWrap(columns);
+    } else {
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, false);
+        legend->setWrap(rows);
+    }
+    for (QCPAbstractLegendItem* item : items)
+        legend->addElement(item);
 }
 
 // `text` with line breaks between words so that no line is wider than `width` (a longer word keeps its own line).
@@ -121,6 +157,7 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
             a->setLabelFont(font);
             a->setLabelPadding(int(std::lround(fontPt * 0.3)));
             a->setTickLabelPadding(int(std::lround(fontPt * 0.3)));
+            a->setPadding(int(std::lround(fontPt * 0.2))); // the blank beyond the title: 5 px on the screen
         }
     }
     // Lines and markers in proportion to the text, so a column-wide figure is not all markers.
@@ -180,10 +217,20 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
             named->setTicks(shorter);
         }
     plot->plotLayout()->setMargins(QMargins(1, 1, 1, 1));
+    plot->plotLayout()->setRowSpacing(int(std::lround(fontPt * 0.3))); // between the chart, its legend and footnote
     // Tick counts from the room each axis has once laid out: the most ticks (up to 8) whose labels, as the ticker
     // writes them, stand apart by two characters across, or by one and a half lines up.
     for (int pass = 0; pass < 2; ++pass) { // the second pass sees the margins the first pass's labels need
         layoutAt(plot, widthPt, heightPt);
+        // An axis title longer than its axis (a column-wide trade-off's "time ÷ store-all's" beside a short plot)
+        // would be cut at the page's edge: it breaks into lines instead.
+        if (pass == 0)
+            for (QCPAxisRect* r : rects)
+                for (QCPAxis* a : r->axes()) {
+                    const double length = a->orientation() == Qt::Vertical ? r->height() : r->width();
+                    if (!a->label().isEmpty() && fm.horizontalAdvance(a->label()) > length)
+                        a->setLabel(wrapped(a->label(), font, length));
+                }
         for (QCPAxisRect* r : rects)
             for (QCPAxis* a : r->axes()) {
                 a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit

@@ -58,6 +58,38 @@ private slots:
         }
     }
 
+    // Every chain scheduler's trade-off at a column's width with a larger font: the legend takes as many columns as
+    // fit (each as wide as its own names, filled down when that fits more), so its rows neither overlap nor push the
+    // chart off the page, and the time axis's title breaks into lines instead of running off the page's top. (With one
+    // column of eleven rows at 9 pt, the rows overlapped, and "store-all's" ran off the page's top.)
+    void aLargerFontStillFitsAColumn_data() {
+        QTest::addColumn<int>("font");
+        QTest::newRow("8 pt") << 8;
+        QTest::newRow("9 pt") << 9;
+        QTest::newRow("10 pt") << 10;
+    }
+    void aLargerFontStillFitsAColumn() {
+        QFETCH(int, font);
+        const QString pdf =
+            render(QString("font%1.pdf").arg(font), {"--chart", "tradeoff", "--scheduler", "revolve", "--budget", "50%",
+                                                     "--font-size", QString::number(font)});
+        QVERIFY(!pdf.isEmpty());
+        QCOMPARE(pageSize(pdf), QString("252 x 180"));
+        checkText(pdf, 252, 180);
+        QStringList text;
+        double legendTop = 180;
+        for (const Word& w : words(pdf)) {
+            text << w.text;
+            if (w.text == "periodic") legendTop = w.box.top();
+        }
+        QVERIFY(text.contains("time") && text.contains("store-all's"));
+        for (const char* s : {"store-all", "periodic", "revolve", "rotor", "bptt-dp", "multistage", "async-multistage",
+                              "double-checkpointing", "offload-all", "offload-dp"})
+            QVERIFY2(text.contains(s), s);
+        // The chart above the legend keeps over a third of the page.
+        QVERIFY2(legendTop > 180 / 3.0, qPrintable(QString("the legend starts at %1 pt").arg(legendTop)));
+    }
+
     // The sweep diagram's kept checkpoints are markers without a pen of their own: printed, they keep the graph's
     // (black) instead of none, on the chart and in the legend.
     void sweepMarksArePrinted() {

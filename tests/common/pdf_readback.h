@@ -37,13 +37,20 @@ struct Word {
 inline QList<Word> words(const QString& pdf) {
     const QString xml = QString::fromUtf8(runTool(tool("pdftotext"), {"-bbox", pdf, "-"}));
     static const QRegularExpression re(
-        "<word xMin=\"([0-9.]+)\" yMin=\"([0-9.]+)\" xMax=\"([0-9.]+)\" yMax=\"([0-9.]+)\">([^<]*)</word>");
+        "<word xMin=\"(-?[0-9.]+)\" yMin=\"(-?[0-9.]+)\" xMax=\"(-?[0-9.]+)\" yMax=\"(-?[0-9.]+)\">([^<]*)</word>");
     QList<Word> out;
     for (auto it = re.globalMatch(xml); it.hasNext();) {
         auto m = it.next();
         QRectF r(QPointF(m.captured(1).toDouble(), m.captured(2).toDouble()),
                  QPointF(m.captured(3).toDouble(), m.captured(4).toDouble()));
-        out << Word{r, m.captured(5)};
+        // XML-escaped ("store-all&apos;s"), and with the font's ligatures ("oﬄoad-all"): as typed.
+        QString text = m.captured(5).normalized(QString::NormalizationForm_KC);
+        text.replace("&apos;", "'")
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&");
+        out << Word{r, text};
     }
     return out;
 }
