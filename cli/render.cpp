@@ -4,6 +4,7 @@
 #include "common.h"
 #include "io/files.h"
 #include "plots/chartexport.h"
+#include "plots/printlayout.h"
 #include "plots/printsize.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
@@ -215,11 +216,14 @@ int cmdRender(int argc, char** argv) {
         std::printf("render: wrote %d frames to %s\n", written, dir.c_str());
         if (!args.has("out")) return Done;
     }
-    QString err = exportChart(drawn.plot, QString::fromStdString(out), size, dpi);
+    PrintFit fit;
+    QString err = exportChart(drawn.plot, QString::fromStdString(out), size, dpi, &fit);
     if (!err.isEmpty()) {
         complain(err.toStdString());
         return BadInput;
     }
+    // Written either way; the note says what the page made of the text.
+    if (QString note = printFitNote(fit, size); !note.isEmpty()) complain("render: note: " + note.toStdString());
     if (args.has("data"))
         if (auto saved = writeTextFileAtomic(args.value("data"), drawn.csv); !saved) {
             complain("render: --data: " + saved.error());

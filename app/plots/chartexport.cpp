@@ -61,10 +61,11 @@ QSize layoutSize(const PrintSize& size) {
     return QSize(int(std::lround(size.width_pt * unit)), int(std::lround(size.height_pt * unit)));
 }
 
-QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& size, double dpi) {
+QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& size, double dpi, PrintFit* fit) {
     if (!plot) return QObject::tr("%1: nothing to export").arg(path);
     const QSize page = layoutSize(size);
-    fitForPrint(plot, page.width(), page.height(), size.font_pt);
+    const PrintFit fitted = fitForPrint(plot, page.width(), page.height(), size.font_pt);
+    if (fit) *fit = fitted;
     return exportPanels({ChartPanel{plot, QRect(QPoint(0, 0), page)}}, path, size, dpi);
 }
 

@@ -8,9 +8,12 @@ class QCustomPlot;
 QString exportChart(QCustomPlot* plot, const QString& path, int width, int height);
 
 struct PrintSize;
+struct PrintFit;
 // At a physical size: the page of a PDF is exactly `size` (points), an SVG says its size in physical units, a PNG
-// has size × dpi / 72 pixels (or the pixels given). Fonts, ticks and legends are fitted first (printlayout.h).
-QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& size, double dpi = 300);
+// has size × dpi / 72 pixels (or the pixels given). Fonts, ticks and legends are fitted first (printlayout.h), and
+// `fit` (if given) says what that made of the legend.
+QString exportChart(QCustomPlot* plot, const QString& path, const PrintSize& size, double dpi = 300,
+                    PrintFit* fit = nullptr);
 
 #include <QRect>
 // One chart of a figure and where it goes on the page, in points (in layout pixels for a size in px).

@@ -1,5 +1,7 @@
 #include "printlayout.h"
 
+#include "printsize.h"
+
 #include <QFontMetricsF>
 #include <algorithm>
 #include <cmath>
@@ -143,7 +145,7 @@ bool labelsApart(QCPAxis* a, const QFontMetricsF& fm, double fontPt) {
 
 } // namespace
 
-void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double fontPt) {
+PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double fontPt) {
     const QFont font = sized(plot->font(), fontPt);
     const QFontMetricsF fm(font);
     const QList<QCPAxisRect*> rects = plot->axisRects();
@@ -152,6 +154,9 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
         QMargins least = r->minimumMargins();
         least.setTop(int(std::ceil(fontPt * 0.7)));
         r->setMinimumMargins(least);
+        // Nor need its data keep 50 px: where the text leaves less, the text would be squeezed too and overlap, and
+        // a data area that small is what the fit below reports.
+        r->setMinimumSize(r->minimumSize().width(), 1);
         for (QCPAxis* a : r->axes()) {
             a->setTickLabelFont(font);
             a->setLabelFont(font);
@@ -177,9 +182,12 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
             graph->setScatterStyle(sc);
         }
     }
-    for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
-        if (auto* legend = qobject_cast<QCPLegend*>(e)) wrapLegend(plot, legend, widthPt, fontPt);
-    if (plot->legend && plot->legend->visible()) wrapLegend(plot, plot->legend, widthPt, fontPt);
+    auto wrapLegends = [&](double pt) {
+        for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+            if (auto* legend = qobject_cast<QCPLegend*>(e)) wrapLegend(plot, legend, widthPt, pt);
+        if (plot->legend && plot->legend->visible()) wrapLegend(plot, plot->legend, widthPt, pt);
+    };
+    wrapLegends(fontPt);
     // Labels on the data (a clipped point's value) at the text's size.
     for (int i = 0; i < plot->itemCount(); ++i)
         if (auto* text = qobject_cast<QCPItemText*>(plot->item(i))) text->setFont(sized(text->font(), fontPt));
@@ -194,13 +202,18 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
         grid->setRowStretchFactor(grid->rowCount() - 1, 0.001);
         break;
     }
-    for (QCPLayoutElement* e : grid->elements(true))
-        if (auto* text = qobject_cast<QCPTextElement*>(e)) {
-            text->setFont(sized(text->font(), fontPt));
-            text->setMargins(QMargins(2, 1, 2, 1));
-            // QCustomPlot sizes a text element by its unwrapped text: break the lines here, to the page's width.
-            if (text->objectName() == "footnote") text->setText(wrapped(text->text(), text->font(), widthPt - 6));
-        }
+    auto setTexts = [&](double pt, bool footnotesOnly) {
+        for (QCPLayoutElement* e : grid->elements(true))
+            if (auto* text = qobject_cast<QCPTextElement*>(e)) {
+                const bool footnote = text->objectName() == "footnote";
+                if (footnotesOnly && !footnote) continue;
+                text->setFont(sized(text->font(), pt));
+                text->setMargins(QMargins(2, 1, 2, 1));
+                // QCustomPlot sizes a text element by its unwrapped text: break the lines here, to the page's width.
+                if (footnote) text->setText(wrapped(text->text(), text->font(), widthPt - 6));
+            }
+    };
+    setTexts(fontPt, false);
     // Named ticks (a Gantt's lanes, named after memory levels) drop a parenthesised detail when they would take more
     // than a quarter of the width: "host DRAM (PCIe 4.0 x16)" prints as "host DRAM".
     for (QCPAxisRect* r : rects)
@@ -218,6 +231,31 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
         }
     plot->plotLayout()->setMargins(QMargins(1, 1, 1, 1));
     plot->plotLayout()->setRowSpacing(int(std::lround(fontPt * 0.3))); // between the chart, its legend and footnote
+    // A legend and footnote that would take more than 60 % of the page, or leave the data less than a fifth of it,
+    // step down a point at a time, to 6 pt: eleven schedulers' names at 12 pt in a 3.5 × 2.5 in column. The data's
+    // room is the page less the text rows and the axes' margins (QCustomPlot's 50 px least axis rect aside).
+    PrintFit fit{fontPt, true};
+    auto dataRoom = [&] {
+        double least = 0;
+        for (QCPAxisRect* r : rects)
+            least += r->minimumSize().height();
+        return heightPt - (grid->minimumOuterSizeHint().height() - least);
+    };
+    auto crowded = [&] {
+        layoutAt(plot, widthPt, heightPt);
+        double text = 0;
+        for (int row = 0; row < grid->rowCount(); ++row)
+            if (QCPLayoutElement* e = grid->element(row, 0); e && !qobject_cast<QCPAxisRect*>(e))
+                text += e->minimumOuterSizeHint().height();
+        return text > heightPt * 0.6 || dataRoom() < heightPt * 0.2;
+    };
+    if (!rects.isEmpty()) {
+        while (crowded() && fit.legend_pt > 6) {
+            fit.legend_pt -= 1;
+            wrapLegends(fit.legend_pt);
+            setTexts(fit.legend_pt, true);
+        }
+    }
     // Tick counts from the room each axis has once laid out: the most ticks (up to 8) whose labels, as the ticker
     // writes them, stand apart by two characters across, or by one and a half lines up.
     for (int pass = 0; pass < 2; ++pass) { // the second pass sees the margins the first pass's labels need
@@ -227,7 +265,11 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
         if (pass == 0)
             for (QCPAxisRect* r : rects)
                 for (QCPAxis* a : r->axes()) {
-                    const double length = a->orientation() == Qt::Vertical ? r->height() : r->width();
+                    // Centred on the axis, a title may reach into the margins at both ends as far as the smaller.
+                    const QMargins m = r->margins();
+                    const double length = a->orientation() == Qt::Vertical
+                                              ? r->height() + 2 * std::min(m.top(), m.bottom())
+                                              : r->width() + 2 * std::min(m.left(), m.right());
                     if (!a->label().isEmpty() && fm.horizontalAdvance(a->label()) > length)
                         a->setLabel(wrapped(a->label(), font, length));
                 }
@@ -240,4 +282,24 @@ void fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double font
                 }
             }
     }
+    if (!rects.isEmpty()) fit.fits = dataRoom() >= heightPt * 0.2; // with the axes' titles and ticks as drawn
+    return fit;
+}
+
+QString printFitNote(const PrintFit& fit, const PrintSize& size) {
+    const QString page = QString("%1 × %2 %3")
+                             .arg(size.width_pt, 0, 'g', 4)
+                             .arg(size.height_pt, 0, 'g', 4)
+                             .arg(size.pixels ? "px" : "pt");
+    if (!fit.fits)
+        return QObject::tr("At %1 pt the chart does not fit %2: its axes and legend leave the data too little room. A "
+                           "larger page or a smaller font fits it.")
+            .arg(size.font_pt)
+            .arg(page);
+    if (fit.legend_pt < size.font_pt)
+        return QObject::tr("The legend is set at %1 pt, not %2, to leave the chart room on %3.")
+            .arg(fit.legend_pt)
+            .arg(size.font_pt)
+            .arg(page);
+    return {};
 }

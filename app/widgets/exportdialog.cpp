@@ -114,6 +114,9 @@ ExportDialog::ExportDialog(MakeCharts make, const QString& defaultPath, QWidget*
     m_previewLabel->setToolTip(tr("Drawn by the code that writes the file"));
     previewBox->addWidget(previewTitle);
     previewBox->addWidget(m_previewLabel, 1);
+    m_fitNote = new QLabel(this); // the text shrunk to fit the page, or a page too small for the chart
+    m_fitNote->setWordWrap(true);
+    previewBox->addWidget(m_fitNote);
     outer->addLayout(previewBox, 1);
 
     m_debounce = new QTimer(this);
@@ -250,11 +253,12 @@ void ExportDialog::fieldsChanged() {
     m_debounce->start();
 }
 
-QString ExportDialog::drawInto(const QString& path, const PrintSize& size, double dpi) const {
+QString ExportDialog::drawInto(const QString& path, const PrintSize& size, double dpi, QString* fitNote) const {
     std::vector<std::unique_ptr<QWidget>> views = m_make();
     if (views.empty()) return tr("%1: nothing to export").arg(path);
     const QSize page = layoutSize(size);
     QList<ChartPanel> panels;
+    PrintFit all{size.font_pt, true};
     const int n = int(views.size());
     for (int i = 0; i < n; ++i) {
         QCustomPlot* plot = views[std::size_t(i)]->findChild<QCustomPlot*>();
@@ -262,9 +266,12 @@ QString ExportDialog::drawInto(const QString& path, const PrintSize& size, doubl
         const int top = page.height() * i / n, bottom = page.height() * (i + 1) / n;
         const QRect cell(0, top, page.width(), bottom - top);
         views[std::size_t(i)]->resize(cell.size());
-        fitForPrint(plot, cell.width(), cell.height(), size.font_pt);
+        const PrintFit fit = fitForPrint(plot, cell.width(), cell.height(), size.font_pt);
+        all.legend_pt = std::min(all.legend_pt, fit.legend_pt);
+        all.fits = all.fits && fit.fits;
         panels << ChartPanel{plot, cell};
     }
+    if (fitNote) *fitNote = printFitNote(all, size);
     return exportPanels(panels, path, size, dpi);
 }
 
@@ -273,6 +280,7 @@ void ExportDialog::refreshPreview() {
         m_preview = QImage();
         m_previewLabel->setPixmap(QPixmap());
         m_previewLabel->setText(tr("(no preview)"));
+        m_fitNote->clear();
         return;
     }
     QTemporaryDir scratch;
@@ -281,16 +289,23 @@ void ExportDialog::refreshPreview() {
     // About as wide as the preview's room: a column at some 130 dpi, a slide at some 45.
     const double inches = s.pixels ? s.width_pt / 96 : s.width_pt / 72;
     const double dpi = std::clamp(m_previewLabel->minimumWidth() / std::max(inches, 0.1), 36.0, 300.0);
-    if (QString err = drawInto(file, s, dpi); !err.isEmpty()) {
+    QString note;
+    if (QString err = drawInto(file, s, dpi, &note); !err.isEmpty()) {
         m_previewLabel->setText(err);
+        m_fitNote->clear();
         return;
     }
+    m_fitNote->setText(note);
     m_preview = QImage(file);
     const QSize room = m_previewLabel->size().expandedTo(m_previewLabel->minimumSize()) - QSize(16, 16);
     m_previewLabel->setPixmap(
         QPixmap::fromImage(m_preview.size().boundedTo(room) == m_preview.size()
                                ? m_preview
                                : m_preview.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+}
+
+QString ExportDialog::fitNote() const {
+    return m_fitNote->text();
 }
 
 QString ExportDialog::exportTo(const QString& path) const {

@@ -38,6 +38,7 @@ public:
     QString problem() const; // why the fields cannot be exported (then Export is disabled), else empty
 
     QImage preview() const { return m_preview; } // the last preview drawn
+    QString fitNote() const;                     // what the page made of the text in the last preview, or empty
     QString exportTo(const QString& path) const; // writes the file; the error, or empty
     QString exportedPath() const { return m_exported; }
 
@@ -47,7 +48,7 @@ public slots:
 private:
     void fieldsChanged();
     void chooseFileAndExport();
-    QString drawInto(const QString& path, const PrintSize& size, double dpi) const;
+    QString drawInto(const QString& path, const PrintSize& size, double dpi, QString* fitNote = nullptr) const;
 
     MakeCharts m_make;
     QString m_defaultPath, m_exported;
@@ -60,6 +61,7 @@ private:
     QSpinBox* m_dpi;
     QLabel* m_previewLabel;
     QLabel* m_message;
+    QLabel* m_fitNote;
     QPushButton* m_export;
     QTimer* m_debounce;
     QImage m_preview;

@@ -1,6 +1,7 @@
 // File ▸ Export's dialog for a chart tab: physical sizes and presets as `ckpt render` has them, a preview drawn by
 // the code that writes the file, and the window's own charts left as they are on screen.
 #include "common/pdf_readback.h"
+#include "models/document.h"
 #include "plots/printsize.h"
 #include "plots/timelineview.h"
 #include "widgets/exportdialog.h"
@@ -60,6 +61,33 @@ private slots:
         QVERIFY(d.problem().contains("px is for PNG"));
         d.setFormat("png");
         QVERIFY(d.problem().isEmpty());
+    }
+
+    // The preview says when the page made the text smaller than asked, or is too small for the chart: a column at
+    // 8 pt says nothing; at 16 pt the trade-off's names step down; at 24 pt the Timeline's two charts and their
+    // axes do not fit at all.
+    void thePreviewSaysWhenTheTextDoesNotFit() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json"));
+        w.document()->settings().schedulers = {"store-all", "periodic", "revolve", "rotor", "bptt-dp", "offload-dp"};
+        w.document()->settings().budgets = "none,50%";
+        w.runAllNow();
+        ExportDialog tradeoff(w.chartCopies("tradeoff"), "x-tradeoff.pdf");
+        tradeoff.refreshPreview();
+        QVERIFY2(tradeoff.fitNote().isEmpty(), qPrintable(tradeoff.fitNote()));
+        tradeoff.setFontSize(16);
+        tradeoff.refreshPreview();
+        QVERIFY2(tradeoff.fitNote().contains("legend is set at"), qPrintable(tradeoff.fitNote()));
+        QVERIFY(w.runCurrentNow());
+        ExportDialog timeline(w.chartCopies("timeline"), "x-timeline.pdf");
+        timeline.setFontSize(24);
+        timeline.refreshPreview();
+        QVERIFY2(timeline.fitNote().contains("does not fit"), qPrintable(timeline.fitNote()));
+        timeline.setFontSize(8);
+        timeline.refreshPreview();
+        QVERIFY2(timeline.fitNote().isEmpty(), qPrintable(timeline.fitNote()));
     }
 
     // A plan's Timeline exported through the dialog: the PDF's page is the size asked (in whole points, as Qt

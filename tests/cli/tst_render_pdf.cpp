@@ -61,33 +61,72 @@ private slots:
     // Every chain scheduler's trade-off at a column's width with a larger font: the legend takes as many columns as
     // fit (each as wide as its own names, filled down when that fits more), so its rows neither overlap nor push the
     // chart off the page, and the time axis's title breaks into lines instead of running off the page's top. (With one
-    // column of eleven rows at 9 pt, the rows overlapped, and "store-all's" ran off the page's top.)
+    // column of eleven rows at 9 pt, the rows overlapped, and "store-all's" ran off the page's top.) At 12 pt the
+    // legend would take most of the page even so: it steps down, and `render` says to what.
     void aLargerFontStillFitsAColumn_data() {
         QTest::addColumn<int>("font");
         QTest::newRow("8 pt") << 8;
         QTest::newRow("9 pt") << 9;
         QTest::newRow("10 pt") << 10;
+        QTest::newRow("12 pt") << 12; // the legend steps down to leave the chart room, and the command says so
     }
     void aLargerFontStillFitsAColumn() {
         QFETCH(int, font);
-        const QString pdf =
-            render(QString("font%1.pdf").arg(font), {"--chart", "tradeoff", "--scheduler", "revolve", "--budget", "50%",
-                                                     "--font-size", QString::number(font)});
-        QVERIFY(!pdf.isEmpty());
+        const QString pdf = m_dir.filePath(QString("font%1.pdf").arg(font));
+        const auto o = ckptRun(
+            {"render", QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json", "--hardware",
+             QString(CKPT_SOURCE_DIR) + "/resources/hardware/gpu-a100.ckpt-hardware.json", "--out", pdf, "--chart",
+             "tradeoff", "--scheduler", "revolve", "--budget", "50%", "--font-size", QString::number(font)});
+        QCOMPARE(o.code, 0);
+        const QRegularExpression note("the legend is set at ([0-9]+) pt, not " + QString::number(font),
+                                      QRegularExpression::CaseInsensitiveOption);
+        const auto shrunk = note.match(QString::fromUtf8(o.err));
+        if (font == 8) QVERIFY2(!shrunk.hasMatch(), o.err.constData()); // the default size as asked
+        if (font == 12) QVERIFY2(shrunk.hasMatch(), o.err.constData());
+        const int legendPt = shrunk.hasMatch() ? shrunk.captured(1).toInt() : font;
+        QVERIFY(legendPt >= 6 && legendPt <= font);
         QCOMPARE(pageSize(pdf), QString("252 x 180"));
         checkText(pdf, 252, 180);
         QStringList text;
-        double legendTop = 180;
+        double legendTop = 180, legendLine = 0, titleLine = 0;
         for (const Word& w : words(pdf)) {
             text << w.text;
-            if (w.text == "periodic") legendTop = w.box.top();
+            if (w.text == "periodic") legendTop = w.box.top(), legendLine = w.box.height();
+            if (w.text == "peak") titleLine = w.box.height(); // the memory axis's title, at the size asked
         }
+        // The legend's text at the size the note gave (or the size asked), the axes' at the size asked.
+        QVERIFY(titleLine > 0 && legendLine > 0);
+        QVERIFY2(std::abs(legendLine / titleLine - double(legendPt) / font) < 0.05,
+                 qPrintable(QString("legend line %1 pt, title line %2 pt").arg(legendLine).arg(titleLine)));
         QVERIFY(text.contains("time") && text.contains("store-all's"));
         for (const char* s : {"store-all", "periodic", "revolve", "rotor", "bptt-dp", "multistage", "async-multistage",
                               "double-checkpointing", "offload-all", "offload-dp"})
             QVERIFY2(text.contains(s), s);
         // The chart above the legend keeps over a third of the page.
         QVERIFY2(legendTop > 180 / 3.0, qPrintable(QString("the legend starts at %1 pt").arg(legendTop)));
+    }
+
+    // The Gantt and memory charts at a column's width and 16 pt: the axes keep the size asked, the legend steps
+    // down, and nothing runs into other text. Much larger, the command says the chart does not fit.
+    void aGanttAtSixteenPointsKeepsToThePage() {
+        const QString pdf = m_dir.filePath("gantt16.pdf");
+        const QStringList args{
+            "render",      QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json",
+            "--hardware",  QString(CKPT_SOURCE_DIR) + "/resources/hardware/gpu-a100.ckpt-hardware.json",
+            "--chart",     "gantt",
+            "--scheduler", "revolve",
+            "--budget",    "50%"};
+        auto o = ckptRun(args + QStringList{"--out", pdf, "--font-size", "16"});
+        QCOMPARE(o.code, 0);
+        QVERIFY2(o.err.contains("legend is set at"), o.err.constData());
+        checkText(pdf, 252, 180);
+        QStringList text;
+        for (const Word& w : words(pdf))
+            text << w.text;
+        QVERIFY(text.contains("compute") && text.contains("memory") && text.contains("time"));
+        o = ckptRun(args + QStringList{"--out", m_dir.filePath("gantt40.pdf"), "--font-size", "40"});
+        QCOMPARE(o.code, 0);
+        QVERIFY2(o.err.contains("does not fit 252 × 180 pt"), o.err.constData());
     }
 
     // The sweep diagram's kept checkpoints are markers without a pen of their own: printed, they keep the graph's
