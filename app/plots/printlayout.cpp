@@ -3,6 +3,7 @@
 #include "printsize.h"
 
 #include <QFontMetricsF>
+#include <QHash>
 #include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
@@ -258,21 +259,35 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
     }
     // Tick counts from the room each axis has once laid out: the most ticks (up to 8) whose labels, as the ticker
     // writes them, stand apart by two characters across, or by one and a half lines up.
-    for (int pass = 0; pass < 2; ++pass) { // the second pass sees the margins the first pass's labels need
+    // An axis title longer than its axis (a column-wide trade-off's "time ÷ store-all's" beside a short plot) would be
+    // cut at the page's edge: it breaks into lines instead, and where a word is longer still ("lane" beside one lane
+    // at 16 pt), the title steps down a point at a time to 6 pt.
+    QHash<QCPAxis*, QString> titles; // in one line, as the view wrote them
+    for (QCPAxisRect* r : rects)
+        for (QCPAxis* a : r->axes())
+            titles[a] = a->label().simplified();
+    for (int pass = 0; pass < 3; ++pass) { // each pass sees the margins the last one's labels and titles need
         layoutAt(plot, widthPt, heightPt);
-        // An axis title longer than its axis (a column-wide trade-off's "time ÷ store-all's" beside a short plot)
-        // would be cut at the page's edge: it breaks into lines instead.
-        if (pass == 0)
-            for (QCPAxisRect* r : rects)
-                for (QCPAxis* a : r->axes()) {
-                    // Centred on the axis, a title may reach into the margins at both ends as far as the smaller.
-                    const QMargins m = r->margins();
-                    const double length = a->orientation() == Qt::Vertical
-                                              ? r->height() + 2 * std::min(m.top(), m.bottom())
-                                              : r->width() + 2 * std::min(m.left(), m.right());
-                    if (!a->label().isEmpty() && fm.horizontalAdvance(a->label()) > length)
-                        a->setLabel(wrapped(a->label(), font, length));
+        for (QCPAxisRect* r : rects)
+            for (QCPAxis* a : r->axes()) {
+                const QString title = titles.value(a);
+                if (title.isEmpty()) continue;
+                // Centred on the axis, a title may reach into the margins at both ends half as far as the smaller.
+                const QMargins m = r->margins();
+                const double length = a->orientation() == Qt::Vertical ? r->height() + std::min(m.top(), m.bottom())
+                                                                       : r->width() + std::min(m.left(), m.right());
+                for (double pt = fontPt;; --pt) {
+                    const QFont f = sized(font, pt);
+                    const QString lines =
+                        QFontMetricsF(f).horizontalAdvance(title) <= length ? title : wrapped(title, f, length);
+                    double widest = 0;
+                    for (const QString& line : lines.split('\n'))
+                        widest = std::max(widest, QFontMetricsF(f).horizontalAdvance(line));
+                    a->setLabel(lines);
+                    a->setLabelFont(f);
+                    if (widest <= length || pt <= 6) break;
                 }
+            }
         for (QCPAxisRect* r : rects)
             for (QCPAxis* a : r->axes()) {
                 a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit
@@ -282,6 +297,7 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
                 }
             }
     }
+    layoutAt(plot, widthPt, heightPt);
     if (!rects.isEmpty()) fit.fits = dataRoom() >= heightPt * 0.2; // with the axes' titles and ticks as drawn
     return fit;
 }

@@ -106,8 +106,10 @@ private slots:
         QVERIFY2(legendTop > 180 / 3.0, qPrintable(QString("the legend starts at %1 pt").arg(legendTop)));
     }
 
-    // The Gantt and memory charts at a column's width and 16 pt: the axes keep the size asked, the legend steps
-    // down, and nothing runs into other text. Much larger, the command says the chart does not fit.
+    // The Gantt and memory charts at a column's width and 16 pt: the legend steps down, and nothing runs into other
+    // text or off the page. The lanes' title "lane", one word longer than the one lane is high, steps down too (at
+    // 16 pt it ran off the page's top, where the PDF's text lost it). Much larger, the command says the chart does
+    // not fit.
     void aGanttAtSixteenPointsKeepsToThePage() {
         const QString pdf = m_dir.filePath("gantt16.pdf");
         const QStringList args{
@@ -124,6 +126,7 @@ private slots:
         for (const Word& w : words(pdf))
             text << w.text;
         QVERIFY(text.contains("compute") && text.contains("memory") && text.contains("time"));
+        QVERIFY(text.contains("lane"));
         o = ckptRun(args + QStringList{"--out", m_dir.filePath("gantt40.pdf"), "--font-size", "40"});
         QCOMPARE(o.code, 0);
         QVERIFY2(o.err.contains("does not fit 252 × 180 pt"), o.err.constData());
