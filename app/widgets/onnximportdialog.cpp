@@ -5,8 +5,10 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
+#include <QSet>
 #include <QSpinBox>
 #include <QStringList>
+#include <functional>
 
 namespace {
 
@@ -20,10 +22,52 @@ QString describe(const ckpt::OnnxInput& in) {
     return QString::fromStdString(in.name) + ": " + (dims.isEmpty() ? QObject::tr("a scalar") : dims.join(" × "));
 }
 
+constexpr int kBatch = 32;    // proposed for a batch the file leaves open
+constexpr int kOpenDim = 128; // proposed for any other dimension it leaves open (a sequence length)
+
+// The key of dimension k (> 0) of an input: its symbol, shared by every input that names it, or "NAME:K".
+QString openKey(const ckpt::OnnxInput& in, std::size_t k) {
+    return in.symbols[k].empty() ? QString::fromStdString(in.name) + ":" + QString::number(k)
+                                 : QString::fromStdString(in.symbols[k]);
+}
+
+// The symbols the file uses for a first (batch) dimension: the batch size stands for them wherever they appear.
+QSet<QString> batchSymbols(const std::vector<ckpt::OnnxInput>& inputs) {
+    QSet<QString> out;
+    for (const auto& in : inputs)
+        if (!in.dims.empty() && in.dims.front() < 0 && !in.symbols.front().empty())
+            out.insert(QString::fromStdString(in.symbols.front()));
+    return out;
+}
+
+// The options for a batch (0: the file's own), element size and a value for every open dimension beyond the batch:
+// an input with such a dimension gets its whole shape.
+ckpt::OnnxImportOptions optionsFor(const std::vector<ckpt::OnnxInput>& inputs, int batch, int elementBytes,
+                                   const std::function<int(const QString&)>& open) {
+    ckpt::OnnxImportOptions o;
+    o.batch = batch;
+    o.element_bytes = elementBytes;
+    const QSet<QString> batches = batchSymbols(inputs);
+    for (const auto& in : inputs) {
+        std::vector<std::int64_t> dims = in.dims;
+        bool opened = false;
+        for (std::size_t k = 1; k < dims.size(); ++k) {
+            if (dims[k] >= 0) continue;
+            const QString key = openKey(in, k);
+            dims[k] = batches.contains(key) && batch > 0 ? batch : open(key);
+            opened = true;
+        }
+        if (!opened) continue;
+        if (batch > 0) dims.front() = batch; // (the import sets it again)
+        o.inputs.emplace_back(in.name, dims);
+    }
+    return o;
+}
+
 } // namespace
 
 OnnxImportDialog::OnnxImportDialog(const QString& path, const std::vector<ckpt::OnnxInput>& inputs, QWidget* parent)
-    : QDialog(parent), m_batch(new QSpinBox(this)), m_dtype(new QComboBox(this)) {
+    : QDialog(parent), m_inputs(inputs), m_batch(new QSpinBox(this)), m_dtype(new QComboBox(this)) {
     setWindowTitle(tr("Import %1").arg(QFileInfo(path).fileName()));
     auto* form = new QFormLayout(this);
     QStringList lines;
@@ -32,11 +76,36 @@ OnnxImportDialog::OnnxImportDialog(const QString& path, const std::vector<ckpt::
     auto* shown = new QLabel(lines.isEmpty() ? tr("none") : lines.join("\n"), this);
     shown->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Inputs:"), shown);
-    // 0 keeps the file's own first dimension.
-    m_batch->setRange(0, 1 << 20);
-    m_batch->setSpecialValueText(tr("as in the file"));
-    m_batch->setToolTip(tr("The first dimension of every input"));
+    // 0 keeps the file's own first dimension, where it has one.
+    bool batchOpen = false;
+    for (const auto& in : inputs)
+        batchOpen = batchOpen || (!in.dims.empty() && in.dims.front() < 0);
+    m_batch->setRange(batchOpen ? 1 : 0, 1 << 20);
+    m_batch->setSpecialValueText(batchOpen ? QString() : tr("as in the file"));
+    m_batch->setToolTip(batchOpen ? tr("The first dimension of every input (the file leaves it open)")
+                                  : tr("The first dimension of every input"));
     form->addRow(tr("&Batch size:"), m_batch);
+    // Every other dimension the file leaves open gets a field of its own, once per symbol: a model exported with a
+    // dynamic sequence length cannot be sized without one.
+    const QSet<QString> batches = batchSymbols(inputs);
+    for (const auto& in : inputs)
+        for (std::size_t k = 1; k < in.dims.size(); ++k) {
+            if (in.dims[k] >= 0) continue;
+            const QString key = openKey(in, k);
+            if (m_open.contains(key) || batches.contains(key)) continue;
+            auto* field = new QSpinBox(this);
+            field->setRange(1, 1 << 24);
+            field->setValue(kOpenDim);
+            const bool named = !in.symbols[k].empty();
+            field->setToolTip(
+                named
+                    ? tr("The file leaves '%1' open: its size in every input that names it").arg(key)
+                    : tr("The file leaves this dimension of '%1' open: its size").arg(QString::fromStdString(in.name)));
+            form->addRow(named ? tr("Dimension '%1':").arg(key)
+                               : tr("'%1', dimension %2:").arg(QString::fromStdString(in.name)).arg(k),
+                         field);
+            m_open.insert(key, field);
+        }
     m_dtype->addItem(tr("as in the file"), 0);
     m_dtype->addItem("fp32", 4);
     m_dtype->addItem("fp16", 2);
@@ -57,15 +126,15 @@ OnnxImportDialog::OnnxImportDialog(const QString& path, const std::vector<ckpt::
 }
 
 ckpt::OnnxImportOptions OnnxImportDialog::defaults(const std::vector<ckpt::OnnxInput>& inputs) {
-    ckpt::OnnxImportOptions o;
+    int batch = 0;
     for (const auto& in : inputs)
-        if (!in.dims.empty() && in.dims.front() < 0) o.batch = 32;
-    return o;
+        if (!in.dims.empty() && in.dims.front() < 0) batch = kBatch;
+    return optionsFor(inputs, batch, 0, [](const QString&) { return kOpenDim; });
 }
 
 ckpt::OnnxImportOptions OnnxImportDialog::options() const {
-    ckpt::OnnxImportOptions o;
-    o.batch = m_batch->value();
-    o.element_bytes = m_dtype->currentData().toInt();
-    return o;
+    return optionsFor(m_inputs, m_batch->value(), m_dtype->currentData().toInt(), [this](const QString& key) {
+        const QSpinBox* field = m_open.value(key);
+        return field ? field->value() : kOpenDim;
+    });
 }

@@ -89,6 +89,42 @@ private slots:
         QCOMPARE(same.batch()->text(), "as in the file");
         QCOMPARE(same.options().batch, 0);
     }
+
+    // The encoder leaves its batch and its sequence length ('seq') open: the dialog asks for both (the batch cannot
+    // be "as in the file"), and the import gets the input's whole shape. Opened without the dialog, the same
+    // defaults apply. (The dialog used to ask for the batch only, and the import refused 'seq', telling the user of
+    // the window to "give --input".)
+    void dialogAsksForEveryOpenDimension() {
+        const QString encoder = QString(CKPT_SOURCE_DIR) + "/examples/onnx/transformer-encoder.onnx";
+        auto inputs = onnxInputs(encoder.toStdString());
+        QVERIFY(inputs.ok());
+        QCOMPARE(int(inputs->size()), 1);
+        QCOMPARE(inputs->front().symbols[1], std::string("seq"));
+        OnnxImportDialog dialog(encoder, *inputs);
+        QCOMPARE(dialog.batch()->minimum(), 1);
+        QSpinBox* seq = dialog.dimension("seq");
+        QVERIFY(seq);
+        QVERIFY(!dialog.dimension("batch"));
+        using Shapes = std::vector<std::pair<std::string, std::vector<std::int64_t>>>;
+        QCOMPARE(dialog.options().inputs, (Shapes{{"input", {32, 128, 512}}}));
+        QCOMPARE(OnnxImportDialog::defaults(*inputs).inputs, dialog.options().inputs);
+        dialog.batch()->setValue(8);
+        seq->setValue(64);
+        QCOMPARE(dialog.options().inputs, (Shapes{{"input", {8, 64, 512}}}));
+        QCOMPARE(dialog.options().batch, 8);
+
+        MainWindow w;
+        w.setInteractive(false);
+        w.openDefault();
+        QVERIFY2(w.openFile(encoder), qPrintable(w.lastError()));
+        QVERIFY(w.document()->isGraph());
+        OnnxImportOptions o;
+        o.inputs = {{"input", {32, 128, 512}}};
+        o.hardware = w.document()->hardware();
+        auto direct = importOnnxFile(encoder.toStdString(), o);
+        QVERIFY2(direct.ok(), direct.ok() ? "" : direct.error().c_str());
+        QCOMPARE(w.document()->graph().nodes(), direct->graph.nodes());
+    }
 };
 
 QTEST_MAIN(TestOnnxImport)
