@@ -4,6 +4,7 @@
 #include "onnximportdialog.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QStatusBar>
 
@@ -38,8 +39,9 @@ bool MainWindow::importOnnx(const QString& path, const OnnxImportOptions& chosen
     m_lastError.clear();
     addRecent(path);
     updateTitle();
+    // The file's name (the title bar has it too): a whole path pushed the numbers under the run's progress bar.
     QString said = tr("Imported %1: %2 nodes, %3 GFLOP per forward pass")
-                       .arg(path)
+                       .arg(QFileInfo(path).fileName())
                        .arg(imported->graph.size())
                        .arg(imported->totalFlops() / 1e9, 0, 'f', 1);
     QStringList warnings;
