@@ -13,14 +13,24 @@ namespace ckpt {
 
 namespace {
 
-// A count as a whole number while it is one exactly, else in scientific notation.
+// A count as a whole number up to a billion ("10000001 actions": just over), past that as a power of ten that
+// reads at a glance ("6.67 × 10¹⁴", "10¹¹") instead of fifteen digits to count.
 std::string formatCount(double v) {
     char buf[64];
-    if (std::isfinite(v) && std::fabs(v) < 9e15)
+    if (std::isfinite(v) && std::fabs(v) < 1e9) {
         std::snprintf(buf, sizeof buf, "%.0f", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
+        return buf;
+    }
+    if (!std::isfinite(v)) return v > 0 ? "infinitely many" : "an unknown number of";
+    int exponent = int(std::floor(std::log10(std::fabs(v))));
+    double mantissa = v / std::pow(10.0, exponent);
+    std::snprintf(buf, sizeof buf, "%.3g", mantissa);
+    if (std::string(buf) == "10") exponent += 1, mantissa = 1, std::snprintf(buf, sizeof buf, "1"); // 9.999 rounds up
+    static const char* const superscript[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    std::string power = "10";
+    for (char d : std::to_string(exponent))
+        power += superscript[d - '0'];
+    return std::string(buf) == "1" ? power : std::string(buf) + " × " + power;
 }
 
 } // namespace

@@ -212,6 +212,15 @@ private slots:
         auto bpttFit = solve("bptt-dp", c, Hardware::unbounded(), {{}, storeAllPeakBytes(c) / 100});
         QVERIFY(!bpttFit.ok() && !bpttFit.errorValue().infeasible);
         QVERIFY2(names(bpttFit.error(), "inner loop", "limit of"), bpttFit.error().c_str());
+        // Past a billion, counts read as powers of ten: rotor's n³M/6 on 20000 heterogeneous steps and 500 slots.
+        std::vector<Step> steps;
+        for (int i = 0; i < 20000; ++i)
+            steps.push_back(Step{1, 2, 100 + i % 7, 300 + i % 5, 0, 0});
+        const Chain het = *Chain::make("het", steps);
+        auto big = solve("rotor", het, Hardware::unbounded(), {{{"slots", "500"}}, storeAllPeakBytes(het) / 20});
+        QVERIFY(!big.ok());
+        QVERIFY2(names(big.error(), "would take 6.67 × 10¹⁴ steps of its inner loop", "over the limit of 10¹¹;"),
+                 big.error().c_str());
     }
 
     // Every plan within the action limit can be simulated, curves included.
