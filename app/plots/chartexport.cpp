@@ -55,6 +55,17 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
     return saveDrawn(ok, drawn, path);
 }
 
+QString pngTooLarge(const PrintSize& size, double dpi) {
+    const QSize page = layoutSize(size);
+    const double scale = size.pixels ? 96.0 / 72.0 : dpi / 72.0;
+    const long long w = std::llround(page.width() * scale), h = std::llround(page.height() * scale);
+    if (w <= kMaxPngSide && h <= kMaxPngSide) return {};
+    return QObject::tr("a PNG of %1 × %2 px is more than %3 px a side: lower the dpi or the size")
+        .arg(w)
+        .arg(h)
+        .arg(kMaxPngSide);
+}
+
 QSize layoutSize(const PrintSize& size) {
     // With px, the layout is made at 96 px per inch so fonts keep their point size on screen.
     const double unit = size.pixels ? 72.0 / 96.0 : 1.0;
@@ -76,6 +87,8 @@ QString exportPanels(const QList<ChartPanel>& panels, const QString& path, const
     if (size.pixels && ext != "png")
         return QObject::tr("%1: a size in px is for PNG; give PDF and SVG sizes in in, cm, mm or pt").arg(path);
     if (dpi < 36 || dpi > 2400) return QObject::tr("%1: --dpi %2 is out of range (36 to 2400)").arg(path).arg(dpi);
+    if (ext == "png")
+        if (QString why = pngTooLarge(size, dpi); !why.isEmpty()) return path + ": " + why;
     const QSize page = layoutSize(size);
     const int wi = page.width(), hi = page.height();
     // Black on white for papers, whatever the window's style; each chart gets its colours back after.

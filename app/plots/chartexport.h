@@ -26,6 +26,10 @@ struct ChartPanel {
 QString exportPanels(const QList<ChartPanel>& panels, const QString& path, const PrintSize& size, double dpi = 300);
 // The size of the page a figure of `size` is laid out on: points, or layout pixels (96 per inch) for a size in px.
 QSize layoutSize(const PrintSize& size);
+// Why a PNG of `size` at `dpi` cannot be drawn (more than kMaxPngSide pixels a side: 100 in at 300 dpi would take
+// 3.4 GiB of memory, 20000 pt 26 GiB), or empty.
+constexpr int kMaxPngSide = 16384;
+QString pngTooLarge(const PrintSize& size, double dpi);
 
 #include <QList>
 #include <QPair>

@@ -235,6 +235,8 @@ QString ExportDialog::problem() const {
     if (w > 14400 || h > 14400) return tr("The page is larger than 200 inches.");
     if (s.font_pt < 4 || s.font_pt > 72) return tr("The font size must be between 4 and 72 pt.");
     if (s.pixels && format() != "png") return tr("px is for PNG; give a PDF or SVG size in in, cm, mm or pt.");
+    if (format() == "png")
+        if (QString why = pngTooLarge(s, dpi()); !why.isEmpty()) return why.left(1).toUpper() + why.mid(1) + ".";
     return {};
 }
 

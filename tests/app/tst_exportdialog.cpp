@@ -61,6 +61,13 @@ private slots:
         QVERIFY(d.problem().contains("px is for PNG"));
         d.setFormat("png");
         QVERIFY(d.problem().isEmpty());
+        // A poster-sized PNG at 300 dpi would take gigabytes: refused with its pixels, until the dpi comes down.
+        d.setSize(60, 40, "in");
+        d.setDpi(300);
+        QVERIFY2(d.problem().contains("18000 × 12000 px is more than 16384 px a side"), qPrintable(d.problem()));
+        QVERIFY(!exportButton->isEnabled());
+        d.setDpi(150);
+        QVERIFY(d.problem().isEmpty());
     }
 
     // The preview says when the page made the text smaller than asked, or is too small for the chart: a column at

@@ -263,6 +263,12 @@ private slots:
         bad = ckptRun({"render", QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json", "--chart",
                        "tradeoff", "--out", m_dir.filePath("x.pdf"), "--preset", "poster"});
         QCOMPARE(bad.code, 2);
+        // A PNG of 100 in at 300 dpi is 30000 px a side (3.4 GiB to draw): refused before drawing, with the pixels.
+        bad = ckptRun({"render", QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json", "--chart",
+                       "gantt", "--scheduler", "revolve", "--out", m_dir.filePath("x.png"), "--size", "100inx100in"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("a PNG of 30000 × 30000 px is more than 16384 px a side"), bad.err.constData());
+        QVERIFY(!QFile::exists(m_dir.filePath("x.png")));
     }
 };
 
