@@ -221,6 +221,9 @@ int cmdTrain(int argc, char** argv) {
         if (!fileHw) return BadInput;
     }
     const bool disk = hwArg == "measured" || (fileHw && fileHw->levelCount() > 1);
+    // The network's line before the profile, which takes a minute for a large network (32 steps, 5 times over).
+    std::fprintf(log, "%s: %s\n", t.networkName().c_str(), t.task().describe(config.length).c_str());
+    std::fflush(log);
     auto profile = t.profile(std::min(config.length, 32), 5, disk);
     if (g_stop) return interrupted();
     if (!profile) {
@@ -238,7 +241,6 @@ int cmdTrain(int argc, char** argv) {
             return BadInput;
         }
     }
-    std::fprintf(log, "%s: %s\n", chain.name().c_str(), t.task().describe(config.length).c_str());
     std::fprintf(log, "profile: forward %s (untaped %s, taped %s), backward %s per step; state %s, tape %s\n",
                  formatSeconds(profile->forward_s).c_str(), formatSeconds(profile->forward_untaped_s).c_str(),
                  formatSeconds(profile->forward_taped_s).c_str(), formatSeconds(profile->backward_s).c_str(),

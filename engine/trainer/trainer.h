@@ -90,6 +90,7 @@ public:
     virtual std::int64_t stateBytes() const = 0;
     virtual std::int64_t tapeBytes() const = 0;
     virtual std::int64_t parameterCount() const = 0;
+    std::string networkName() const; // "lstm H=256 B=32 I=10 fp32 (copy), 1000 steps": its chain's name
 
     // This network as a chain: `length` equal steps with its true state and tape bytes, no temporaries (the step's
     // scratch is outside the store), and the given times.
@@ -107,7 +108,6 @@ public:
     virtual Result<Iteration> iterate(const Plan& plan, const Hardware& hw, bool checkGradients) = 0;
 
 protected:
-    std::string networkName() const; // "lstm H=256 B=32 I=10 fp32 (copy), 1000 steps"
     static std::string describeLimit(const TrainerConfig& c, std::int64_t limit);
     Trainer(TrainerConfig c, Task t) : m_config(std::move(c)), m_task(std::move(t)) {}
     TrainerConfig m_config;

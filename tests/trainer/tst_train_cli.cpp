@@ -167,6 +167,24 @@ private slots:
         QVERIFY2(err.contains(sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM"), err.constData());
         QCOMPARE(everythingUnder(scratch.path()), QStringList());
     }
+
+    // A large network's profile (32 steps, 5 times over) takes a while: the network's line comes first, so the user
+    // sees what runs, and Ctrl+C during the profile stops it. (The line used to come after the profile.)
+    void theNetworkIsNamedBeforeTheProfile() {
+        QProcess p;
+        p.start(CKPT_CLI, {"train", "--hidden", "1024", "--batch", "64", "--length", "2000", "--iterations", "1"});
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        for (int k = 0; k < 6000 && !out.contains('\n') && p.state() == QProcess::Running; ++k) {
+            p.waitForReadyRead(10);
+            out += p.readAllStandardOutput();
+        }
+        QVERIFY2(out.startsWith("lstm H=1024 B=64 I=10 fp32 (copy), 2000 steps: copy-memory"), out.constData());
+        QVERIFY2(!out.contains("profile:"), out.constData()); // the profile has not finished
+        QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 128 + SIGINT);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTrainCli)
