@@ -6,6 +6,7 @@
 #include <QHash>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <qcustomplot.h>
 
 namespace {
@@ -290,6 +291,17 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
             }
         for (QCPAxisRect* r : rects)
             for (QCPAxis* a : r->axes()) {
+                // Named ticks (a Gantt's lanes) cannot be thinned out: where lanes are closer than a line of text (two
+                // lanes at 12 pt in a short panel), their names step down to fit, to 6 pt.
+                if (auto named = a->ticker().dynamicCast<QCPAxisTickerText>()) {
+                    double closest = std::numeric_limits<double>::infinity();
+                    const QList<double> at = named->ticks().keys();
+                    for (int i = 1; i < at.size(); ++i)
+                        closest = std::min(closest, std::abs(a->coordToPixel(at[i]) - a->coordToPixel(at[i - 1])));
+                    const double pt = std::clamp(std::floor(closest / 1.2), 6.0, fontPt);
+                    a->setTickLabelFont(sized(font, a->orientation() == Qt::Vertical ? pt : fontPt));
+                    continue;
+                }
                 a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit
                 for (int count = 8; count >= 1; --count) {
                     a->ticker()->setTickCount(count);

@@ -132,6 +132,22 @@ private slots:
         QVERIFY2(o.err.contains("does not fit 252 × 180 pt"), o.err.constData());
     }
 
+    // Two lanes (async-multistage writes to host DRAM) in a column-wide Gantt at 12 pt: the lanes are closer than a
+    // line of 12 pt text, so their names step down instead of running into each other ("compute" over "host DRAM").
+    void laneNamesStepDownWhenLanesAreThin() {
+        const QString pdf = m_dir.filePath("lanes12.pdf");
+        const auto o =
+            ckptRun({"render", QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json", "--hardware",
+                     QString(CKPT_SOURCE_DIR) + "/resources/hardware/gpu-a100.ckpt-hardware.json", "--chart", "gantt",
+                     "--scheduler", "async-multistage", "--budget", "50%", "--out", pdf, "--font-size", "12"});
+        QCOMPARE(o.code, 0);
+        checkText(pdf, 252, 180);
+        QStringList text;
+        for (const Word& w : words(pdf))
+            text << w.text;
+        QVERIFY(text.contains("compute") && text.contains("host") && text.contains("DRAM"));
+    }
+
     // The sweep diagram's kept checkpoints are markers without a pen of their own: printed, they keep the graph's
     // (black) instead of none, on the chart and in the legend.
     void sweepMarksArePrinted() {
