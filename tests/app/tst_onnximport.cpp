@@ -113,6 +113,20 @@ private slots:
         QCOMPARE(dialog.options().inputs, (Shapes{{"input", {8, 64, 512}}}));
         QCOMPARE(dialog.options().batch, 8);
 
+        // Open dimensions without a symbol get a field each ("x:1"); a symbol shared by inputs gets one field; a
+        // symbol that names a batch dimension anywhere takes the batch size wherever it appears.
+        const std::vector<OnnxInput> mixed{{"x", {-1, -1, 3}, {"", "", ""}},
+                                           {"y", {-1, 7, -1}, {"batch", "", "seq"}},
+                                           {"z", {2, -1}, {"", "batch"}},
+                                           {"w", {-1, -1}, {"batch", "seq"}}};
+        OnnxImportDialog several("mixed.onnx", mixed);
+        QVERIFY(several.dimension("x:1") && several.dimension("seq"));
+        QVERIFY(!several.dimension("batch") && !several.dimension("z:1") && !several.dimension("y:1"));
+        several.dimension("x:1")->setValue(5);
+        several.dimension("seq")->setValue(9);
+        several.batch()->setValue(4);
+        QCOMPARE(several.options().inputs, (Shapes{{"x", {4, 5, 3}}, {"y", {4, 7, 9}}, {"z", {4, 4}}, {"w", {4, 9}}}));
+
         MainWindow w;
         w.setInteractive(false);
         w.openDefault();
