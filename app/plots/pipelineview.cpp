@@ -172,12 +172,16 @@ void PipelineView::refresh() {
                      .arg(p.stages[k].last)
                      .arg(QString::fromStdString(formatBytes(double(t.peak_bytes[k]))));
     const double single = run->baseline_makespan_s;
+    // One stage re-running its forward per micro-batch is slower than one device: "0.75× faster" read as a speed-up.
+    const double speedup = t.makespan_s > 0 ? single / t.makespan_s : 0.0;
+    const QString versus = speedup >= 1 || speedup <= 0 ? tr("%1× faster than one device").arg(speedup, 0, 'f', 2)
+                                                        : tr("%1× slower than one device").arg(1 / speedup, 0, 'f', 2);
     m_summary->setText(
-        tr("<b>gpipe</b> · makespan %1 (%2× faster than one device) · bubble <b>%3 %</b> (equal stages, free "
+        tr("<b>gpipe</b> · makespan %1 (%2) · bubble <b>%3 %</b> (equal stages, free "
            "links: (K−1)/(M+K−1) = %4 %) · slowest stage %5 per micro-batch · on the links, write = an activation "
            "going on, read = a gradient coming back · %6")
             .arg(QString::fromStdString(formatSeconds(t.makespan_s)))
-            .arg(t.makespan_s > 0 ? single / t.makespan_s : 0.0, 0, 'f', 2)
+            .arg(versus)
             .arg(100 * p.bubble, 0, 'f', 1)
             .arg(100 * p.ideal_bubble, 0, 'f', 1)
             .arg(QString::fromStdString(formatSeconds(p.bottleneck_s)))

@@ -255,6 +255,16 @@ private slots:
         auto direct = runPipeline(w.document()->chain(), s);
         QVERIFY(direct.ok());
         QCOMPARE(view->run()->timeline.totals.makespan_s, direct->timeline.totals.makespan_s);
+        QVERIFY2(view->summary().contains("faster than one device"), qPrintable(view->summary()));
+        // One stage re-runs each micro-batch's forward: slower than one device, and said so (not "0.75× faster").
+        s.stages = 1;
+        view->setSetup(s);
+        const double single = w.document()->chain().totalForward() + w.document()->chain().totalBackward();
+        QVERIFY(view->run()->timeline.totals.makespan_s > single);
+        QVERIFY2(
+            view->summary().contains(
+                QString("%1× slower than one device").arg(view->run()->timeline.totals.makespan_s / single, 0, 'f', 2)),
+            qPrintable(view->summary()));
         // Fewer stages, through the controls: the run follows.
         s.stages = 2;
         view->setSetup(s);

@@ -106,6 +106,10 @@ private slots:
                                 "--micro-batches", "8", "--device-memory", "64MiB"});
         QCOMPARE(small.code, 1);
         QVERIFY2(small.err.contains("leanest cut needs"), small.err.constData());
+        // One stage re-runs its forward per micro-batch: slower than one device's store-all, and said so.
+        Output one = ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "1"});
+        QCOMPARE(one.code, 0);
+        QVERIFY2(one.out.contains("x slower)") && !one.out.contains("faster"), one.out.constData());
         QCOMPARE(ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "zero"}).code, 2);
         QCOMPARE(ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "99"}).code, 2);
         Output graph = ckptRun({"pipeline", example("unet-small-b8-128.ckpt-graph.json")});
