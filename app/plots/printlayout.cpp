@@ -295,7 +295,9 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
                 // lanes at 12 pt in a short panel), their names step down to fit, to 6 pt.
                 if (auto named = a->ticker().dynamicCast<QCPAxisTickerText>()) {
                     double closest = std::numeric_limits<double>::infinity();
-                    const QList<double> at = named->ticks().keys();
+                    QList<double> at; // the named ticks (a lane left unnamed on the screen takes no room)
+                    for (auto it = named->ticks().cbegin(); it != named->ticks().cend(); ++it)
+                        if (!it.value().isEmpty()) at << it.key();
                     for (int i = 1; i < at.size(); ++i)
                         closest = std::min(closest, std::abs(a->coordToPixel(at[i]) - a->coordToPixel(at[i - 1])));
                     const double pt = std::clamp(std::floor(closest / 1.2), 6.0, fontPt);

@@ -67,6 +67,8 @@ struct TimelineView::Impl {
     QCPRange fullRange{0, 1};
     std::int64_t limitBytes = 0;
     QStringList nodeNames;
+    QStringList laneNames; // of the shown lanes, top row first
+    int laneStep = 1;      // a name on every laneStep-th lane: lanes closer than a line of text share their names
 
     double memoryAt(double t) const {
         if (!timeline || timeline->memory.size() <= std::size_t(level)) return 0;
@@ -208,6 +210,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     connect(d->memoryRect->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this](const QCPRange& r) { emit timeRangeChanged(r.lower, r.upper); });
 
+    connect(p, &QCustomPlot::afterLayout, this, [this] { nameLanes(); }); // the lanes' height is known now
     connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
         d->history.push_back(time->range());
@@ -384,14 +387,15 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
     d->timeline = std::shared_ptr<const Timeline>(d->run, &*d->run->timeline);
     d->gantt->setTimeline(d->timeline);
     QCPAxis* lanes = d->ganttRect->axis(QCPAxis::atLeft);
-    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     const std::vector<int>& shown = d->gantt->shownLanes();
+    d->laneNames.clear();
     for (int row = 0; row < int(shown.size()); ++row) {
         const std::size_t lane = std::size_t(shown[std::size_t(row)]);
-        names->addTick(row, lane < d->timeline->lanes.size() ? QString::fromStdString(d->timeline->lanes[lane])
-                                                             : QString::number(lane));
+        d->laneNames << (lane < d->timeline->lanes.size() ? QString::fromStdString(d->timeline->lanes[lane])
+                                                          : QString::number(lane));
     }
-    lanes->setTicker(names);
+    d->laneStep = 0; // names on every lane until the layout says they crowd
+    nameLanes();
     lanes->setRange(-0.5, std::max(0.5, double(shown.size()) - 0.5));
     updateGanttHeight();
     // One entry per level the timeline has, each with its line: the budget (level 0) or the capacity, the smaller.
@@ -554,6 +558,27 @@ void TimelineView::updateLegendWrap() {
     if (d->legend->wrap() == columns) return;
     d->legend->setWrap(columns);
     d->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+}
+
+// The lanes' names, on every lane when a line of text fits each, else on every second, third... lane (a pipeline of
+// twelve stages has 23 lanes: the devices keep their names, the links between them go unnamed).
+void TimelineView::nameLanes() {
+    const int n = int(d->laneNames.size());
+    const double perLane = n > 0 ? double(d->ganttRect->height()) / n : 0;
+    const double line = QFontMetricsF(d->ganttRect->axis(QCPAxis::atLeft)->tickLabelFont()).height();
+    // On the screen only: a chart drawn for a file is laid out at the page's size, where fitForPrint sizes the names.
+    const int step = d->plot->isVisible() && perLane > 0 ? std::max(1, int(std::ceil(line / perLane))) : 1;
+    if (step == d->laneStep) return;
+    d->laneStep = step;
+    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+    for (int row = 0; row < n; ++row)
+        names->addTick(row, row % step == 0 ? d->laneNames[row] : QString());
+    d->ganttRect->axis(QCPAxis::atLeft)->setTicker(names);
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int TimelineView::laneNameStep() const {
+    return d->laneStep;
 }
 
 void TimelineView::resizeEvent(QResizeEvent* e) {

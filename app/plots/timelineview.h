@@ -34,6 +34,7 @@ public:
 
     QCustomPlot* plot() const;    // for export and tests
     int intervalCount() const;    // intervals held by the Gantt plottable (one per timed action)
+    int laneNameStep() const;     // the lanes' names are on every n-th lane (1: all; more when lanes are thin)
     double memoryMaximum() const; // the highest stacked total drawn by the memory plot, in bytes
     GanttPlottable* gantt() const;
     MemoryAreaPlottable* memoryLayer(int category) const; // the stacked area of one MemoryCategory
@@ -66,6 +67,7 @@ private:
     void refreshLegend();
     void updateLegendWrap();
     void updateGanttHeight();
+    void nameLanes();
     void showEmpty(const QString& hint); // an empty hint shows the charts
     struct Impl;
     std::unique_ptr<Impl> d;

@@ -16,6 +16,7 @@
 #include "widgets/trainerpanel.h"
 
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QThreadPool>
@@ -233,6 +234,45 @@ private slots:
         QVERIFY(none && !none->feasible);
         QVERIFY(!view->layout());
         QVERIFY(!w.exportCurrentTab(m_dir.filePath("none.png"), 800, 500).isEmpty());
+    }
+
+    // Twelve stages make 23 lanes (devices and the links between them), closer than a line of text in the window:
+    // the names go on every few lanes, each named lane at least a line from the next, instead of over each other.
+    // Four stages (7 lanes) name every lane.
+    void thinLanesShareTheirNames() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/small-hetero-12.ckpt-chain.json"));
+        QVERIFY(w.showChartTab("pipeline"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        PipelineView* view = w.pipelineView();
+        TimelineView* t = view->timeline();
+        PipelineSetup s;
+        s.stages = 12, s.micro_batches = 8;
+        view->setSetup(s);
+        QCOMPARE(int(view->run()->timeline.lanes.size()), 23);
+        t->plot()->replot();
+        QTRY_VERIFY(t->laneNameStep() > 1);
+        QCPAxis* lanes = t->plot()->axisRect(0)->axis(QCPAxis::atLeft);
+        auto names = lanes->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(names);
+        const double line = QFontMetricsF(lanes->tickLabelFont()).height();
+        double last = -1;
+        int named = 0;
+        for (auto it = names->ticks().cbegin(); it != names->ticks().cend(); ++it) {
+            if (it.value().isEmpty()) continue;
+            const double at = lanes->coordToPixel(it.key());
+            if (last >= 0) QVERIFY2(std::abs(at - last) >= line, qPrintable(QString("%1 px apart").arg(at - last)));
+            last = at, ++named;
+        }
+        QVERIFY(named >= 4);
+        QCOMPARE(names->ticks().first(), QString("device 0"));
+        s.stages = 4;
+        view->setSetup(s);
+        t->plot()->replot();
+        QTRY_COMPARE(t->laneNameStep(), 1);
     }
 
     void pipelineTabCutsTheChain() {
