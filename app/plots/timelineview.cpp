@@ -561,7 +561,7 @@ void TimelineView::updateLegendWrap() {
 }
 
 // The lanes' names, on every lane when a line of text fits each, else on every second, third... lane (a pipeline of
-// twelve stages has 23 lanes: the devices keep their names, the links between them go unnamed).
+// twelve stages draws 23 lanes, its devices and the links between them, in a short chart: every third is named).
 void TimelineView::nameLanes() {
     const int n = int(d->laneNames.size());
     const double perLane = n > 0 ? double(d->ganttRect->height()) / n : 0;
