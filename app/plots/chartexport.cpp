@@ -55,9 +55,16 @@ QString exportChart(QCustomPlot* plot, const QString& path, int width, int heigh
     return saveDrawn(ok, drawn, path);
 }
 
+namespace {
+// Layout units to a PNG's pixels: a size in px is laid out at 96 per inch, one in points at 72.
+double pngScale(const PrintSize& size, double dpi) {
+    return size.pixels ? 96.0 / 72.0 : dpi / 72.0;
+}
+} // namespace
+
 QString pngTooLarge(const PrintSize& size, double dpi) {
     const QSize page = layoutSize(size);
-    const double scale = size.pixels ? 96.0 / 72.0 : dpi / 72.0;
+    const double scale = pngScale(size, dpi);
     const long long w = std::llround(page.width() * scale), h = std::llround(page.height() * scale);
     if (w <= kMaxPngSide && h <= kMaxPngSide) return {};
     return QObject::tr("a PNG of %1 × %2 px is more than %3 px a side: lower the dpi or the size")
@@ -109,7 +116,7 @@ QString exportPanels(const QList<ChartPanel>& panels, const QString& path, const
     };
     bool ok = false;
     if (ext == "png") {
-        const double scale = size.pixels ? 96.0 / 72.0 : dpi / 72.0;
+        const double scale = pngScale(size, dpi);
         QImage image(int(std::lround(wi * scale)), int(std::lround(hi * scale)), QImage::Format_RGB32);
         image.fill(Qt::white);
         const int dotsPerMetre = int(std::lround((size.pixels ? 96.0 : dpi) / 0.0254));

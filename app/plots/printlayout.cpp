@@ -145,6 +145,44 @@ bool labelsApart(QCPAxis* a, const QFontMetricsF& fm, double fontPt) {
     return true;
 }
 
+// Sets an axis's title (`title`, in one line) to fit its axis: in lines when longer (a column-wide trade-off's
+// "time ÷ store-all's" beside a short plot would be cut at the page's edge), a point smaller at a time, to 6 pt, where
+// a word is longer still ("lane" beside one lane at 16 pt). Centred on the axis, a title may reach into the margins at
+// both ends half as far as the smaller.
+void fitTitle(QCPAxisRect* r, QCPAxis* a, const QString& title, const QFont& font, double fontPt) {
+    if (title.isEmpty()) return;
+    const QMargins m = r->margins();
+    const double length = a->orientation() == Qt::Vertical ? r->height() + std::min(m.top(), m.bottom())
+                                                           : r->width() + std::min(m.left(), m.right());
+    for (double pt = fontPt;; --pt) {
+        const QFont f = sized(font, pt);
+        const QFontMetricsF fm(f);
+        const QString lines = fm.horizontalAdvance(title) <= length ? title : wrapped(title, f, length);
+        double widest = 0;
+        for (const QString& line : lines.split('\n'))
+            widest = std::max(widest, fm.horizontalAdvance(line));
+        a->setLabel(lines);
+        a->setLabelFont(f);
+        if (widest <= length || pt <= 6) return;
+    }
+}
+
+// Named ticks (a Gantt's lanes) cannot be thinned out like numbers: where the named ones are closer than 1.2 lines
+// (two lanes at 12 pt in a short panel), their names step down to fit, to 6 pt. A lane left unnamed on the screen
+// takes no room.
+void fitNamedTicks(QCPAxis* a, QCPAxisTickerText& named, const QFont& font, double fontPt) {
+    double closest = std::numeric_limits<double>::infinity(), last = std::numeric_limits<double>::quiet_NaN();
+    const QMap<double, QString>& ticks = named.ticks(); // (QCPAxisTickerText::ticks is not const)
+    for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
+        if (it.value().isEmpty()) continue;
+        const double at = a->coordToPixel(it.key());
+        if (!std::isnan(last)) closest = std::min(closest, std::abs(at - last));
+        last = at;
+    }
+    const double pt = std::clamp(std::floor(closest / 1.2), 6.0, fontPt);
+    a->setTickLabelFont(sized(font, a->orientation() == Qt::Vertical ? pt : fontPt));
+}
+
 } // namespace
 
 PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double fontPt) {
@@ -235,7 +273,7 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
     plot->plotLayout()->setRowSpacing(int(std::lround(fontPt * 0.3))); // between the chart, its legend and footnote
     // A legend and footnote that would take more than 60 % of the page, or leave the data less than a fifth of it,
     // step down a point at a time, to 6 pt: eleven schedulers' names at 12 pt in a 3.5 × 2.5 in column. The data's
-    // room is the page less the text rows and the axes' margins (QCustomPlot's 50 px least axis rect aside).
+    // room is the page less the text rows and the axes' margins (and the axis rects' least heights, set to 1 above).
     PrintFit fit{fontPt, true};
     auto dataRoom = [&] {
         double least = 0;
@@ -258,11 +296,9 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
             setTexts(fit.legend_pt, true);
         }
     }
-    // Tick counts from the room each axis has once laid out: the most ticks (up to 8) whose labels, as the ticker
-    // writes them, stand apart by two characters across, or by one and a half lines up.
-    // An axis title longer than its axis (a column-wide trade-off's "time ÷ store-all's" beside a short plot) would be
-    // cut at the page's edge: it breaks into lines instead, and where a word is longer still ("lane" beside one lane
-    // at 16 pt), the title steps down a point at a time to 6 pt.
+    // Titles fitted to their axes (fitTitle), and tick counts from the room each axis has once laid out: the most
+    // ticks (up to 8) whose labels, as the ticker writes them, stand apart by two characters across, or by one and a
+    // half lines up; named ticks sized to their spacing (fitNamedTicks).
     QHash<QCPAxis*, QString> titles; // in one line, as the view wrote them
     for (QCPAxisRect* r : rects)
         for (QCPAxis* a : r->axes())
@@ -270,38 +306,12 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
     for (int pass = 0; pass < 3; ++pass) { // each pass sees the margins the last one's labels and titles need
         layoutAt(plot, widthPt, heightPt);
         for (QCPAxisRect* r : rects)
-            for (QCPAxis* a : r->axes()) {
-                const QString title = titles.value(a);
-                if (title.isEmpty()) continue;
-                // Centred on the axis, a title may reach into the margins at both ends half as far as the smaller.
-                const QMargins m = r->margins();
-                const double length = a->orientation() == Qt::Vertical ? r->height() + std::min(m.top(), m.bottom())
-                                                                       : r->width() + std::min(m.left(), m.right());
-                for (double pt = fontPt;; --pt) {
-                    const QFont f = sized(font, pt);
-                    const QString lines =
-                        QFontMetricsF(f).horizontalAdvance(title) <= length ? title : wrapped(title, f, length);
-                    double widest = 0;
-                    for (const QString& line : lines.split('\n'))
-                        widest = std::max(widest, QFontMetricsF(f).horizontalAdvance(line));
-                    a->setLabel(lines);
-                    a->setLabelFont(f);
-                    if (widest <= length || pt <= 6) break;
-                }
-            }
+            for (QCPAxis* a : r->axes())
+                fitTitle(r, a, titles.value(a), font, fontPt);
         for (QCPAxisRect* r : rects)
             for (QCPAxis* a : r->axes()) {
-                // Named ticks (a Gantt's lanes) cannot be thinned out: where lanes are closer than a line of text (two
-                // lanes at 12 pt in a short panel), their names step down to fit, to 6 pt.
                 if (auto named = a->ticker().dynamicCast<QCPAxisTickerText>()) {
-                    double closest = std::numeric_limits<double>::infinity();
-                    QList<double> at; // the named ticks (a lane left unnamed on the screen takes no room)
-                    for (auto it = named->ticks().cbegin(); it != named->ticks().cend(); ++it)
-                        if (!it.value().isEmpty()) at << it.key();
-                    for (int i = 1; i < at.size(); ++i)
-                        closest = std::min(closest, std::abs(a->coordToPixel(at[i]) - a->coordToPixel(at[i - 1])));
-                    const double pt = std::clamp(std::floor(closest / 1.2), 6.0, fontPt);
-                    a->setTickLabelFont(sized(font, a->orientation() == Qt::Vertical ? pt : fontPt));
+                    fitNamedTicks(a, *named, font, fontPt);
                     continue;
                 }
                 a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit

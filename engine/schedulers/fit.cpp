@@ -23,9 +23,8 @@ std::string formatCount(double v) {
     }
     if (!std::isfinite(v)) return v > 0 ? "infinitely many" : "an unknown number of";
     int exponent = int(std::floor(std::log10(std::fabs(v))));
-    double mantissa = v / std::pow(10.0, exponent);
-    std::snprintf(buf, sizeof buf, "%.3g", mantissa);
-    if (std::string(buf) == "10") exponent += 1, mantissa = 1, std::snprintf(buf, sizeof buf, "1"); // 9.999 rounds up
+    std::snprintf(buf, sizeof buf, "%.3g", v / std::pow(10.0, exponent));
+    if (std::string(buf) == "10") exponent += 1, std::snprintf(buf, sizeof buf, "1"); // 9.999 rounds up
     static const char* const superscript[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
     std::string power = "10";
     for (char d : std::to_string(exponent))
