@@ -15,6 +15,11 @@
 // values at the ends of those runs, kept aside) cannot beat what the cell already holds. The table is the same, bit for
 // bit, as the plain order fills it: every option evaluated is the same float sum, skipped ones could not lower the
 // minimum, and the minimum does not depend on the order (tst_optimal rotorTilesFillTheSameTable).
+//
+// rotorSolve, which reads the table at (0, n, M) only, prunes a table too large to keep between solves by branch and
+// bound: an upper bound of the optimum's overhead from a plan on a grid of states (gridOverhead) caps what each cell
+// can be worth on an optimal plan (capOf), and options over the cap are skipped too. The optimum and its plan stay
+// the plain fill's (tst_optimal rotorPrunedByABoundKeepsTheOptimumAndItsPlan).
 #include "schedulers/rotor.h"
 
 #include "schedulers/fit.h"
@@ -65,6 +70,10 @@ constexpr int kRun = 32;  // slots per run of the bounds, two vectors (runs of 1
 // Unused slots before each start's rows (s, s+1..n) of a heterogeneous table: a vector that straddles the start of
 // row (k, k+1) reads (and ignores) them; before any other row (k, t) lies row (k, t-1), filled before it is read.
 constexpr int kLead = 16;
+// The pruning's upper bound (gridOverhead) cuts the chain into at most 64 parts, fewer if its table would take over
+// 32 MiB: 1000 steps at 500 slots take parts of 16 steps, 8 MiB and about 12 ms.
+constexpr int kGridParts = 64;
+constexpr std::size_t kGridBytes = std::size_t(32) << 20;
 // A spin barrier for the threads that fill a diagonal of tiles each (a diagonal lasts milliseconds).
 class SpinBarrier {
 public:
@@ -129,6 +138,85 @@ struct RotorInputs {
     bool operator==(const RotorInputs&) const = default;
 };
 
+// The margin a pruned table keeps for the rounding of its floats: its cells are float sums of at most R / t terms (R:
+// the largest value under a cap, t: the least positive time of a forward, or of a forward and its backward, the terms
+// of the programme), each sum within 2^-24 of R per term; four times that, and at least a thousandth of R.
+double capMargin(const RotorInputs& in, double cap) {
+    double base = 0, least = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 1; i < in.F.size(); ++i) {
+        base += in.F[i] + in.B[i];
+        for (double term : {in.F[i], in.F[i] + in.B[i]})
+            if (term > 0) least = std::min(least, term);
+    }
+    const double R = base + cap;
+    const double terms = std::isinf(least) ? 1 : std::min(R / least, 1e12);
+    return std::max(1e-3, 4 * terms * std::ldexp(1.0, -24)) * R;
+}
+
+// An upper bound of the optimum's overhead at M slots (standard model): the overhead of the best plan whose
+// checkpoints all lie on a grid of every g-th state, by the same recurrence restricted to it, in doubles. From a grid
+// state x_s such a plan either tapes the steps up to the next grid state (taped forwards one after the other, each as
+// the recurrence's taped option allows) or checkpoints x_s and advances to a later grid state. Every such plan is one
+// of the programme's, so the optimum costs no more. +infinity when none fits.
+double gridOverhead(const RotorInputs& in, int M, int g) {
+    const int n = int(in.F.size()) - 1;
+    std::vector<int> P;
+    for (int s = 0; s < n; s += g)
+        P.push_back(s);
+    P.push_back(n);
+    const int count = int(P.size());
+    const std::size_t W = std::size_t(M) + 1;
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<double> PF(std::size_t(n) + 1, 0);
+    for (int i = 1; i <= n; ++i)
+        PF[std::size_t(i)] = PF[std::size_t(i) - 1] + in.F[std::size_t(i)];
+    auto x = [&](int j) { return in.X[std::size_t(j)]; };
+    // Cells (a, b) of grid indices, a < b, by b: row b holds a = 0..b-1.
+    std::vector<double> D(std::size_t(count) * std::size_t(count - 1) / 2 * W, inf);
+    auto cell = [&](int a, int b) { return &D[(std::size_t(b) * std::size_t(b - 1) / 2 + std::size_t(a)) * W]; };
+    for (int b = 1; b < count; ++b)
+        for (int a = b - 1; a >= 0; --a) {
+            const int s = P[std::size_t(a)], t = P[std::size_t(b)], e = P[std::size_t(a) + 1];
+            const int xs = x(s), gt = t < n ? x(t) : 0;
+            double* out = cell(a, b);
+            // Tape s+1..e: forward j starts from x_{j-1} holding the tapes before it.
+            int need = 0, held = 0;
+            double c = 0;
+            for (int j = s + 1; j <= e; ++j) {
+                const auto u = std::size_t(j);
+                int peak = std::max(x(j - 1) + x(j) + in.T[u] + in.FT[u] + gt, in.T[u] + x(j) + x(j - 1) + in.BT[u]);
+                if (j < t) peak = std::max(peak, in.T[u]);
+                need = std::max(need, held + peak);
+                held += in.T[u];
+                c += in.F[u] + in.B[u];
+            }
+            if (e == t) {
+                for (int m = need; m <= M; ++m)
+                    out[m] = c;
+            } else {
+                const double* rest = cell(a + 1, b);
+                for (int m = need; m <= M; ++m)
+                    out[m] = std::min(out[m], c + rest[m - held]);
+            }
+            // Checkpoint x_s and advance to x_k, as fill() does.
+            int advPeak = 0;
+            for (int k = a + 1, j = s + 1; k < b; ++k) {
+                const int to = P[std::size_t(k)];
+                for (; j <= to; ++j)
+                    advPeak = std::max(advPeak, xs + (j > s + 1 ? x(j - 1) : 0) + x(j) + in.FT[std::size_t(j)] + gt);
+                if (advPeak > M) break;
+                const double adv = PF[std::size_t(to)] - PF[std::size_t(s)];
+                const double *right = cell(k, b), *left = cell(a, k);
+                for (int m = std::max(advPeak, xs); m <= M; ++m)
+                    out[m] = std::min(out[m], adv + right[m - xs] + left[m]);
+            }
+        }
+    double base = 0;
+    for (int i = 1; i <= n; ++i)
+        base += in.F[std::size_t(i)] + in.B[std::size_t(i)];
+    return cell(0, count - 1)[M] - base;
+}
+
 // The programme's table for slot counts 0..M. An entry for m slots does not depend on M (the loops over m run up to
 // M, and an option that needs more than M is skipped for every m <= M alike), so a table built for more slots answers
 // every smaller count exactly as one built for that count would.
@@ -136,11 +224,16 @@ class RotorTable {
 public:
     // `plain`: fill a heterogeneous table cell by cell in the order of the recurrence, on one thread, as the tiles'
     // reference (tests only). `threads`: how many fill the tiles (0: as many as the work and the cores call for).
-    RotorTable(RotorInputs in, int slots, bool plain = false, int threads = 0)
-        : m_in(std::move(in)), n(int(m_in.F.size()) - 1), M(slots), stride(rowStride(slots)) {
-        PF.assign(size_t(n) + 1, 0);
+    // `bound` (the tiled fill only): an upper bound of the overhead of the optimum wanted, which prunes the fill (see
+    // capOf); exactAt tells which entries of the first row the pruned table still holds exactly.
+    RotorTable(RotorInputs in, int slots, bool plain = false, int threads = 0,
+               double bound = std::numeric_limits<double>::infinity())
+        : m_in(std::move(in)), n(int(m_in.F.size()) - 1), M(slots), stride(rowStride(slots)),
+          m_bound(uniform || plain ? std::numeric_limits<double>::infinity() : bound),
+          m_margin(std::isinf(m_bound) ? 0 : capMargin(m_in, m_bound)), m_cap(m_bound + 2 * m_margin) {
+        PF.assign(size_t(n) + 1, 0), PB.assign(size_t(n) + 1, 0);
         for (int i = 1; i <= n; ++i)
-            PF[size_t(i)] = PF[size_t(i) - 1] + F[size_t(i)];
+            PF[size_t(i)] = PF[size_t(i) - 1] + F[size_t(i)], PB[size_t(i)] = PB[size_t(i) - 1] + B[size_t(i)];
         std::size_t rows = uniform ? 2 * std::size_t(n) + 2 : std::size_t(n) * (std::size_t(n) + 1) / 2;
         costSize = rows * std::size_t(layers) * std::size_t(stride) + lead(n);
         cost = alignedFloats(costSize); // not initialised: the tiled fill first touches its rows in its threads
@@ -172,6 +265,13 @@ public:
     int threads() const { return m_threads; }
 
     float optimum(int m) const { return at(0, n)[m]; }
+    // Whether optimum(m) is the programme's optimum: always, unless the fill was pruned and this optimum's overhead
+    // is not within the bound and one margin for rounding (the cap leaves two).
+    bool exactAt(int m) const {
+        if (std::isinf(m_bound)) return true;
+        const double overhead = double(optimum(m)) - (PF[size_t(n)] + PB[size_t(n)]);
+        return overhead <= m_bound + m_margin;
+    }
     float value(int s, int t, int m) const { return at(s, t)[m]; }
     const float* values(int s, int t) const { return at(s, t); }
     const float* values(int s, int t, int f) const { return at(s, t, f); } // layer f (the paper's model has two)
@@ -272,8 +372,12 @@ private:
     const int layers = paper ? 2 : 1;
     const std::vector<int>&X = m_in.X, &T = m_in.T, &FT = m_in.FT, &BT = m_in.BT;
     const std::vector<double>&F = m_in.F, &B = m_in.B;
-    const int stride; // floats from one row to the next
-    std::vector<double> PF;
+    const int stride;           // floats from one row to the next
+    std::vector<double> PF, PB; // prefix sums of the forward and backward times
+    // The pruning's bound on overhead (+infinity: none), its margin for rounding (capMargin), and the cap: the bound
+    // and two margins. A plan's overhead is its time less one forward and one backward of every step: the sum of its
+    // advances, since a persistent schedule runs every step taped exactly once.
+    const double m_bound, m_margin, m_cap;
     AlignedFloats cost; // rows of `stride` floats after each start's lead
     std::size_t costSize = 0;
     // The tiled fill's side tables, indexed like the rows (s, k): the advance's peak from x_s to x_k without x_s
@@ -329,6 +433,28 @@ private:
     }
 
     int G(int t) const { return t < n ? X[size_t(t)] : 0; } // grad x_t held at rest
+
+    // Pruning by a cap U on the optimum's overhead (branch and bound). A cell (s, t) at m slots lies in a plan of
+    // overhead at most U only if its own overhead (value less the forward and backward times of s+1..t) is at most U
+    // less the overhead outside it; and a cell that ends before the chain does (t < n) lies within the part before a
+    // checkpoint that was advanced over, from a start at or before s up to t: its steps' forward times are overhead
+    // outside the cell. So its value matters only up to
+    //   capOf(s, t) = B(s+1..t) + U            (t < n)
+    //               = F(s+1..t) + B(s+1..t) + U  (t = n).
+    // The fill skips an option on a run of slots where its lower bound exceeds that (as it skips one that cannot lower
+    // the cell), and every cell whose value stays under its cap comes out exact: the options that reach it read only
+    // cells under their own caps (the caps above add up along the recurrence: parent value = advance + the parts'
+    // values, each part at least its own forward and backward times). Cells over their caps only come out too high
+    // (never too low), which no cell under its cap can use. So the first row is exact wherever it stays under its cap
+    // (exactAt).
+    float capOf(int s, int t) const {
+        if (std::isinf(m_cap)) return kInf;
+        double v = PB[size_t(t)] - PB[size_t(s)] + m_cap;
+        if (t == n) v += PF[size_t(t)] - PF[size_t(s)];
+        return std::nextafter(float(v), kInf);
+    }
+    // A cell that ends before the chain and whose steps' forward times alone exceed the cap: no slot of it is needed.
+    bool beyondCap(int s, int t) const { return t < n && PF[size_t(t)] - PF[size_t(s)] > m_cap; }
     // Forward k of an advance from x_s (k > s), without x_s and the gradient held: x_{k-1} (unless it is x_s), x_k and
     // the forward's temporaries.
     int advanceStep(int s, int k) const { return (k > s + 1 ? X[size_t(k) - 1] : 0) + X[size_t(k)] + FT[size_t(k)]; }
@@ -468,13 +594,14 @@ private:
                     Checkpoints c;
                     beforeRows(c, s, f, kb, ke);
                     for (int t = t0; t < t1; ++t)
-                        checkpoints(c, after[t - t0], s, t, f);
+                        if (!beyondCap(s, t)) checkpoints(c, after[t - t0], s, t, f);
                 }
         }
         for (int s = s1 - 1; s >= s0; --s)
             for (int t = std::max(t0, s + 1); t < t1; ++t)
                 for (int f = 0; f < layers; ++f) {
                     float* out = at(s, t, f);
+                    if (beyondCap(s, t)) continue; // left at +infinity, ends included
                     if (taped(s, t, f, out)) {
                         checkpoints(s, t, s + 1, std::min(t, s1), f);
                         if (J > I) checkpoints(s, t, std::max(t0, s + 1), t, f);
@@ -500,6 +627,7 @@ private:
         int from[kTile];
         Floats16 bound[kTile]; // on 16 runs
         Floats16 least;
+        float cap; // capOf the cell
     };
     // The rows (k, t) of the split points of a block, in layer 0: the same for every s.
     struct After {
@@ -549,6 +677,7 @@ private:
         }
         if (!c.count) return;
         float* out = at(s, t, f);
+        c.cap = capOf(s, t);
         for (int g0 = 0; g0 < runs; g0 += 16) {
             // Lower bounds of each option on runs g0..g0+15 (the value at a run's last slot, bounded again by the rows'
             // values there: the rows are non-increasing in m), +infinity where the option does not reach the run;
@@ -574,16 +703,17 @@ private:
 
     // The checkpoint options on run r of the slots (V vectors of 16 from slot r * kRun), the run's values held in
     // registers. An option whose lower bound on the run (lane q of its bounds) is not below the cell's value at the
-    // run's first slot (an upper bound of the cell over the run) lowers nothing there, and is skipped.
+    // run's first slot (an upper bound of the cell over the run) lowers nothing there, and is skipped; so is one whose
+    // bound is not below the cell's cap.
     template <int V> void checkpointRun(float* out, int r, int q, const Checkpoints& c) const {
         const int first = r * kRun;
-        if (!(c.least[q] < out[first])) return;
+        if (!(c.least[q] < std::min(out[first], c.cap))) return;
         Floats16 acc[V];
         for (int v = 0; v < V; ++v)
             acc[v] = load16(out + first + 16 * v);
         if (c.from[c.count - 1] <= first) { // every option covers the run (`from` grows with k; 1000 steps: 4 % faster)
             for (int j = 0; j < c.count; ++j) {
-                if (!(c.bound[j][q] < acc[0][0])) continue;
+                if (!(c.bound[j][q] < std::min(acc[0][0], c.cap))) continue;
                 const float adv = c.adv[j];
                 const float *R = c.right[j] + first, *L = c.left[j] + first;
                 for (int v = 0; v < V; ++v)
@@ -594,7 +724,7 @@ private:
             return;
         }
         for (int j = 0; j < c.count; ++j) {
-            if (!(c.bound[j][q] < acc[0][0])) continue;
+            if (!(c.bound[j][q] < std::min(acc[0][0], c.cap))) continue;
             const int from = c.from[j];
             const float adv = c.adv[j];
             const float *R = c.right[j] + first, *L = c.left[j] + first;
@@ -633,6 +763,37 @@ std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slo
                 differ += std::size_t(std::memcmp(tiled.values(s, t, f), plain.values(s, t, f),
                                                   sizeof(float) * std::size_t(slots + 1)) != 0);
     return differ;
+}
+
+double gridBound(const Chain& chain, std::int64_t unit, int slots, int g) {
+    return gridOverhead(RotorInputs(chain, unit), slots, g);
+}
+
+std::vector<CappedFill> cappedFills(const Chain& chain, std::int64_t unit, int slots, const std::vector<double>& bounds,
+                                    int threads) {
+    RotorInputs in(chain, unit);
+    const RotorTable plain(in, slots, true);
+    const int n = chain.length();
+    Plan plainPlan;
+    double ignored = 0;
+    if (std::isfinite(plain.optimum(slots))) plain.emit(0, n, slots, plainPlan, ignored);
+    std::vector<CappedFill> out;
+    for (double bound : bounds) {
+        const RotorTable capped(in, slots, false, threads, bound);
+        CappedFill r;
+        r.plain = plain.optimum(slots), r.capped = capped.optimum(slots), r.exact = capped.exactAt(slots);
+        for (int s = 0; s < n; ++s)
+            for (int t = s + 1; t <= n; ++t)
+                r.rowsDiffer += std::size_t(
+                    std::memcmp(capped.values(s, t), plain.values(s, t), sizeof(float) * std::size_t(slots + 1)) != 0);
+        if (r.exact && std::isfinite(r.plain)) {
+            Plan p;
+            capped.emit(0, n, slots, p, ignored);
+            r.samePlan = p.actions == plainPlan.actions;
+        }
+        out.push_back(r);
+    }
+    return out;
 }
 
 } // namespace rotor_detail
@@ -704,7 +865,36 @@ void RotorProgramme::emit(int s, int t, int m, Plan& plan, double& time) const {
     table->emit(s, t, m, plan, time);
 }
 
-Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots) {
+namespace {
+// The table rotorSolve reads only at (0, n, M): one too large to keep between solves (heterogeneous, standard model) is
+// filled pruned by the overhead of the best plan on a grid of states (gridOverhead, with the rounding margin on top),
+// and filled again without pruning should its optimum not stay under that (which the bound rules out but for rounding
+// beyond the margin). Tables are kept or looked up as rotorTable does otherwise.
+// `pruneAbove`: the table's bytes above which it is pruned.
+void rootTable(RotorProgramme& p, const Chain& chain, int most, std::size_t pruneAbove) {
+    RotorInputs in(chain, p.unit);
+    if (in.uniform || in.paper || RotorTable::tableBytes(chain.length(), p.M, false) <= pruneAbove) {
+        p.table = rotorTable(chain, p.unit, p.M, most);
+        return;
+    }
+    const int n = chain.length();
+    int parts = kGridParts;
+    while (parts > 1 &&
+           std::size_t(parts) * std::size_t(parts + 1) / 2 * (std::size_t(p.M) + 1) * sizeof(double) > kGridBytes)
+        --parts;
+    const double bound = gridOverhead(in, p.M, std::max(1, (n + parts - 1) / parts));
+    if (std::isfinite(bound)) {
+        p.table = std::make_shared<const RotorTable>(in, p.M, false, 0, bound);
+        if (p.table->exactAt(p.M)) {
+            p.bound = bound;
+            return;
+        }
+    }
+    p.table = std::make_shared<const RotorTable>(std::move(in), p.M);
+}
+
+// `pruneAbove`: see rootTable; SIZE_MAX for a table read anywhere.
+Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove) {
     const int n = chain.length();
     const bool paper = chain.memoryModel() == MemoryModel::RotorPaper;
     if (budget <= 0) return fail("rotor needs a budget > 0");
@@ -731,15 +921,28 @@ Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, i
                     " memory slots need a " + std::to_string(bytes >> 20) + " MiB table; lower the slots parameter");
     // The slots a budget can ask for with this unit: up to 4x the asked slots with the common unit, else the asked.
     RotorProgramme p;
-    p.table = rotorTable(chain, unit, M, exact ? 4 * slots : slots);
     p.unit = unit;
     p.M = M;
+    if (pruneAbove == std::numeric_limits<std::size_t>::max())
+        p.table = rotorTable(chain, unit, M, exact ? 4 * slots : slots);
+    else
+        rootTable(p, chain, exact ? 4 * slots : slots, pruneAbove);
     return p;
 }
 
+} // namespace
+
+Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots) {
+    return programme(chain, budget, slots, std::numeric_limits<std::size_t>::max());
+}
+
 Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots) {
+    return rotor_detail::solve(chain, budget, slots, kKeptBytes);
+}
+
+Result<RotorResult> rotor_detail::solve(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove) {
     const int n = chain.length();
-    auto prog = rotorProgramme(chain, budget, slots);
+    auto prog = programme(chain, budget, slots, pruneAbove);
     if (!prog) return prog.errorValue();
     const int M = prog->M;
     const std::int64_t unit = prog->unit;
@@ -753,6 +956,7 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
     }
     RotorResult r;
     r.unit = unit;
+    r.bound = prog->bound;
     r.dp_cost = dp->optimum(M);
     r.threads = prog->threads();
     double time = 0;

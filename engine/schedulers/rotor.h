@@ -18,6 +18,20 @@ std::size_t tiledTableDifferences(const Chain& chain, std::int64_t unit, int slo
 float plainOptimum(const Chain& chain, std::int64_t unit, int slots);
 // Cells per side of the tiles (tests pick chain lengths around its multiples).
 int tileCells();
+// An upper bound of the programme's optimal overhead at m = slots (its time less one forward and one backward of every
+// step), from the best plan whose checkpoints lie on every g-th state (the standard model); +infinity if none fits.
+// With g = 1 it is the optimal overhead itself, in doubles.
+double gridBound(const Chain& chain, std::int64_t unit, int slots, int g);
+// Fills rotor's table for `chain` cell by cell without pruning, and by tiles (on `threads` threads) pruned by each of
+// `bounds` on the optimal overhead as rotorSolve prunes, and compares them (tests).
+struct CappedFill {
+    float plain = 0, capped = 0; // the optimum at m = slots
+    bool exact = false;          // what the pruned table says of its optimum
+    bool samePlan = false;       // both tables' optima emit the same actions (when exact and finite)
+    std::size_t rowsDiffer = 0;  // rows (s, t) that pruning left different in any slot
+};
+std::vector<CappedFill> cappedFills(const Chain& chain, std::int64_t unit, int slots, const std::vector<double>& bounds,
+                                    int threads = 0);
 } // namespace rotor_detail
 
 struct RotorResult {
@@ -25,7 +39,15 @@ struct RotorResult {
     double dp_cost = 0;    // the programme's optimum in its discretised memory model
     std::int64_t unit = 1; // bytes per memory slot
     int threads = 1;       // that filled the programme's table (ckpt bench)
+    // When the table was too large to keep and its fill was pruned (branch and bound): the overhead (time less one
+    // forward and one backward of every step) of the grid plan that bounded it (rotor_detail::gridBound).
+    std::optional<double> bound;
 };
+namespace rotor_detail {
+// rotorSolve, pruning the table when it takes more than `pruneAbove` bytes (rotorSolve: when it is too large to keep
+// between solves). The optimum and plan are the same either way (tests).
+Result<RotorResult> solve(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove);
+} // namespace rotor_detail
 
 // Rotor's programme for a chain and budget, as a part of another programme (offload-dp reverses the part before
 // each of its checkpoints with it). Sizes are in slots of `unit` bytes; the budget is M slots.
@@ -33,6 +55,7 @@ struct RotorProgramme {
     std::shared_ptr<const rotor_detail::RotorTable> table;
     std::int64_t unit = 1;
     int M = 0;
+    std::optional<double> bound; // see RotorResult
     // Opt(s, t, m): the least time to reverse steps s+1..t from x_s, holding grad x_t (t < n) and at most m slots;
     // +infinity if m is too few.
     float cost(int s, int t, int m) const;

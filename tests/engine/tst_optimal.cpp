@@ -342,6 +342,142 @@ private slots:
         QCOMPARE(uniform->threads, 1);
     }
 
+    // Chains for the pruned fill: the tiles' edges (one to four tiles, so split points in blocks between a tile's
+    // blocks too), free forwards and backwards (ties, and plans whose overhead is 0), and states larger than a vector
+    // of slots; in the standard model, the one rotorSolve prunes.
+    static std::vector<std::pair<Chain, int>> prunedCases() {
+        std::vector<std::pair<Chain, int>> out; // chain, budget in budgetSlots of 8 bytes
+        const int w = rotor_detail::tileCells();
+        for (unsigned seed = 1; seed <= 30; ++seed) {
+            std::mt19937 rng(seed);
+            const int lengths[] = {2, w - 1, w + 1, 2 * w + 3, 3 * w + 5, 4 * w + 2};
+            const int n = seed <= 12 ? lengths[seed % 6] : std::uniform_int_distribution<int>(1, 3 * w)(rng);
+            std::uniform_int_distribution<int> size(0, std::uniform_int_distribution<int>(2, 40)(rng)), cost(0, 6),
+                coin(0, 4);
+            std::vector<Step> steps;
+            for (int i = 0; i < n; ++i) {
+                const double f = coin(rng) == 0 ? 0.0 : 0.25 * cost(rng) + 0.125;
+                steps.push_back(Step{f, coin(rng) == 0 ? 0.0 : 2 * f + 0.0625 * cost(rng),
+                                     8 * std::int64_t(1 + size(rng)), 8 * std::int64_t(1 + size(rng)),
+                                     8 * std::int64_t(size(rng) / 3), 8 * std::int64_t(size(rng) / 3)});
+            }
+            Chain c = *Chain::make("pruned", steps);
+            // From a little over the leanest budget to store-all's peak.
+            const std::int64_t lean = leanestPeak(c) / 8, all = storeAllPeakBytes(c) / 8;
+            const int budgetSlots = int(lean + (all - lean) * std::int64_t(seed % 5) / 5 + 1);
+            out.emplace_back(std::move(c), budgetSlots);
+        }
+        return out;
+    }
+    static double storeAllTime(const Chain& c) {
+        double t = 0;
+        for (int i = 1; i <= c.length(); ++i)
+            t += c.step(i).forward + c.step(i).backward;
+        return t;
+    }
+
+    // rotor_detail::gridBound is the overhead of a plan of the programme's (checkpoints on every g-th state): with
+    // g = 1, the optimal overhead itself; on a coarser grid, no less than on a grid it contains.
+    void rotorGridBoundIsTheOverheadOfAPlan() {
+        int finite = 0, above = 0;
+        for (const auto& [c, budgetSlots] : prunedCases()) {
+            const double optimum = rotor_detail::plainOptimum(c, 8, budgetSlots);
+            const double g1 = rotor_detail::gridBound(c, 8, budgetSlots, 1),
+                         g2 = rotor_detail::gridBound(c, 8, budgetSlots, 2),
+                         g4 = rotor_detail::gridBound(c, 8, budgetSlots, 4);
+            const double base = storeAllTime(c), tolerance = 1e-6 * (base + 1);
+            const QString at = QString("%1 steps, %2 slots").arg(c.length()).arg(budgetSlots);
+            QVERIFY2(std::isinf(optimum) == std::isinf(g1), qPrintable(at));
+            if (std::isinf(optimum)) continue;
+            ++finite;
+            QVERIFY2(std::abs(g1 - (optimum - base)) <= tolerance,
+                     qPrintable(at + QString(": grid of 1 %1, optimum's overhead %2").arg(g1).arg(optimum - base)));
+            QVERIFY2(g2 >= g1 - tolerance && g4 >= g2 - tolerance,
+                     qPrintable(at + QString(": grids of 1, 2, 4: %1, %2, %3").arg(g1).arg(g2).arg(g4)));
+            above += g4 > g1 + tolerance;
+        }
+        QVERIFY(finite >= 20);
+        QVERIFY(above >= 5); // the coarse grid does lose plans on some
+    }
+
+    // rotorSolve fills a table too large to keep pruned by a bound on the optimal overhead (branch and bound). Filled
+    // with the true optimal overhead as the bound (the tightest one there is) and with grid plans' overheads, the
+    // optimum and the plan are the plain fill's, in every bit, while pruning leaves other rows different (else the
+    // test would not test it); a bound under the optimum is found out (exactAt); and with no bound the tables are
+    // equal.
+    void rotorPrunedByABoundKeepsTheOptimumAndItsPlan() {
+        std::size_t pruned = 0;
+        int checked = 0, refused = 0;
+        for (const auto& [c, budgetSlots] : prunedCases()) {
+            const QString at = QString("%1 steps, %2 slots").arg(c.length()).arg(budgetSlots);
+            const double inf = std::numeric_limits<double>::infinity();
+            const auto none = rotor_detail::cappedFills(c, 8, budgetSlots, {inf}, 3)[0];
+            QVERIFY2(none.exact && none.rowsDiffer == 0, qPrintable(at));
+            if (std::isinf(none.plain)) continue;
+            const double base = storeAllTime(c), overhead = double(none.plain) - base;
+            // The tightest bound there is, and grid plans'; on 3 threads (more than a late diagonal's tiles).
+            std::vector<double> bounds{std::max(0.0, overhead)};
+            for (int g : {2, 8})
+                if (double b = rotor_detail::gridBound(c, 8, budgetSlots, g); std::isfinite(b)) bounds.push_back(b);
+            // And one that the optimum exceeds by more than the margins for rounding.
+            const bool low = overhead > 0.05 * (base + overhead);
+            if (low) bounds.push_back(0.5 * overhead - 0.01 * (base + overhead));
+            const auto fills = rotor_detail::cappedFills(c, 8, budgetSlots, bounds, 3);
+            for (std::size_t i = 0; i < fills.size(); ++i) {
+                const auto& r = fills[i];
+                const QString what = at + QString(", bound %1 (optimum's overhead %2)").arg(bounds[i]).arg(overhead);
+                if (low && i + 1 == fills.size()) {
+                    QVERIFY2(!r.exact, qPrintable(what + ": a bound under the optimum went unnoticed"));
+                    QVERIFY2(r.capped >= r.plain, qPrintable(what));
+                    ++refused;
+                    continue;
+                }
+                QVERIFY2(r.exact, qPrintable(what + ": says it is not exact"));
+                QVERIFY2(r.capped == r.plain, qPrintable(what + QString(": %1 against %2").arg(r.capped).arg(r.plain)));
+                QVERIFY2(r.samePlan, qPrintable(what + ": another plan"));
+                pruned += r.rowsDiffer;
+                ++checked;
+            }
+        }
+        qInfo("%d pruned fills equal the plain fill at the optimum (%zu other rows pruned); %d low bounds found out",
+              checked, pruned, refused);
+        QVERIFY(checked >= 50);
+        QVERIFY(pruned > 1000);
+        QVERIFY(refused >= 5);
+    }
+
+    // rotorSolve prunes only tables too large to keep between solves: pruning every table (pruneAbove = 0) gives the
+    // same optimum and plan, says it pruned where a grid plan fits, and never prunes uniform chains or the paper's
+    // model. Where no grid plan fits the budget, the fill is not pruned.
+    void rotorSolvePrunesWithTheSameResult() {
+        int bounded = 0, unbounded = 0;
+        for (const auto& [c, budgetSlots] : prunedCases()) {
+            for (const Chain& chain : {c, *c.withModel(MemoryModel::RotorPaper, -1)}) {
+                const std::int64_t budget = 8 * std::int64_t(budgetSlots);
+                auto plain = rotorSolve(chain, budget, budgetSlots),
+                     pruned = rotor_detail::solve(chain, budget, budgetSlots, 0);
+                QCOMPARE(bool(pruned), bool(plain));
+                if (!plain) continue;
+                QVERIFY(!plain->bound);
+                QCOMPARE(pruned->dp_cost, plain->dp_cost);
+                QVERIFY(pruned->plan.actions == plain->plan.actions);
+                if (chain.memoryModel() == MemoryModel::RotorPaper) QVERIFY(!pruned->bound);
+                if (pruned->bound) {
+                    QVERIFY(*pruned->bound >= pruned->dp_cost - storeAllTime(chain) - 1e-6);
+                    ++bounded;
+                } else if (chain.memoryModel() == MemoryModel::Standard && !chain.isUniform()) {
+                    QVERIFY(std::isinf(rotor_detail::gridBound(chain, pruned->unit, int(budget / pruned->unit),
+                                                               std::max(1, (chain.length() + 63) / 64)))); // 64 parts
+                    ++unbounded;
+                }
+            }
+        }
+        qInfo("%d solves pruned, %d not (no grid plan fits)", bounded, unbounded);
+        QVERIFY(bounded >= 15);
+        auto uniform = rotor_detail::solve(*Chain::uniform("u", 50, Step{1.0, 2.0, 1000, 3000, 0, 0}), 20000, 100, 0);
+        QVERIFY(uniform && !uniform->bound);
+    }
+
     void rotorPaperModelEqualsExhaustiveSearch() {
         int compared = 0, infeasibleBoth = 0;
         SearchOptions paper;
