@@ -442,11 +442,11 @@ private:
     //   capOf(s, t) = B(s+1..t) + U            (t < n)
     //               = F(s+1..t) + B(s+1..t) + U  (t = n).
     // The fill skips an option on a run of slots where its lower bound exceeds that (as it skips one that cannot lower
-    // the cell), and every cell whose value stays under its cap comes out exact: the options that reach it read only
-    // cells under their own caps (the caps above add up along the recurrence: parent value = advance + the parts'
-    // values, each part at least its own forward and backward times). Cells over their caps only come out too high
-    // (never too low), which no cell under its cap can use. So the first row is exact wherever it stays under its cap
-    // (exactAt).
+    // the cell), and every cell whose value stays under its cap, less the margins for rounding, comes out exact: the
+    // options that reach it read only cells under their own caps (the caps above add up along the recurrence: parent
+    // value = advance + the parts' values, each part at least its own forward and backward times). Cells over their
+    // caps only come out too high (never too low), which no cell under its cap can use. So the first row is exact
+    // wherever it stays under its cap (exactAt).
     float capOf(int s, int t) const {
         if (std::isinf(m_cap)) return kInf;
         double v = PB[size_t(t)] - PB[size_t(s)] + m_cap;
@@ -867,9 +867,9 @@ void RotorProgramme::emit(int s, int t, int m, Plan& plan, double& time) const {
 
 namespace {
 // The table rotorSolve reads only at (0, n, M): one too large to keep between solves (heterogeneous, standard model) is
-// filled pruned by the overhead of the best plan on a grid of states (gridOverhead, with the rounding margin on top),
-// and filled again without pruning should its optimum not stay under that (which the bound rules out but for rounding
-// beyond the margin). Tables are kept or looked up as rotorTable does otherwise.
+// filled pruned by the overhead of the best plan on a grid of states (gridOverhead; capOf says how), and filled again
+// without pruning should its optimum not stay under that (which the bound rules out but for rounding beyond the
+// margin). Tables are kept or looked up as rotorTable does otherwise.
 // `pruneAbove`: the table's bytes above which it is pruned.
 void rootTable(RotorProgramme& p, const Chain& chain, int most, std::size_t pruneAbove) {
     RotorInputs in(chain, p.unit);
@@ -890,6 +890,7 @@ void rootTable(RotorProgramme& p, const Chain& chain, int most, std::size_t prun
             return;
         }
     }
+    p.table.reset(); // before the next gigabyte
     p.table = std::make_shared<const RotorTable>(std::move(in), p.M);
 }
 
