@@ -172,6 +172,15 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
 
 SweepView::~SweepView() = default;
 
+void SweepView::setEmptyText(const QString& text) {
+    if (text == m_emptyText) return;
+    m_emptyText = text;
+    if (!m_run) {
+        m_hint->show(text);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
 QString SweepView::emptyHint() const {
     return m_hint->text();
 }
@@ -235,7 +244,7 @@ void SweepView::rebuild() {
     const Plan* plan = m_run ? m_run->chainPlan() : nullptr;
     if (!plan || !m_run->timeline) { // no plan, or a graph's: say so instead of drawing empty axes
         m_hint->show(m_run && m_run->timeline ? tr("The sweep diagram draws the steps of a chain's plan")
-                                              : tr("Run a scheduler (F5) to see its plan"));
+                                              : m_emptyText);
         return;
     }
     m_hint->hide();

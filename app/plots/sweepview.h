@@ -39,6 +39,8 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     int actionCount() const { return int(m_start.size()); } // the plan's actions (0 without a chain plan)
     QString emptyHint() const; // the line shown instead of the chart when there is no chain plan, else empty
+    // What to do to fill the view, shown while it has no run (default: "Run a scheduler (F5) to see its plan").
+    void setEmptyText(const QString& text);
 
     int cursor() const { return m_cursor; } // the last action done (-1: none yet)
     bool playing() const;
@@ -85,6 +87,7 @@ private:
     QComboBox* m_speed;
     QToolButton* m_playButton;
     std::unique_ptr<ChartHint> m_hint;
+    QString m_emptyText = tr("Run a scheduler (F5) to see its plan");
     std::shared_ptr<const ckpt::Run> m_run;
     std::unique_ptr<ckpt::Narration> m_told; // what is held after each action (plans up to kMaxNarratedActions)
     std::vector<double> m_start, m_end;      // [action]: when it runs (an action without an interval: its moment)

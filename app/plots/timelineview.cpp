@@ -482,6 +482,7 @@ QStringList TimelineView::levelNames() const {
 }
 
 void TimelineView::setEmptyText(const QString& text) {
+    if (text == d->emptyText) return;
     d->emptyText = text;
     if (!d->run) {
         showEmpty(text);

@@ -200,6 +200,11 @@ void MainWindow::updateSummary() {
         text = solving.left(1).toUpper() + solving.mid(1);
     }
     m_summary->setText(text);
+    // With no plan to show, the charts say that one is on its way rather than how to ask for one.
+    const QString empty =
+        m_runs->isSolving() ? solving.left(1).toUpper() + solving.mid(1) : tr("Run a scheduler (F5) to see its plan");
+    m_timeline->setEmptyText(empty);
+    m_sweep->setEmptyText(empty);
 }
 
 void MainWindow::pinShownRun() {

@@ -4,6 +4,8 @@
 #include "models/comparisonmodel.h"
 #include "models/document.h"
 #include "models/runcontroller.h"
+#include "plots/sweepview.h"
+#include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "run/budget.h"
 #include "widgets/mainwindow.h"
@@ -104,6 +106,27 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!runs.isSolving(), 20000);
         QVERIFY(!runs.shownIsStale());
         QCOMPARE(runs.shownRun()->budget_bytes, std::int64_t(60 << 20));
+    }
+
+    // Until a problem's first plan arrives, its empty charts say that one is being solved (not "Run a scheduler"), and
+    // once that solve is cancelled they say again how to get one.
+    void theEmptyChartsSayAPlanIsOnItsWay() {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY2(w.openFile(kResnet), qPrintable(w.lastError()));
+        RunController* runs = w.runController();
+        // No event has been handled yet, so no plan has arrived: start checkmate's MILP instead of the first solve.
+        QVERIFY(!runs->shownRun());
+        w.schedulerPanel()->setCurrentScheduler("checkmate");
+        w.schedulerPanel()->setBudgetBytes(runs->budgetRange().ceiling / 2);
+        w.runCurrent();
+        QVERIFY(runs->isSolving() && !runs->shownRun());
+        QCOMPARE(w.timelineView()->emptyHint(), QString("Solving checkmate…"));
+        QCOMPARE(w.sweepView()->emptyHint(), QString("Solving checkmate…"));
+        runs->cancel();
+        QVERIFY(!runs->isSolving());
+        QCOMPARE(w.timelineView()->emptyHint(), QString("Run a scheduler (F5) to see its plan"));
+        QCOMPARE(w.sweepView()->emptyHint(), QString("Run a scheduler (F5) to see its plan"));
     }
 
     // While checkmate works on ResNet-18 (a MILP with a 60 s time limit) the window says what runs and for how long;
