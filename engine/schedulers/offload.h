@@ -5,6 +5,9 @@
 // recomputation.
 #include "schedulers/registry.h"
 
+#include <limits>
+#include <optional>
+
 namespace ckpt {
 
 // offload-all on `level`, reading `prefetch` tapes ahead of the backward: every step taped, its tape written to
@@ -25,9 +28,12 @@ struct OffloadDpResult {
     double dp_cost = 0;
     std::int64_t unit = 1; // bytes per memory slot
     int offloaded = 0;     // tapes written to `level`
+    // When rotor's table was pruned and served the optimum: the bound that pruned it (RotorProgramme::bound).
+    std::optional<double> bound;
 };
+// `pruneAbove`: rotor's tables over this many bytes are pruned (rotorProgramme); the result is the same.
 Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, int level, std::int64_t budget,
-                                       int slots);
+                                       int slots, std::size_t pruneAbove = std::numeric_limits<std::size_t>::max());
 SchedulerInfo offloadDpScheduler();
 
 } // namespace ckpt

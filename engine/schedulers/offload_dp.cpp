@@ -33,10 +33,10 @@ enum Choice : int { kNone = 0, kTurn = -1, kKeep = -2, kOffload = -3 }; // > 0: 
 } // namespace
 
 Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, int level, std::int64_t budget,
-                                       int slots) {
+                                       int slots, std::size_t pruneAbove) {
     const std::string name = "offload-dp";
     const int n = chain.length();
-    auto prog = rotorProgramme(chain, budget, slots);
+    auto prog = rotorProgramme(chain, budget, slots, pruneAbove);
     if (!prog) return prog.errorValue();
     const std::int64_t unit = prog->unit;
     const int M = prog->M;
@@ -84,7 +84,9 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
         const auto& c = cand[std::size_t(s)];
         return std::size_t(std::find(c.begin(), c.end(), p) - c.begin());
     };
-    auto inFlight = [&](int p, int j) { return p > 0 && E[std::size_t(p)] > S[std::size_t(j) - 1] ? T[std::size_t(p)] : 0; };
+    auto inFlight = [&](int p, int j) {
+        return p > 0 && E[std::size_t(p)] > S[std::size_t(j) - 1] ? T[std::size_t(p)] : 0;
+    };
     auto peakB = [&](int i) {
         const auto u = std::size_t(i);
         return T[u] + X[u] + X[u - 1] + BT[u];
@@ -138,6 +140,14 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
         }
     }
     const double best = row(0, 0)[M];
+    // A pruned rotor table serves an optimum within its bound only (RotorProgramme::trusts): else, solve unpruned.
+    if (prog->bound) {
+        double base = 0;
+        for (int i = 1; i <= n; ++i)
+            base += F[std::size_t(i)] + B[std::size_t(i)];
+        if (!prog->trusts(best - base))
+            return offloadDpSolve(chain, hw, level, budget, slots, std::numeric_limits<std::size_t>::max());
+    }
     if (!std::isfinite(best)) {
         Error e = needsBudget(name, leanestPeak(chain), budget);
         e.message += " (rounding sizes to slots of " + std::to_string(unit) + " B may ask a little more)";
@@ -147,6 +157,7 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
     // The plan, from the choices; the sub-problems wait on an explicit stack (a kept chain would recurse n deep).
     OffloadDpResult r;
     r.unit = unit;
+    r.bound = prog->bound;
     r.dp_cost = best;
     Schedule acts;
     acts.reserve(4 * std::size_t(n));
@@ -243,7 +254,7 @@ SchedulerInfo offloadDpScheduler() {
         const std::int64_t limit = levelZeroLimit(hw, budget);
         // Nothing to save: store-all is the fastest plan.
         if (limit == 0 || storeAllPeakBytes(chain) <= limit) return storeAllPlan(chain);
-        auto r = offloadDpSolve(chain, hw, L, limit, int(params.integer("slots")));
+        auto r = offloadDpSolve(chain, hw, L, limit, int(params.integer("slots")), rotorPruneAbove());
         if (!r) return r.errorValue();
         // The programme bounds level 0 only; a bounded slower level is checked on the plan.
         if (!hw.isUnbounded(L)) {

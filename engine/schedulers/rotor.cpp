@@ -267,11 +267,9 @@ public:
     float optimum(int m) const { return at(0, n)[m]; }
     // Whether optimum(m) is the programme's optimum: always, unless the fill was pruned and this optimum's overhead
     // is not within the bound and one margin for rounding (the cap leaves two).
-    bool exactAt(int m) const {
-        if (std::isinf(m_bound)) return true;
-        const double overhead = double(optimum(m)) - (PF[size_t(n)] + PB[size_t(n)]);
-        return overhead <= m_bound + m_margin;
-    }
+    bool exactAt(int m) const { return within(double(optimum(m)) - (PF[size_t(n)] + PB[size_t(n)])); }
+    // Whether a plan of this overhead reads only exact cells of the table (see capOf).
+    bool within(double overhead) const { return std::isinf(m_bound) || overhead <= m_bound + m_margin; }
     float value(int s, int t, int m) const { return at(s, t)[m]; }
     const float* values(int s, int t) const { return at(s, t); }
     const float* values(int s, int t, int f) const { return at(s, t, f); } // layer f (the paper's model has two)
@@ -866,12 +864,13 @@ void RotorProgramme::emit(int s, int t, int m, Plan& plan, double& time) const {
 }
 
 namespace {
-// The table rotorSolve reads only at (0, n, M): one too large to keep between solves (heterogeneous, standard model) is
-// filled pruned by the overhead of the best plan on a grid of states (gridOverhead; capOf says how), and filled again
-// without pruning should its optimum not stay under that (which the bound rules out but for rounding beyond the
-// margin). Tables are kept or looked up as rotorTable does otherwise.
-// `pruneAbove`: the table's bytes above which it is pruned.
-void rootTable(RotorProgramme& p, const Chain& chain, int most, std::size_t pruneAbove) {
+// A table over `pruneAbove` bytes (heterogeneous, standard model) is filled pruned by the overhead of the best plan on
+// a grid of states (gridOverhead; capOf says how). offload-dp can make the grid plan's choices too (keeping every tape
+// it does not recompute), so its optimum keeps within the bound as well. `root`: rotorSolve reads the table at (0, n,
+// M) only, so it is checked there, and filled again without pruning should that optimum not keep within the bound
+// (which the bound rules out but for rounding beyond the margin); else the caller checks its own optimum
+// (RotorProgramme::trusts). Smaller tables are kept or looked up as rotorTable does.
+void prunedTable(RotorProgramme& p, const Chain& chain, int most, std::size_t pruneAbove, bool root) {
     RotorInputs in(chain, p.unit);
     if (in.uniform || in.paper || RotorTable::tableBytes(chain.length(), p.M, false) <= pruneAbove) {
         p.table = rotorTable(chain, p.unit, p.M, most);
@@ -885,7 +884,7 @@ void rootTable(RotorProgramme& p, const Chain& chain, int most, std::size_t prun
     const double bound = gridOverhead(in, p.M, std::max(1, (n + parts - 1) / parts));
     if (std::isfinite(bound)) {
         p.table = std::make_shared<const RotorTable>(in, p.M, false, 0, bound);
-        if (p.table->exactAt(p.M)) {
+        if (!root || p.table->exactAt(p.M)) {
             p.bound = bound;
             return;
         }
@@ -894,8 +893,9 @@ void rootTable(RotorProgramme& p, const Chain& chain, int most, std::size_t prun
     p.table = std::make_shared<const RotorTable>(std::move(in), p.M);
 }
 
-// `pruneAbove`: see rootTable; SIZE_MAX for a table read anywhere.
-Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove) {
+// `pruneAbove`, `root`: see prunedTable; SIZE_MAX for a table read anywhere.
+Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove,
+                                 bool root) {
     const int n = chain.length();
     const bool paper = chain.memoryModel() == MemoryModel::RotorPaper;
     if (budget <= 0) return fail("rotor needs a budget > 0");
@@ -927,14 +927,22 @@ Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int sl
     if (pruneAbove == std::numeric_limits<std::size_t>::max())
         p.table = rotorTable(chain, unit, M, exact ? 4 * slots : slots);
     else
-        rootTable(p, chain, exact ? 4 * slots : slots, pruneAbove);
+        prunedTable(p, chain, exact ? 4 * slots : slots, pruneAbove, root);
     return p;
 }
 
 } // namespace
 
-Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots) {
-    return programme(chain, budget, slots, std::numeric_limits<std::size_t>::max());
+Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove) {
+    return programme(chain, budget, slots, pruneAbove, false);
+}
+
+std::size_t rotorPruneAbove() {
+    return kKeptBytes;
+}
+
+bool RotorProgramme::trusts(double overhead) const {
+    return !bound || table->within(overhead);
 }
 
 Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots) {
@@ -943,7 +951,7 @@ Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slot
 
 Result<RotorResult> rotor_detail::solve(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove) {
     const int n = chain.length();
-    auto prog = programme(chain, budget, slots, pruneAbove);
+    auto prog = programme(chain, budget, slots, pruneAbove, true);
     if (!prog) return prog.errorValue();
     const int M = prog->M;
     const std::int64_t unit = prog->unit;

@@ -2,6 +2,7 @@
 #include "schedulers/registry.h"
 #include "util/table_cache.h"
 
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -55,7 +56,14 @@ struct RotorProgramme {
     std::shared_ptr<const rotor_detail::RotorTable> table;
     std::int64_t unit = 1;
     int M = 0;
-    std::optional<double> bound; // see RotorResult
+    // A pruned table (rotorProgramme's pruneAbove): the overhead of the grid plan that bounded it (see RotorResult).
+    // Its rows (s, t < n) are then exact wherever their value is at most the backward times of s+1..t plus the bound,
+    // which is all a plan of overhead within the bound can read from them, as the part before a checkpoint advanced
+    // over in the first sweep. A caller checks its own optimum's overhead with trusts().
+    std::optional<double> bound;
+    // Whether a plan of this overhead (time less one forward and one backward of every step) reads only exact rows:
+    // always for an unpruned table; for a pruned one, within the bound and the margin for rounding.
+    bool trusts(double overhead) const;
     // Opt(s, t, m): the least time to reverse steps s+1..t from x_s, holding grad x_t (t < n) and at most m slots;
     // +infinity if m is too few.
     float cost(int s, int t, int m) const;
@@ -64,7 +72,11 @@ struct RotorProgramme {
     // Appends that schedule's actions to `plan`, adding their compute time to `time`.
     void emit(int s, int t, int m, Plan& plan, double& time) const;
 };
-Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots);
+// Tables over `pruneAbove` bytes (heterogeneous chains in the standard model) are pruned, and read as `bound` says;
+// rotorPruneAbove(): those too large to keep between solves.
+Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots,
+                                      std::size_t pruneAbove = std::numeric_limits<std::size_t>::max());
+std::size_t rotorPruneAbove();
 
 // The optimal persistent schedule of a heterogeneous chain within `budget` bytes of level 0, sizes rounded up to
 // multiples of budget / slots. Infeasible: the message names the smallest budget that works.

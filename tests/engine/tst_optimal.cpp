@@ -220,6 +220,10 @@ private slots:
                              qPrintable(where + QString(": programme %1, search %2").arg(r->dp_cost).arg(truth)));
                     QCOMPARE(tl->totals.makespan_s, truth);
                     QCOMPARE(r->plan.predicted_makespan_s, truth);
+                    // With rotor's table pruned (as for tables too large to keep): the same optimum and plan.
+                    auto pruned = offloadDpSolve(c, hw, 1, budget, int(budget / 8), 0);
+                    QVERIFY2(pruned.ok() && pruned->dp_cost == r->dp_cost && pruned->plan.actions == r->plan.actions,
+                             qPrintable(where + ": pruned"));
                     auto rot = rotorSolve(c, budget, int(budget / 8));
                     QVERIFY(rot.ok());
                     QVERIFY(truth <= rot->plan.predicted_makespan_s);
@@ -232,6 +236,45 @@ private slots:
         QVERIFY(offloadWins >= 20);
         qInfo("offload-dp = exhaustive optimum on %d cases (%d budgets infeasible for both); faster than rotor on %d",
               compared, infeasibleBoth, offloadWins);
+    }
+
+    // offload-dp on longer chains with rotor's table pruned by a grid plan's bound (as rotorSolve prunes tables too
+    // large to keep) and not: the same optimum and plan, at budgets from nearly the leanest to 60 % of the way to
+    // store-all's peak, over channels from slow to fast.
+    void offloadDpPrunedEqualsUnpruned() {
+        int solved = 0, pruned = 0;
+        for (unsigned seed = 1; seed <= 12; ++seed) {
+            std::mt19937 rng(seed);
+            const int n = std::uniform_int_distribution<int>(20, 60)(rng);
+            std::uniform_int_distribution<int> size(1, 12), cost(0, 8), coin(0, 9);
+            std::vector<Step> steps;
+            for (int i = 0; i < n; ++i) {
+                const double f = coin(rng) == 0 ? 0.0 : 0.001 * (1 + cost(rng)) / 3;
+                steps.push_back(Step{f, coin(rng) == 0 ? 0.0 : 2.1 * f, 8 * std::int64_t(size(rng)),
+                                     16 * std::int64_t(size(rng)), 0, 0});
+            }
+            Chain c = *Chain::make("pruned offload", steps);
+            const Hardware hw = hostOver(std::vector<double>{2e3, 2e4, 2e5, 1e9}[seed % 4]);
+            const std::int64_t lean = leanestPeak(c), all = storeAllPeakBytes(c);
+            for (double f : {0.02, 0.2, 0.6}) {
+                const std::int64_t budget = lean + std::int64_t(f * double(all - lean));
+                const int budgetSlots = std::uniform_int_distribution<int>(40, 200)(rng);
+                auto plain = offloadDpSolve(c, hw, 1, budget, budgetSlots),
+                     bounded = offloadDpSolve(c, hw, 1, budget, budgetSlots, 0);
+                const QString where = QString("seed %1, %2 steps, budget %3").arg(seed).arg(n).arg(budget);
+                QCOMPARE(bounded.ok(), plain.ok());
+                if (!plain.ok()) continue;
+                QVERIFY2(bounded->dp_cost == plain->dp_cost,
+                         qPrintable(where + QString(": %1 against %2").arg(bounded->dp_cost).arg(plain->dp_cost)));
+                QVERIFY2(bounded->plan.actions == plain->plan.actions, qPrintable(where + ": another plan"));
+                QVERIFY(!plain->bound);
+                solved += plain->offloaded > 0;
+                pruned += bool(bounded->bound); // else no grid plan fitted, or the optimum was not within the bound
+            }
+        }
+        qInfo("%d of the solves read rotor's pruned table; %d plans offload", pruned, solved);
+        QVERIFY(solved >= 10); // plans that offload, not only rotor's
+        QVERIFY(pruned >= 20);
     }
 
     // The rotor paper's memory model (model/chain.h: a taped forward keeps its input until its backward and holds its
