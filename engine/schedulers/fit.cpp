@@ -51,6 +51,11 @@ std::int64_t planPeak(const Chain& chain, const Hardware& hw, const Plan& plan) 
     return tl ? tl->totals.peak_bytes[0] : -1;
 }
 
+int slotsOf(std::int64_t bytes, std::int64_t unit) {
+    const std::int64_t slots = bytes / unit + (bytes % unit != 0);
+    return int(std::min<std::int64_t>(slots, kMaxSlotCount));
+}
+
 std::int64_t leanestPeak(const Chain& c) {
     const int n = c.length();
     auto x = [&](int j) { return c.stateBytes(j); };

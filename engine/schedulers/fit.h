@@ -28,6 +28,12 @@ Result<Plan> largestFitting(const std::string& scheduler, const std::string& kno
 // simulator's model peaks lower, since every schedule keeps x_0 to the end.
 std::int64_t leanestPeak(const Chain& chain);
 
+// Bytes in whole slots of `unit` bytes, rounded up, for the programmes that cut memory into slots (rotor, offload-dp,
+// join-dp). A size over kMaxSlotCount slots counts as that many: more than any table has (so it fits nowhere, as its
+// true count would), and few enough that sums of a handful of sizes cannot overflow an int.
+constexpr int kMaxSlotCount = 1 << 26;
+int slotsOf(std::int64_t bytes, std::int64_t unit);
+
 // Plans longer than this are refused with a message rather than built: a plan takes 8 B an action, and the simulator
 // that judges it about 200 B more (sim/simulator.h refuses what it could not hold).
 constexpr long long kMaxPlanActions = 10'000'000;

@@ -281,7 +281,7 @@ BranchTable branchTable(Part& p, int slots, int avail, int allowance, bool reswe
 struct Slots {
     std::int64_t unit = 1;
     int total = 0;
-    int of(std::int64_t bytes) const { return int((bytes + unit - 1) / unit); }
+    int of(std::int64_t bytes) const { return slotsOf(bytes, unit); }
 };
 
 struct Solved {

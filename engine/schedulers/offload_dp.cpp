@@ -40,7 +40,7 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
     if (!prog) return prog.errorValue();
     const std::int64_t unit = prog->unit;
     const int M = prog->M;
-    auto units = [&](std::int64_t b) { return int((b + unit - 1) / unit); };
+    auto units = [&](std::int64_t b) { return slotsOf(b, unit); };
     const auto N = std::size_t(n) + 1;
     std::vector<int> X(N), T(N, 0), FT(N, 0), BT(N, 0);
     std::vector<double> F(N, 0), B(N, 0), S(N, 0), E(N, kInfinity), R(N, 0);

@@ -122,7 +122,7 @@ struct RotorInputs {
     RotorInputs(const Chain& c, std::int64_t unit)
         : uniform(c.isUniform()), paper(c.memoryModel() == MemoryModel::RotorPaper) {
         const int n = c.length();
-        auto units = [&](std::int64_t b) { return int((b + unit - 1) / unit); };
+        auto units = [&](std::int64_t b) { return slotsOf(b, unit); };
         X.resize(size_t(n) + 1);
         for (int j = 0; j <= n; ++j)
             X[size_t(j)] = units(c.stateBytes(j));
@@ -179,8 +179,8 @@ double gridOverhead(const RotorInputs& in, int M, int g) {
             const int s = P[std::size_t(a)], t = P[std::size_t(b)], e = P[std::size_t(a) + 1];
             const int xs = x(s), gt = t < n ? x(t) : 0;
             double* out = cell(a, b);
-            // Tape s+1..e: forward j starts from x_{j-1} holding the tapes before it.
-            int need = 0, held = 0;
+            // Tape s+1..e: forward j starts from x_{j-1} holding the tapes before it (a sum of up to g sizes: 64 bits).
+            std::int64_t need = 0, held = 0;
             double c = 0;
             for (int j = s + 1; j <= e; ++j) {
                 const auto u = std::size_t(j);
@@ -191,11 +191,11 @@ double gridOverhead(const RotorInputs& in, int M, int g) {
                 c += in.F[u] + in.B[u];
             }
             if (e == t) {
-                for (int m = need; m <= M; ++m)
+                for (std::int64_t m = need; m <= M; ++m)
                     out[m] = c;
             } else {
                 const double* rest = cell(a + 1, b);
-                for (int m = need; m <= M; ++m)
+                for (std::int64_t m = need; m <= M; ++m)
                     out[m] = std::min(out[m], c + rest[m - held]);
             }
             // Checkpoint x_s and advance to x_k, as fill() does.

@@ -7,6 +7,8 @@
 #include "io/project_io.h"
 #include "run/runner.h"
 #include "schedulers/fit.h"
+#include "schedulers/offload.h"
+#include "schedulers/rotor.h"
 #include "schedulers/store_all.h"
 #include "sim/graph_simulator.h"
 #include "sim/memory_ledger.h"
@@ -236,6 +238,32 @@ private slots:
         auto uniform = Chain::uniform("u", 1000, Step{1, 2, kMaxTotalBytes / 1000, 0, 0, 0});
         QVERIFY(!uniform.ok());
         VERIFY_CONTAINS(uniform.error(), "step 1000: ");
+    }
+
+    // The programmes that cut memory into slots (rotor, offload-dp, join-dp) count a size of more slots than any table
+    // has as kMaxSlotCount: a 1 TB tape among sizes of a few hundred bytes, with slots of 1 B, once overflowed an int
+    // and crashed rotor and offload-dp. Now each says what the chain needs.
+    void sizesFarOverTheSlotsAreRefusedNotCrashed() {
+        QCOMPARE(slotsOf(7, 2), 4);
+        QCOMPARE(slotsOf(8, 2), 4);
+        QCOMPARE(slotsOf(1'000'000'000'007, 1), kMaxSlotCount);
+        QCOMPARE(slotsOf(std::numeric_limits<std::int64_t>::max(), 1), kMaxSlotCount);
+        std::vector<Step> steps;
+        for (int i = 0; i < 50; ++i)
+            steps.push_back(Step{1e-3, 2e-3, 101 + i, i == 5 ? 1'000'000'000'007 : 303 + i, 0, 0});
+        const Chain c = *Chain::make("one huge tape", steps);
+        const Hardware hw =
+            *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                    MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), 1e9, 1e9, 0}});
+        auto rotor = rotorSolve(c, 2000, 500);
+        QVERIFY(!rotor.ok());
+        VERIFY_CONTAINS(rotor.error(), "rotor needs at least 1 TB");
+        auto offload = offloadDpSolve(c, hw, 1, 2000, 500);
+        QVERIFY(!offload.ok());
+        VERIFY_CONTAINS(offload.error(), "offload-dp needs at least 1 TB");
+        // With the budget for it, the tape is kept and the plan is store-all's time.
+        auto fits = rotorSolve(c, 2'000'000'000'000, 500);
+        QVERIFY2(fits.ok(), fits.ok() ? "" : fits.error().c_str());
     }
 
     void graphBytesAreBounded() {
