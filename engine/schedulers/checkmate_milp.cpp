@@ -69,20 +69,31 @@ struct Model {
     std::vector<int> starts{0}, index;
     std::vector<double> value, rowLo, rowUp;
 
+    // Costs are in units of the slowest forward. One under kTinyCost counts as 0: Clp's simplex (whose assertions
+    // Debian's build keeps) aborted the process on a model whose costs spanned ten orders of magnitude (forwards of
+    // 1e-12 s beside 1e-2 s, sizes from bytes to terabytes). The objective moves by less than kTinyCost per column,
+    // far below CBC's tolerance; the plan is judged by the simulator with the true times.
+    static constexpr double kTinyCost = 1e-9;
     int col(double lo, double up, double cost, bool integer) {
         binaries += integer, ++columns;
         if (countOnly) return int(std::min<long long>(columns - 1, INT_MAX));
         if (integer) integers.push_back(int(colLo.size()));
+        if (std::abs(cost) < kTinyCost) cost = 0;
         colLo.push_back(lo), colUp.push_back(up), obj.push_back(cost);
         return int(colLo.size()) - 1;
     }
-    // Terms with a column of -1 (a variable the stage structure rules out, fixed at 0) are dropped.
+    // Terms with a column of -1 (a variable the stage structure rules out, fixed at 0) are dropped. Sizes are in units
+    // of the limit; one under kTinyCoefficient, CBC's own feasibility tolerance in those units, counts as that much
+    // (for the same reason as kTinyCost: bytes beside terabytes at a budget of terabytes).
+    static constexpr double kTinyCoefficient = 1e-7;
     void row(const std::vector<std::pair<int, double>>& terms, double lo, double up) {
         ++rows;
         for (const auto& [c, v] : terms)
             if (c >= 0 && v != 0) {
                 ++nonzeros;
-                if (!countOnly) index.push_back(c), value.push_back(v);
+                if (!countOnly)
+                    index.push_back(c),
+                        value.push_back(std::abs(v) < kTinyCoefficient ? std::copysign(kTinyCoefficient, v) : v);
             }
         if (countOnly) return;
         starts.push_back(int(index.size()));
