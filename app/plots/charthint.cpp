@@ -1,5 +1,7 @@
 #include "charthint.h"
 
+#include <QCoreApplication>
+
 #include <qcustomplot.h>
 
 ChartHint::ChartHint(QCustomPlot* plot) : m_plot(plot), m_item(new QCPItemText(plot)) {
@@ -44,4 +46,8 @@ bool ChartHint::visible() const {
 
 QString ChartHint::text() const {
     return m_item->visible() ? m_item->text() : QString();
+}
+
+QString ChartHint::runHint() {
+    return QCoreApplication::translate("ChartHint", "Run a scheduler (F5) to see its plan");
 }

@@ -16,6 +16,8 @@ public:
     void hide();                    // shows again what show() hid
     bool visible() const;
     QString text() const; // while shown, else empty
+    // What an empty plan view says until a run is shown: "Run a scheduler (F5) to see its plan".
+    static QString runHint();
 
 private:
     QCustomPlot* m_plot;

@@ -29,7 +29,7 @@ constexpr double kFitSeconds = 10; // "the whole plan in 10 s"
 const int kSpeeds[] = {1, 2, 5, 10, 25, 100, 1000}; // actions per second offered, then "whole plan in 10 s"
 } // namespace
 
-SweepView::SweepView(QWidget* parent) : QWidget(parent) {
+SweepView::SweepView(QWidget* parent) : QWidget(parent), m_emptyText(ChartHint::runHint()) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);

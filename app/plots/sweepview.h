@@ -87,7 +87,7 @@ private:
     QComboBox* m_speed;
     QToolButton* m_playButton;
     std::unique_ptr<ChartHint> m_hint;
-    QString m_emptyText = tr("Run a scheduler (F5) to see its plan");
+    QString m_emptyText; // ChartHint::runHint() unless set
     std::shared_ptr<const ckpt::Run> m_run;
     std::unique_ptr<ckpt::Narration> m_told; // what is held after each action (plans up to kMaxNarratedActions)
     std::vector<double> m_start, m_end;      // [action]: when it runs (an action without an interval: its moment)

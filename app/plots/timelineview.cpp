@@ -189,7 +189,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->budgetEntry->setName(tr("budget"));
     d->budgetEntry->removeFromLegend();
     d->hint = std::make_unique<ChartHint>(p);
-    d->emptyText = tr("Run a scheduler (F5) to see its plan");
+    d->emptyText = ChartHint::runHint();
     showEmpty(d->emptyText);
     applyChartColours(p, chartColours(palette()));
 

@@ -8,6 +8,7 @@
 #include "models/document.h"
 #include "models/runcontroller.h"
 #include "plots/chartexport.h"
+#include "plots/charthint.h"
 #include "plots/layoutview.h"
 #include "plots/pipelineview.h"
 #include "plots/sweepview.h"
@@ -201,8 +202,7 @@ void MainWindow::updateSummary() {
     }
     m_summary->setText(text);
     // With no plan to show, the charts say that one is on its way rather than how to ask for one.
-    const QString empty =
-        m_runs->isSolving() ? solving.left(1).toUpper() + solving.mid(1) : tr("Run a scheduler (F5) to see its plan");
+    const QString empty = m_runs->isSolving() ? solving.left(1).toUpper() + solving.mid(1) : ChartHint::runHint();
     m_timeline->setEmptyText(empty);
     m_sweep->setEmptyText(empty);
 }

@@ -141,13 +141,8 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
     }
     const double best = row(0, 0)[M];
     // A pruned rotor table serves an optimum within its bound only (RotorProgramme::trusts): else, solve unpruned.
-    if (prog->bound) {
-        double base = 0;
-        for (int i = 1; i <= n; ++i)
-            base += F[std::size_t(i)] + B[std::size_t(i)];
-        if (!prog->trusts(best - base))
-            return offloadDpSolve(chain, hw, level, budget, slots, std::numeric_limits<std::size_t>::max());
-    }
+    if (!prog->trusts(best))
+        return offloadDpSolve(chain, hw, level, budget, slots, std::numeric_limits<std::size_t>::max());
     if (!std::isfinite(best)) {
         Error e = needsBudget(name, leanestPeak(chain), budget);
         e.message += " (rounding sizes to slots of " + std::to_string(unit) + " B may ask a little more)";

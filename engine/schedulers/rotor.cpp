@@ -267,9 +267,12 @@ public:
     float optimum(int m) const { return at(0, n)[m]; }
     // Whether optimum(m) is the programme's optimum: always, unless the fill was pruned and this optimum's overhead
     // is not within the bound and one margin for rounding (the cap leaves two).
-    bool exactAt(int m) const { return within(double(optimum(m)) - (PF[size_t(n)] + PB[size_t(n)])); }
-    // Whether a plan of this overhead reads only exact cells of the table (see capOf).
-    bool within(double overhead) const { return std::isinf(m_bound) || overhead <= m_bound + m_margin; }
+    bool exactAt(int m) const { return within(optimum(m)); }
+    // Whether a plan taking this time reads only exact cells of the table (see capOf): its overhead, the time less one
+    // forward and one backward of every step, is within the bound and one margin.
+    bool within(double time) const {
+        return std::isinf(m_bound) || time - (PF[size_t(n)] + PB[size_t(n)]) <= m_bound + m_margin;
+    }
     float value(int s, int t, int m) const { return at(s, t)[m]; }
     const float* values(int s, int t) const { return at(s, t); }
     const float* values(int s, int t, int f) const { return at(s, t, f); } // layer f (the paper's model has two)
@@ -871,11 +874,12 @@ namespace {
 // (which the bound rules out but for rounding beyond the margin); else the caller checks its own optimum
 // (RotorProgramme::trusts). Smaller tables are kept or looked up as rotorTable does.
 void prunedTable(RotorProgramme& p, const Chain& chain, int most, std::size_t pruneAbove, bool root) {
-    RotorInputs in(chain, p.unit);
-    if (in.uniform || in.paper || RotorTable::tableBytes(chain.length(), p.M, false) <= pruneAbove) {
+    if (chain.isUniform() || chain.memoryModel() == MemoryModel::RotorPaper ||
+        RotorTable::tableBytes(chain.length(), p.M, false) <= pruneAbove) {
         p.table = rotorTable(chain, p.unit, p.M, most);
         return;
     }
+    RotorInputs in(chain, p.unit);
     const int n = chain.length();
     int parts = kGridParts;
     while (parts > 1 &&
@@ -893,7 +897,7 @@ void prunedTable(RotorProgramme& p, const Chain& chain, int most, std::size_t pr
     p.table = std::make_shared<const RotorTable>(std::move(in), p.M);
 }
 
-// `pruneAbove`, `root`: see prunedTable; SIZE_MAX for a table read anywhere.
+// `pruneAbove`, `root`: see prunedTable (SIZE_MAX: never pruned).
 Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove,
                                  bool root) {
     const int n = chain.length();
@@ -924,10 +928,7 @@ Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int sl
     RotorProgramme p;
     p.unit = unit;
     p.M = M;
-    if (pruneAbove == std::numeric_limits<std::size_t>::max())
-        p.table = rotorTable(chain, unit, M, exact ? 4 * slots : slots);
-    else
-        prunedTable(p, chain, exact ? 4 * slots : slots, pruneAbove, root);
+    prunedTable(p, chain, exact ? 4 * slots : slots, pruneAbove, root);
     return p;
 }
 
@@ -941,8 +942,8 @@ std::size_t rotorPruneAbove() {
     return kKeptBytes;
 }
 
-bool RotorProgramme::trusts(double overhead) const {
-    return !bound || table->within(overhead);
+bool RotorProgramme::trusts(double time) const {
+    return !bound || table->within(time);
 }
 
 Result<RotorResult> rotorSolve(const Chain& chain, std::int64_t budget, int slots) {

@@ -59,11 +59,11 @@ struct RotorProgramme {
     // A pruned table (rotorProgramme's pruneAbove): the overhead of the grid plan that bounded it (see RotorResult).
     // Its rows (s, t < n) are then exact wherever their value is at most the backward times of s+1..t plus the bound,
     // which is all a plan of overhead within the bound can read from them, as the part before a checkpoint advanced
-    // over in the first sweep. A caller checks its own optimum's overhead with trusts().
+    // over in the first sweep. A caller checks its own optimum with trusts().
     std::optional<double> bound;
-    // Whether a plan of this overhead (time less one forward and one backward of every step) reads only exact rows:
-    // always for an unpruned table; for a pruned one, within the bound and the margin for rounding.
-    bool trusts(double overhead) const;
+    // Whether a plan taking this time reads only exact rows: always for an unpruned table; for a pruned one, when its
+    // overhead (the time less one forward and one backward of every step) is within the bound and the margin.
+    bool trusts(double time) const;
     // Opt(s, t, m): the least time to reverse steps s+1..t from x_s, holding grad x_t (t < n) and at most m slots;
     // +infinity if m is too few.
     float cost(int s, int t, int m) const;
