@@ -150,6 +150,7 @@ nlohmann::json summaryJson(const Run& run) {
     j["predicted_makespan_s"] = run.plan->predictedMakespan();
     j["overhead"] = run.baseline_makespan_s > 0 ? t.makespan_s / run.baseline_makespan_s : 1.0;
     j["peak_bytes"] = t.peak_bytes;
+    j["held_after_forward_bytes"] = t.held_after_forward_bytes;
     j["bytes_written"] = t.bytes_written;
     j["bytes_read"] = t.bytes_read;
     j["in_place"] = t.in_place;

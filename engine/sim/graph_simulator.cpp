@@ -76,6 +76,10 @@ public:
         if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true};
         if (bad >= 0) return fail(why, bad);
         finishTotals(tl, n, levels, clock);
+        std::size_t firstBackward = 0;
+        while (firstBackward < schedule.size() && schedule[firstBackward].kind != GraphActionKind::Backward)
+            ++firstBackward;
+        tl.totals.held_after_forward_bytes = ledger.heldBefore((long long)firstBackward, 0);
         if (opt.tensors) *opt.tensors = ledger.lifetimes(0, std::numeric_limits<long long>::max());
         return std::move(tl);
     }

@@ -49,6 +49,13 @@ long long MemoryLedger::sweep(long long limit, const std::vector<std::int64_t>& 
     return -1;
 }
 
+std::int64_t MemoryLedger::heldBefore(long long action, int level) const {
+    std::int64_t held = 0;
+    for (const Event& e : m_events)
+        if (e.action < action && e.level == level) held += e.delta; // sweep() found no sum past 2^63
+    return held;
+}
+
 std::vector<TensorLife> MemoryLedger::lifetimes(int level, long long limit) const {
     std::vector<TensorLife> out;
     // Pending allocations by (category, object): the index into `out` of the one not yet released.

@@ -37,6 +37,9 @@ public:
                     const std::function<std::string(std::int32_t, int, std::int64_t, std::int64_t)>& describe,
                     std::string& err);
 
+    // What `level` holds once every event of the actions before `action` has happened, in whatever order.
+    std::int64_t heldBefore(long long action, int level) const;
+
 private:
     struct Event {
         double time;

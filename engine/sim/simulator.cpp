@@ -98,6 +98,10 @@ public:
         if (bad >= 0) return fail(why, bad);
         if (opt.tensors) *opt.tensors = ledger.lifetimes(0, std::numeric_limits<long long>::max());
         finishTotals(tl, n, levels, clock);
+        std::size_t firstBackward = 0;
+        while (firstBackward < schedule.size() && schedule[firstBackward].kind != ActionKind::Backward)
+            ++firstBackward;
+        tl.totals.held_after_forward_bytes = ledger.heldBefore((long long)firstBackward, 0);
         return std::move(tl);
     }
 

@@ -46,6 +46,9 @@ struct Totals {
     std::vector<std::int64_t> peak_bytes; // per level
     std::vector<double> peak_time_s;      // when each peak is first reached
     std::vector<double> channel_busy_s;   // per level (0 unused)
+    // What level 0 holds once every action before the first backward has run: what the plan keeps for the backward
+    // pass when its forward sweep ends, the figure people call activation memory (PyTorch's saved tensors).
+    std::int64_t held_after_forward_bytes = 0;
 };
 
 // One allocation in a level, from the event that made it to the one that released it: times, and positions in the

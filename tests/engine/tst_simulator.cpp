@@ -48,6 +48,12 @@ private slots:
             tapes -= c.step(i).tape_bytes;
         }
         QCOMPARE(tl->totals.peak_bytes[0], peak);
+        // When the forward sweep ends (before the first backward), level 0 holds every tape and nothing else: x_n
+        // went with forward n, whose output the loss gradient replaces.
+        std::int64_t allTapes = 0;
+        for (int i = 1; i <= 17; ++i)
+            allTapes += c.step(i).tape_bytes;
+        QCOMPARE(tl->totals.held_after_forward_bytes, allTapes);
         // The memory curve agrees with the peak and ends with only the input gradient held.
         std::int64_t curveMax = 0;
         for (const auto& m : tl->memory[0])
