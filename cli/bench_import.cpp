@@ -1,4 +1,6 @@
-// ckpt bench --onnx MODEL.onnx: how long `ckpt import` takes (read, parse, shape inference, the graph), median of runs.
+// ckpt bench --onnx MODEL.onnx: how long `ckpt import` takes (read, parse, shape inference, the graph), median of runs,
+// and the most memory the process held (its peak resident set: the import of a 553 MB VGG-16 reads its weights'
+// dimensions, never their data).
 #include "commands.h"
 #include "common.h"
 #include "io/onnx_import.h"
@@ -7,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <sys/resource.h>
 
 namespace ckpt::cli {
 
@@ -28,17 +31,21 @@ int benchImport(const Args& args) {
     }
     std::sort(ms.begin(), ms.end());
     const double median = ms[ms.size() / 2];
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const double peakMiB = double(usage.ru_maxrss) / 1024; // Linux: KiB
     if (args.has("json"))
         std::puts(jsonText({{"onnx", model},
                             {"batch", options.batch},
                             {"nodes", nodes},
                             {"import_ms", median},
+                            {"peak_resident_mib", peakMiB},
                             {"repeat", repeat}})
                       .c_str());
     else
         std::printf("import of %s, batch %lld: %d nodes in %.2f ms (median of %d; read, parse, shape inference, "
-                    "graph)\n",
-                    model.c_str(), (long long)options.batch, nodes, median, repeat);
+                    "graph); peak resident memory %.1f MiB\n",
+                    model.c_str(), (long long)options.batch, nodes, median, repeat, peakMiB);
     return Done;
 }
 

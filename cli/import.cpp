@@ -71,7 +71,8 @@ std::string machineText(const Hardware& hw) {
 
 int cmdImport(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"as-chain", "strict"}, {"batch", "input", "dtype", "hardware", "out"})) {
+    if (!args.parse(argc, argv, 2, {"as-chain", "strict", "allow-unsized"},
+                    {"batch", "input", "dtype", "hardware", "out"})) {
         complain("import: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }
@@ -87,6 +88,7 @@ int cmdImport(int argc, char** argv) {
     const std::string model = args.positional().front();
     OnnxImportOptions options;
     options.strict = args.has("strict");
+    options.allow_unsized = args.has("allow-unsized");
     if (args.has("batch")) {
         auto b = wholeNumber(args.value("batch"), std::int64_t(1) << 31);
         if (!b)
@@ -128,13 +130,16 @@ int cmdImport(int argc, char** argv) {
     std::int64_t activations = 0;
     for (const GraphNode& n : g.nodes())
         activations += n.output_bytes;
-    std::printf("%s: %d nodes, %zu edges (%d operators, %d folded: views and shape computations)\n", model.c_str(),
-                g.size(), g.edges().size(), imported->operators, imported->folded);
+    std::printf("%s: %d nodes, %zu edges (%d operators, %d folded: views and shape computations; %d fused into "
+                "kernels)\n",
+                model.c_str(), g.size(), g.edges().size(), imported->operators, imported->folded, imported->fused);
     std::printf("  activations %s (every node's output), weights %s (not activations)\n",
                 formatBytes(double(activations)).c_str(), formatBytes(double(imported->weight_bytes)).c_str());
     std::printf("  %s per forward pass; forward %s, backward %s (%s)\n", flopsText(imported->totalFlops()).c_str(),
                 formatSeconds(g.totalForward()).c_str(), formatSeconds(g.totalBackward()).c_str(),
                 machineText(options.hardware).c_str());
+    for (const auto& note : imported->notes)
+        std::printf("  %s\n", note.c_str());
     Result<bool> saved = true;
     if (asChain) {
         auto chain = segmentChain(g);

@@ -5,9 +5,12 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #define CKPT_HAVE_POSIX_OPEN 1
@@ -39,9 +42,27 @@ std::string tooLarge(const std::string& path, std::uint64_t bytes, std::uint64_t
 
 #ifdef CKPT_HAVE_POSIX_OPEN
 struct FdCloser {
-    int fd;
-    ~FdCloser() { ::close(fd); }
+    int fd = -1;
+    ~FdCloser() {
+        if (fd >= 0) ::close(fd);
+    }
 };
+
+// Opens a regular file of at most maxBytes for reading into `file`, and says what fstat says of it in `st`.
+std::optional<Error> openRegular(const std::string& path, std::uint64_t maxBytes, const char* why, FdCloser& file,
+                                 struct stat& st) {
+    // O_NONBLOCK: opening a FIFO with no writer would wait forever; fstat then says what was opened.
+    errno = 0;
+    file.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (file.fd < 0) return fail(because(path, "cannot open", errno));
+    if (::fstat(file.fd, &st) != 0) return fail(because(path, "cannot read", errno));
+    if (S_ISDIR(st.st_mode)) return fail(path + ": cannot read (it is a folder, not a file)");
+    if (!S_ISREG(st.st_mode))
+        return fail(path + ": cannot read (not a regular file: a pipe, a device or a socket never ends or blocks)");
+    if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
+        return fail(tooLarge(path, static_cast<std::uint64_t>(st.st_size), maxBytes, why));
+    return std::nullopt;
+}
 #endif
 
 } // namespace
@@ -53,18 +74,10 @@ Result<std::string> readTextFile(const std::string& path) {
 Result<std::string> readFileBytes(const std::string& path, std::uint64_t maxBytes, const char* why) {
     try {
 #ifdef CKPT_HAVE_POSIX_OPEN
-        // O_NONBLOCK: opening a FIFO with no writer would wait forever; fstat then says what was opened.
-        errno = 0;
-        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0) return fail(because(path, "cannot open", errno));
-        FdCloser closer{fd};
+        FdCloser file;
         struct stat st {};
-        if (::fstat(fd, &st) != 0) return fail(because(path, "cannot read", errno));
-        if (S_ISDIR(st.st_mode)) return fail(path + ": cannot read (it is a folder, not a file)");
-        if (!S_ISREG(st.st_mode))
-            return fail(path + ": cannot read (not a regular file: a pipe, a device or a socket never ends or blocks)");
-        if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
-            return fail(tooLarge(path, static_cast<std::uint64_t>(st.st_size), maxBytes, why));
+        if (auto e = openRegular(path, maxBytes, why, file, st)) return *e;
+        const int fd = file.fd;
         // Read into the string itself; one byte past the size tells a file that grew meanwhile (or /proc's size 0).
         std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
         std::size_t got = 0;
@@ -105,6 +118,61 @@ Result<std::string> readFileBytes(const std::string& path, std::uint64_t maxByte
     } catch (const std::exception& e) {
         return fail(path + ": cannot read (" + e.what() + ")");
     }
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : m_map(std::exchange(other.m_map, nullptr)), m_size(std::exchange(other.m_size, 0)),
+      m_released(std::exchange(other.m_released, 0)), m_copy(std::move(other.m_copy)) {}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+    if (this != &other) {
+        std::swap(m_map, other.m_map);
+        std::swap(m_size, other.m_size);
+        std::swap(m_released, other.m_released);
+        std::swap(m_copy, other.m_copy);
+    }
+    return *this;
+}
+
+MappedFile::~MappedFile() {
+#ifdef CKPT_HAVE_POSIX_OPEN
+    if (m_map) ::munmap(const_cast<char*>(m_map), m_size);
+#endif
+}
+
+void MappedFile::release(std::size_t upTo) {
+#ifdef CKPT_HAVE_POSIX_OPEN
+    static const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
+    upTo = std::min(upTo, m_size) / page * page;
+    if (!m_map || upTo <= m_released) return;
+    // The pages are the file's (MAP_PRIVATE, never written): dropping them loses nothing, and looking at them again
+    // reads them again.
+    ::madvise(const_cast<char*>(m_map) + m_released, upTo - m_released, MADV_DONTNEED);
+    m_released = upTo;
+#else
+    (void)upTo;
+#endif
+}
+
+Result<MappedFile> MappedFile::open(const std::string& path, std::uint64_t maxBytes, const char* why) {
+    MappedFile out;
+#ifdef CKPT_HAVE_POSIX_OPEN
+    FdCloser file;
+    struct stat st {};
+    if (auto e = openRegular(path, maxBytes, why, file, st)) return *e;
+    if (st.st_size > 0) {
+        out.m_size = static_cast<std::size_t>(st.st_size);
+        void* p = ::mmap(nullptr, out.m_size, PROT_READ, MAP_PRIVATE, file.fd, 0);
+        if (p == MAP_FAILED) return fail(because(path, "cannot read", errno));
+        out.m_map = static_cast<const char*>(p);
+        ::madvise(p, out.m_size, MADV_RANDOM); // a hint: no read-ahead around the pages looked at
+        return out;
+    }
+#endif
+    auto bytes = readFileBytes(path, maxBytes, why);
+    if (!bytes) return bytes.errorValue();
+    out.m_copy = std::move(*bytes);
+    return out;
 }
 
 } // namespace ckpt

@@ -44,8 +44,9 @@ const std::unordered_map<std::string, Rule>& rules() {
         t["Einsum"] = Rule{Formula::Einsum, 0, Needs::Inputs};
         for (const char* op : {"LSTM", "GRU", "RNN"})
             t[op] = Rule{Formula::Recurrent, 0, Needs::Both};
-        t["MaxPool"] = Rule{Formula::Pool, -1, Needs::Both};
-        t["AveragePool"] = Rule{Formula::Pool, 0, Needs::None};
+        // MaxPool's backward reads its input and the indices of the maxima (a tensor the importer adds beside it).
+        t["MaxPool"] = Rule{Formula::Pool, -1, Needs::Inputs};
+        t["AveragePool"] = Rule{Formula::Pool, 0, Needs::Inputs};
         t["LpPool"] = Rule{Formula::Pool, 0, Needs::Both};
         per({"Relu", "Exp", "Sqrt", "Reciprocal"}, 1, Needs::Output);
         per({"Sigmoid", "Tanh"}, 4, Needs::Output);
@@ -58,8 +59,9 @@ const std::unordered_map<std::string, Rule>& rules() {
              "Sin",  "Cos",   "Tan",   "Asin", "Acos",      "Atan",  "Sinh",
              "Cosh", "Asinh", "Acosh", "Atanh"},
             1, Needs::Inputs);
-        per({"Elu", "Celu", "Selu", "Softplus", "Softsign", "HardSigmoid", "HardSwish", "Shrink", "Mish", "Gelu"}, 4,
-            Needs::Inputs);
+        per({"Elu", "Celu", "Selu", "Softplus", "Softsign", "HardSigmoid", "HardSwish", "Shrink", "Mish", "Gelu",
+             "Silu"},
+            4, Needs::Inputs);
         per({"Add",   "Sub",      "Neg",     "Sum",         "Mean",
              "Cast",  "CastLike", "Floor",   "Ceil",        "Round",
              "Sign",  "Not",      "And",     "Or",          "Xor",
@@ -89,15 +91,17 @@ const std::unordered_map<std::string, Rule>& rules() {
              "Range",
              "QuantizeLinear",
              "DequantizeLinear",
-             "RandomNormalLike",
-             "RandomUniformLike",
              "Bernoulli",
              "ArgMax",
              "ArgMin"},
             1, Needs::None);
         per({"Gather", "GatherElements", "GatherND"}, 1, Needs::Indices);
         per({"ScatterElements", "ScatterND", "TopK"}, 1, Needs::Both);
-        reduce({"ReduceMean", "ReduceSum", "GlobalAveragePool"}, Needs::None);
+        reduce({"ReduceMean", "ReduceSum"}, Needs::None);
+        // As PyTorch's adaptive average pooling, which keeps its input (for its size).
+        reduce({"GlobalAveragePool"}, Needs::Inputs);
+        // In a training export (the importer decides): its mask is a node of its own.
+        per({"Dropout"}, 1, Needs::None);
         reduce({"ReduceMax", "ReduceMin", "ReduceProd", "ReduceL2", "ReduceLogSumExp", "GlobalMaxPool", "GlobalLpPool"},
                Needs::Both);
         reduce({"ReduceL1", "ReduceSumSquare", "ReduceLogSum"}, Needs::Inputs);
@@ -216,6 +220,10 @@ OnnxOpKind onnxOpKind(const std::string& op) {
         {"Shape", OnnxOpKind::ShapeOnly},
         {"Size", OnnxOpKind::ShapeOnly},
         {"Constant", OnnxOpKind::ShapeOnly},
+        // Random numbers of another tensor's shape (stochastic depth's noise): they read its shape, not its values,
+        // and need no gradient.
+        {"RandomNormalLike", OnnxOpKind::ShapeOnly},
+        {"RandomUniformLike", OnnxOpKind::ShapeOnly},
         {"Loop", OnnxOpKind::ControlFlow},
         {"If", OnnxOpKind::ControlFlow},
         {"Scan", OnnxOpKind::ControlFlow},

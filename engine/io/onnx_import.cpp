@@ -5,6 +5,7 @@
 #include "io/json_reader.h"
 #include "io/onnx_costs.h"
 #include "util/bounds.h"
+#include "util/units.h"
 #include "util/utf8.h"
 
 #ifdef CKPT_HAVE_ONNX
@@ -12,6 +13,7 @@
 
 #include <onnx/defs/schema.h>
 
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -69,9 +71,6 @@ bool onnxImportAvailable() {
 }
 
 namespace {
-
-constexpr const char* kOnnxLimit = "2 GiB: protobuf's limit for one message; larger models keep their weights in "
-                                   "external files";
 
 int elementBytes(int type, int floatBytes) {
     using T = onnx::TensorProto;
@@ -298,10 +297,186 @@ std::optional<Error> guardShapeInference(onnx::GraphProto& graph, const std::str
     return std::nullopt;
 }
 
+// A constant's value as a number, when the graph holds it (an initializer with data, or a Constant node).
+struct Constants {
+    std::unordered_map<std::string, const onnx::TensorProto*> tensors;
+    explicit Constants(const onnx::GraphProto& g) {
+        for (const auto& t : g.initializer())
+            tensors[t.name()] = &t;
+        for (const auto& n : g.node())
+            if (n.op_type() == "Constant" && onnxio::isDefaultDomain(n.domain()) && n.output_size() == 1)
+                for (const auto& a : n.attribute())
+                    if (a.name() == "value" && a.type() == onnx::AttributeProto::TENSOR) tensors[n.output(0)] = &a.t();
+    }
+    std::optional<double> scalar(const std::string& name) const {
+        auto it = tensors.find(name);
+        if (it == tensors.end()) return std::nullopt;
+        const onnx::TensorProto& t = *it->second;
+        using T = onnx::TensorProto;
+        auto raw = [&](auto zero) -> std::optional<double> {
+            if (t.raw_data().size() < sizeof(zero)) return std::nullopt;
+            std::memcpy(&zero, t.raw_data().data(), sizeof(zero));
+            return double(zero);
+        };
+        switch (t.data_type()) {
+        case T::FLOAT:
+            return t.float_data_size() ? std::optional(double(t.float_data(0))) : raw(float(0));
+        case T::DOUBLE:
+            return t.double_data_size() ? std::optional(t.double_data(0)) : raw(double(0));
+        case T::INT64:
+            return t.int64_data_size() ? std::optional(double(t.int64_data(0))) : raw(std::int64_t(0));
+        case T::INT32:
+            return t.int32_data_size() ? std::optional(double(t.int32_data(0))) : raw(std::int32_t(0));
+        case T::BOOL:
+        case T::UINT8:
+        case T::INT8:
+            return t.int32_data_size() ? std::optional(double(t.int32_data(0))) : raw(std::uint8_t(0));
+        default:
+            return std::nullopt;
+        }
+    }
+};
+
+// What the import counts that a node's output does not show: per kind, how many nodes and the bytes they keep.
+struct Kept {
+    int count = 0;
+    std::int64_t bytes = 0;
+};
+
+// Dropout in a training export: opset 12 and later say so with the training_mode input (constant true); earlier
+// opsets run Dropout as an identity in inference. Returns the ratio when it drops, nullopt when it is an identity.
+std::optional<double> trainingDropout(const onnx::NodeProto& n, const Constants& c) {
+    if (n.input_size() < 3 || n.input(2).empty()) return std::nullopt;
+    const auto training = c.scalar(n.input(2));
+    if (!training || *training == 0) return std::nullopt;
+    const auto ratio = n.input(1).empty() ? std::optional(0.5) : c.scalar(n.input(1));
+    return ratio.value_or(0.5);
+}
+
+std::string keptLine(const std::string& op, const Kept& k, const std::string& what) {
+    const auto paren = op.find(" (");
+    return op.substr(0, paren) + " x" + std::to_string(k.count) + (paren == std::string::npos ? "" : op.substr(paren)) +
+           ": " + what +
+           (k.bytes > 0 ? " (" + formatBytes(double(k.bytes)) + " in all besides the outputs)" : std::string());
+}
+
+// The most time steps (times directions) one recurrent operator may unroll into: two nodes each.
+constexpr std::int64_t kMaxUnrolledSteps = 100000;
+
+// LSTM, GRU and RNN unrolled into one node per time step (and direction), as autograd runs them: each step reads the
+// layer's input X (its input projection keeps X for the weights' gradient) and the state of the step before, and keeps
+// for its backward that state and its gate activations (LSTM: the four gates and tanh(c), 5H per batch row; GRU: the
+// three gates and the hidden projection, 4H; RNN: its output, which is its state). The gates are a node beside the
+// step, as BatchNorm's statistics are. Y, the stack of every step's hidden state, is a node of its own when the network
+// reads it; Y_h and Y_c are the last step's state. Returns an error, or nullopt once the values are set.
+std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, const onnx::NodeProto& n,
+                                     const std::vector<const Value*>& ins, const std::string& source,
+                                     const OnnxImportOptions& options, std::unordered_map<std::string, Value>& values,
+                                     std::unordered_map<std::string, Sized>& typed,
+                                     const std::unordered_set<std::string>& used, std::map<std::string, Kept>& kept) {
+    const std::string& op = n.op_type();
+    const std::string what = source + ": node " + nodeLabel(g, n, op);
+    const Value* x = ins.size() > 0 ? ins[0] : nullptr;
+    const Value* w = ins.size() > 1 ? ins[1] : nullptr;
+    const Value* r = ins.size() > 2 ? ins[2] : nullptr;
+    if (!x || !x->activation || !x->size.known || x->size.dims.size() != 3)
+        return fail(what + ": its input X must be an activation of 3 dimensions with a known size");
+    if (!w || !r || w->size.dims.size() != 3 || r->size.dims.size() != 3)
+        return fail(what + ": its weights W and R must be stored with 3 dimensions each (directions, gates x hidden, "
+                           "inputs)");
+    const std::int64_t gates = op == "LSTM" ? 4 : op == "GRU" ? 3 : 1;
+    std::int64_t layout = 0, hidden = r->size.dims[2];
+    for (const auto& a : n.attribute()) {
+        if (a.name() == "layout") layout = a.i();
+        if (a.name() == "hidden_size") hidden = a.i();
+    }
+    const auto& xd = x->size.dims;
+    const std::int64_t steps = layout ? xd[1] : xd[0], batch = layout ? xd[0] : xd[1], inputs = xd[2];
+    const std::int64_t directions = w->size.dims[0];
+    if (hidden < 1 || hidden != r->size.dims[2] || w->size.dims[1] != gates * hidden ||
+        r->size.dims[1] != gates * hidden || w->size.dims[2] != inputs || r->size.dims[0] != directions ||
+        directions < 1 || directions > 2)
+        return fail(what + ": hidden_size " + std::to_string(hidden) + " disagrees with its weights (W " +
+                    std::to_string(w->size.dims[0]) + "x" + std::to_string(w->size.dims[1]) + "x" +
+                    std::to_string(w->size.dims[2]) + ", R " + std::to_string(r->size.dims[0]) + "x" +
+                    std::to_string(r->size.dims[1]) + "x" + std::to_string(r->size.dims[2]) + "; expected " +
+                    std::to_string(gates) + " gates of the hidden size, over " + std::to_string(inputs) +
+                    " inputs, in 1 or 2 directions)");
+    if (steps * directions > kMaxUnrolledSteps)
+        return fail(what + ": " + std::to_string(steps) + " time steps in " + std::to_string(directions) +
+                    " directions would unroll into more than " + std::to_string(kMaxUnrolledSteps) + " steps");
+    const std::int64_t element = std::max(1, x->size.element);
+    const std::int64_t stateBytes = (op == "LSTM" ? 2 : 1) * batch * hidden * element;
+    const std::int64_t keptRow = op == "LSTM" ? 5 * hidden : op == "GRU" ? 4 * hidden : 0;
+    const std::int64_t keptBytes = batch * keptRow * element;
+    // A multiply-add per weight and batch row, plus the gates' element-wise work (about 8 per state element).
+    const double stepFlops =
+        2.0 * double(batch) * double(gates * hidden) * double(inputs + hidden) + 8.0 * double(batch * hidden * gates);
+    const double stepMoved = double(batch * (inputs + gates * hidden) * element + 2 * stateBytes + keptBytes);
+    const double forward = rooflineSeconds(stepFlops, stepMoved, options.hardware);
+    const std::string id = b.uniqueId(n.name(), op);
+    // An initial state computed by the network (not a constant) starts the first step.
+    const Value* initial = ins.size() > 5 && ins[5] && ins[5]->activation ? ins[5] : nullptr;
+    std::vector<int> last(std::size_t(directions), -1);
+    std::vector<int> allSteps;
+    for (std::int64_t d = 0; d < directions; ++d) {
+        int previous = initial ? initial->producer : -1;
+        for (std::int64_t k = 0; k < steps; ++k) {
+            const std::int64_t t = d == 1 ? steps - 1 - k : k;
+            const std::string step =
+                id + (directions > 1 ? (d ? ".reverse" : ".forward") : "") + ".t" + std::to_string(t + 1);
+            int aux = -1;
+            // Without a state from the network the first step starts from zeros, which its backward keeps too.
+            const std::int64_t stepKept = keptBytes + (k == 0 && previous < 0 ? stateBytes : 0);
+            if (stepKept > 0) {
+                aux = b.addNode(GraphNode{b.uniqueId(step + ".gates", op), 0, 0, stepKept, 0, false, false, false},
+                                op + " gates", 0, double(stepKept));
+                b.edges.push_back(GraphEdge{b.nodes[std::size_t(x->producer)].id, b.nodes[std::size_t(aux)].id});
+                if (previous >= 0)
+                    b.edges.push_back(GraphEdge{b.nodes[std::size_t(previous)].id, b.nodes[std::size_t(aux)].id});
+            }
+            const int cell = b.addNode(
+                GraphNode{b.uniqueId(step, op), forward, 2 * forward, stateBytes, 0, true, op == "RNN", false}, op,
+                stepFlops, stepMoved);
+            const std::string& cellId = b.nodes[std::size_t(cell)].id;
+            b.edges.push_back(GraphEdge{b.nodes[std::size_t(x->producer)].id, cellId});
+            if (previous >= 0) b.edges.push_back(GraphEdge{b.nodes[std::size_t(previous)].id, cellId});
+            if (aux >= 0) b.edges.push_back(GraphEdge{b.nodes[std::size_t(aux)].id, cellId});
+            previous = cell;
+            allSteps.push_back(cell);
+        }
+        last[std::size_t(d)] = previous;
+    }
+    Kept& k = kept[op];
+    ++k.count;
+    k.bytes = saturatingSum({k.bytes, (keptBytes * steps + (initial ? 0 : stateBytes)) * directions});
+    // Y: the stack of every hidden state, when something reads it.
+    const std::string yName = n.output_size() > 0 ? n.output(0) : "";
+    if (!yName.empty() && used.count(yName)) {
+        const Sized& y = typed[yName];
+        const std::int64_t yBytes = steps * directions * batch * hidden * element;
+        const int stack =
+            b.addNode(GraphNode{b.uniqueId(id + ".Y", op),
+                                rooflineSeconds(double(yBytes) / element, 2.0 * double(yBytes), options.hardware), 0,
+                                yBytes, 0, false, false, false},
+                      op + " output", double(yBytes) / double(element), 2.0 * double(yBytes));
+        for (int c : allSteps)
+            b.edges.push_back(GraphEdge{b.nodes[std::size_t(c)].id, b.nodes[std::size_t(stack)].id});
+        Sized ys = y.known ? y : sized({steps, directions, batch, hidden}, int(element));
+        values[yName] = Value{true, stack, ys};
+    } else if (!yName.empty()) {
+        values[yName] = Value{false, -1, typed[yName]};
+    }
+    for (int o = 1; o < n.output_size() && o < 3; ++o)
+        if (!n.output(o).empty()) values[n.output(o)] = Value{true, last.back(), typed[n.output(o)]};
+    return std::nullopt;
+}
+
 Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& source, const OnnxImportOptions& options,
                          const std::string& inferenceError) {
     const onnx::GraphProto& g = model.graph();
     const int floatBytes = options.element_bytes;
+    const Constants constants(g);
     std::unordered_map<std::string, Sized> typed; // every value's inferred type
     for (const auto* list : {&g.input(), &g.value_info(), &g.output()})
         for (const auto& v : *list)
@@ -324,6 +499,29 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     for (const auto& out : g.output())
         used.insert(out.name());
 
+    // Which values are activations (computed from a data input), for the fusions.
+    std::unordered_set<std::string> active;
+    for (const auto* in : onnxio::dataInputs(g))
+        active.insert(in->name());
+    for (const auto& n : g.node()) {
+        const bool standard = onnxio::isDefaultDomain(n.domain());
+        if (standard && onnxOpKind(n.op_type()) == OnnxOpKind::ShapeOnly) continue;
+        bool any = false;
+        for (const auto& in : n.input())
+            any = any || active.count(in);
+        if (any)
+            for (const auto& out : n.output())
+                active.insert(out);
+    }
+    const auto fusions = onnxio::findFusions(g, [&](const std::string& v) { return active.count(v) > 0; });
+    std::unordered_map<int, const onnxio::Fusion*> fusedAt;
+    std::unordered_set<int> fusedAway;
+    for (const auto& f : fusions) {
+        fusedAt[f.exit] = &f;
+        for (int k : f.nodes)
+            if (k != f.exit) fusedAway.insert(k);
+    }
+
     Builder b;
     for (const auto* in : onnxio::dataInputs(g)) {
         Sized s = typed[in->name()];
@@ -335,13 +533,38 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         values[in->name()] = Value{true, b.addNode(std::move(node), "input", 0, 0), s};
     }
     int folded = 0;
-    for (const auto& n : g.node()) {
+    std::map<std::string, Kept> kept;   // by kind, for the summary
+    std::map<std::string, int> fusedBy; // kernel -> how many fused
+    int convolutions = 0, identities = 0, zeroRatio = 0, normalizations = 0;
+    for (int at = 0; at < g.node_size(); ++at) {
+        const auto& n = g.node(at);
+        if (fusedAway.count(at)) continue;
+        const onnxio::Fusion* fusion = fusedAt.count(at) ? fusedAt.at(at) : nullptr;
         const bool standard = onnxio::isDefaultDomain(n.domain());
-        const std::string op = validUtf8(standard ? n.op_type() : n.domain() + "." + n.op_type());
-        const OnnxOpKind kind = standard ? onnxOpKind(n.op_type()) : OnnxOpKind::Unknown;
+        const std::string type = fusion ? fusion->kernel : standard ? n.op_type() : n.domain() + "." + n.op_type();
+        const std::string op = validUtf8(type);
+        OnnxOpKind kind = fusion ? OnnxOpKind::Compute : standard ? onnxOpKind(n.op_type()) : OnnxOpKind::Unknown;
+        std::optional<double> dropRatio;
+        if (standard && n.op_type() == "Dropout") {
+            dropRatio = trainingDropout(n, constants);
+            if (dropRatio && *dropRatio > 0)
+                kind = OnnxOpKind::Compute;
+            else if (dropRatio)
+                ++zeroRatio, dropRatio.reset();
+            else
+                ++identities;
+        }
+        if (standard && (type == "BatchNormalization" || type == "LayerNormalization" ||
+                         type == "InstanceNormalization" || type == "GroupNormalization"))
+            ++normalizations;
+        std::vector<std::string> inputNames;
+        if (fusion)
+            inputNames = {fusion->input};
+        else
+            inputNames.assign(n.input().begin(), n.input().end());
         std::vector<const Value*> ins;
         bool anyActivation = false;
-        for (const auto& name : n.input()) {
+        for (const auto& name : inputNames) {
             if (name.empty()) { // an optional input left out
                 ins.push_back(nullptr);
                 continue;
@@ -358,24 +581,35 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
             if (!out.empty() && values.count(out))
                 return fail(source + ": node " + nodeLabel(g, n, op) + ": value '" + validUtf8(out) +
                             "' is produced twice");
+        if (standard && (type == "LSTM" || type == "GRU" || type == "RNN") && anyActivation) {
+            if (auto e = unrollRecurrent(b, g, n, ins, source, options, values, typed, used, kept)) return *e;
+            continue;
+        }
         if (kind == OnnxOpKind::ShapeOnly || !anyActivation ||
             (kind == OnnxOpKind::View && !ins.empty() && ins.front() && ins.front()->activation)) {
             const int alias = kind == OnnxOpKind::ShapeOnly || !anyActivation ? -1 : ins.front()->producer;
             for (const auto& out : n.output())
                 if (!out.empty()) values[out] = Value{alias >= 0, alias, typed[out]};
+            // A view of unknown size (a Reshape to a shape computed from data) makes every reader unsized: name it.
+            if (alias >= 0 && n.output_size() > 0 && !typed[n.output(0)].known)
+                b.unsized.push_back(validUtf8(n.name().empty() ? n.output(0) : n.name()) + " (" + op + ")");
             ++folded;
             continue;
         }
         OnnxOp desc;
-        desc.type = n.op_type();
+        desc.type = type;
         for (const Value* v : ins)
             desc.inputs.push_back(v ? OnnxTensor{v->size.dims, v->size.known, v->activation, v->size.bytes}
                                     : OnnxTensor{});
+        // The outputs that hold activations: a training export's BatchNormalization also returns its running
+        // statistics (parameters' updates, not activations), LayerNormalization its mean and inverse deviation (kept
+        // below), Dropout its mask (kept below).
+        const bool firstOnly = type == "BatchNormalization" || type == "LayerNormalization" || type == "Dropout";
         std::int64_t outputBytes = 0;
         bool unsized = false;
         for (int k = 0; k < n.output_size(); ++k) {
             const std::string& out = n.output(k);
-            const bool counted = !out.empty() && (k == 0 || used.count(out));
+            const bool counted = !out.empty() && (k == 0 || (!firstOnly && used.count(out)));
             const Sized& s = typed[out];
             unsized = unsized || (counted && !s.known);
             const bool present = counted && s.known;
@@ -384,23 +618,79 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         }
         if (n.output_size() > 0 && typed[n.output(0)].element > 0) desc.element_bytes = typed[n.output(0)].element;
         for (const auto& a : n.attribute()) {
+            if (fusion) break;
             if (a.type() == onnx::AttributeProto::INT) desc.ints[a.name()] = {a.i()};
             if (a.type() == onnx::AttributeProto::INTS) desc.ints[a.name()] = {a.ints().begin(), a.ints().end()};
             if (a.type() == onnx::AttributeProto::STRING && a.name() == "equation") desc.equation = a.s();
         }
-        const OnnxOpCost cost = onnxOpCost(desc);
+        OnnxOpCost cost = onnxOpCost(desc);
+        // What the backward keeps of the inputs depends on which are activations: x * c keeps c (a constant), not x;
+        // x / c likewise; Where keeps its condition.
+        int activeInputs = 0;
+        for (const Value* v : ins)
+            activeInputs += v && v->activation;
+        if (type == "Mul") cost.needs_inputs = activeInputs >= 2;
+        if (type == "Div") cost.needs_inputs = ins.size() > 1 && ins[1] && ins[1]->activation;
+        if (type == "Where") cost.needs_inputs = !ins.empty() && ins[0] && ins[0]->activation;
+        if (dropRatio) cost.needs_inputs = false, cost.needs_output = false; // its mask, below
         const double forward = rooflineSeconds(cost.flops, cost.bytes_moved, options.hardware);
-        const std::string id = b.uniqueId(n.name(), validUtf8(n.op_type()));
+        const std::string id = b.uniqueId(fusion ? g.node(fusion->exit).name() : n.name(), op);
         if (kind == OnnxOpKind::Unknown) b.unknownOps[op].push_back(id);
         if (unsized) b.unsized.push_back(id + " (" + op + ")");
-        const int index = b.addNode(GraphNode{id, forward, 2 * forward, outputBytes, cost.workspace_bytes,
-                                              cost.needs_inputs, cost.needs_output, false},
-                                    op, cost.flops, cost.bytes_moved);
+        if (type == "Conv") ++convolutions;
+        if (fusion) ++fusedBy[type];
+
+        // A tensor the backward keeps besides inputs and outputs becomes a node of its own beside the operator: it is
+        // computed from the operator's data input, and the operator reads it (BatchNormalization's statistics,
+        // MaxPool's indices), so it is held as long as the operator's backward needs its inputs; Dropout's mask is
+        // kept by its own node's backward instead (Dropout's backward needs nothing else).
+        const Value* x = !ins.empty() && ins.front() && ins.front()->activation ? ins.front() : nullptr;
+        const Sized& y = n.output_size() > 0 ? typed[n.output(0)] : Sized{};
+        std::int64_t keptBytes = -1;
+        std::string keptName;
+        bool keptByItself = false;
+        if (x && x->size.known && (type == "BatchNormalization" || type == "LayerNormalization")) {
+            // Per channel (BatchNorm) or per normalised row (LayerNorm): mean and inverse deviation, in fp32.
+            std::int64_t rows = 1;
+            const auto& d = x->size.dims;
+            if (type == "BatchNormalization") {
+                rows = d.size() > 1 ? d[1] : 1;
+            } else {
+                std::int64_t axis = fusion ? -1 : desc.ints.count("axis") ? desc.ints.at("axis").front() : -1;
+                if (axis < 0) axis += std::int64_t(d.size());
+                for (std::int64_t k = 0; k < axis && k < std::int64_t(d.size()); ++k)
+                    rows *= d[std::size_t(k)];
+            }
+            keptBytes = 2 * rows * 4, keptName = "statistics";
+        } else if (x && type == "MaxPool" && y.known) {
+            keptBytes = y.bytes / std::max(1, y.element) * 8, keptName = "indices";
+        } else if (x && dropRatio && x->size.known) {
+            keptBytes = x->size.bytes / std::max(1, x->size.element), keptName = "mask", keptByItself = true;
+        }
+        int aux = -1;
+        if (keptBytes >= 0) {
+            const double f = double(keptBytes);
+            aux = b.addNode(GraphNode{b.uniqueId(id + "." + keptName, op), rooflineSeconds(f / 4, f, options.hardware),
+                                      0, keptBytes, 0, false, keptByItself, false},
+                            op + " " + keptName, 0, f);
+            b.edges.push_back(GraphEdge{b.nodes[std::size_t(x->producer)].id, b.nodes[std::size_t(aux)].id});
+            Kept& k = kept[type];
+            ++k.count;
+            k.bytes = saturatingSum({k.bytes, keptBytes});
+        } else if (type == "Softmax" || type == "Gelu" || type == "Silu" || type == "LayerNormalization") {
+            ++kept[type].count;
+        }
+        const int index =
+            b.addNode(GraphNode{id, forward, 2 * forward, outputBytes, cost.workspace_bytes,
+                                cost.needs_inputs || (aux >= 0 && !keptByItself), cost.needs_output, false},
+                      op, cost.flops, cost.bytes_moved);
         std::unordered_set<int> from;
         for (const Value* v : ins)
             if (v && v->activation && from.insert(v->producer).second)
                 b.edges.push_back(GraphEdge{b.nodes[std::size_t(v->producer)].id, id});
-        // Frameworks run ReLU in place (nn.ReLU(inplace=True)): its output may take over its one input's buffer.
+        if (aux >= 0) b.edges.push_back(GraphEdge{b.nodes[std::size_t(aux)].id, id});
+        // Frameworks run ReLU in place (nn.ReLU(inplace=True)): the output may take over its one input's buffer.
+        // (ReLU6, a Clip, is in place too, but PyTorch 1.13's hardtanh_ keeps a copy of its input: not in place.)
         b.nodes[std::size_t(index)].in_place = op == "Relu" && from.size() == 1;
         for (const auto& out : n.output())
             if (!out.empty()) values[out] = Value{true, index, typed[out]};
@@ -416,12 +706,58 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         warnings.push_back(what);
     }
     if (!b.unsized.empty()) {
-        const std::string what = "shape inference could not size the output of " + listed(b.unsized) +
-                                 ", counted as 0 bytes" +
-                                 (inferenceError.empty() ? "" : " (libonnx: " + validUtf8(inferenceError) + ")");
-        if (options.strict) return fail(source + ": " + what + " (--strict)");
-        warnings.push_back(what);
+        std::string list;
+        for (std::size_t k = 0; k < b.unsized.size() && k < 10; ++k)
+            list += (k ? ", " : "") + b.unsized[k];
+        if (b.unsized.size() > 10) list += " and " + std::to_string(b.unsized.size() - 10) + " more";
+        const std::string what = std::to_string(b.unsized.size()) + " node" + (b.unsized.size() == 1 ? "" : "s") +
+                                 " with an output of unknown size: " + list;
+        const std::string why = inferenceError.empty() ? "" : " (libonnx: " + validUtf8(inferenceError) + ")";
+        if (!options.allow_unsized)
+            return fail(source + ": " + what + why +
+                        ". Their size depends on something other than the input dimensions (data, or an operator "
+                        "whose shape this importer cannot compute); a graph with them would be wrong. "
+                        "--allow-unsized imports them as 0 bytes");
+        warnings.push_back(what + ", counted as 0 bytes (--allow-unsized)" + why);
     }
+    // What the backward keeps that no output shows, and what a folded export lost: the summary's lines.
+    std::vector<std::string> notes;
+    auto fusedFrom = [&](const std::string& op) {
+        return fusedBy.count(op) ? " (" + std::to_string(fusedBy.at(op)) + " written as primitive operators, fused)"
+                                 : std::string();
+    };
+    for (const auto& [op, k] : kept) {
+        if (op == "BatchNormalization")
+            notes.push_back(keptLine(op, k, "keeps its input and per-channel mean and inverse deviation"));
+        else if (op == "LayerNormalization")
+            notes.push_back(keptLine(op + fusedFrom(op), k, "keeps its input and per-row mean and inverse deviation"));
+        else if (op == "MaxPool")
+            notes.push_back(keptLine(op, k, "keeps its input and the int64 indices of its maxima"));
+        else if (op == "Dropout")
+            notes.push_back(keptLine(op, k, "keeps a one-byte mask per element (training mode)"));
+        else if (op == "Softmax")
+            notes.push_back(keptLine(op + fusedFrom(op), k, "keeps its output"));
+        else if (op == "Gelu" || op == "Silu")
+            notes.push_back(keptLine(op + fusedFrom(op), k, "keeps its input"));
+        else if (op == "LSTM" || op == "GRU" || op == "RNN")
+            notes.push_back(keptLine(op, k,
+                                     "unrolled into one node per time step, each keeping its input, the "
+                                     "state before it and its gates"));
+    }
+    // What an inference export lost: a warning for its dropouts, whose masks a training step keeps; a note where
+    // convolutions come without any normalization (VGG has none; a ResNet exported for inference had its BatchNorms
+    // folded into its convolutions).
+    if (identities > 0)
+        warnings.push_back("Dropout x" + std::to_string(identities) +
+                           " in inference mode: an identity, nothing kept (a training export, "
+                           "training=torch.onnx.TrainingMode.TRAINING, keeps their masks)");
+    if (zeroRatio > 0)
+        notes.push_back("Dropout x" + std::to_string(zeroRatio) + " with ratio 0: nothing kept (an identity)");
+    if (convolutions >= 2 && normalizations == 0)
+        notes.push_back("no BatchNormalization among " + std::to_string(convolutions) +
+                        " convolutions: if the network has some, this is an inference export that folded them into "
+                        "the convolutions, and a training step keeps their inputs and statistics; export with "
+                        "training=torch.onnx.TrainingMode.TRAINING to count them");
     // A data input that only shape computations read (a mask whose size alone is used) is no activation: no node.
     std::unordered_set<std::string> fed;
     for (const GraphEdge& e : b.edges)
@@ -439,8 +775,14 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     const std::string name = g.name().empty() ? io::nameFromSource(source) : validUtf8(g.name());
     auto graph = Graph::make(name, std::move(nodes), std::move(b.edges));
     if (!graph) return fail(source + ": " + graph.error());
-    return OnnxImport{std::move(*graph), std::move(ops), std::move(flops), std::move(moved),
-                      g.node_size(),     folded,         weightBytes,      std::move(warnings)};
+    OnnxImport out{std::move(*graph), std::move(ops), std::move(flops), std::move(moved)};
+    out.operators = g.node_size();
+    out.folded = folded;
+    out.weight_bytes = weightBytes;
+    out.fused = int(fusedAway.size());
+    out.warnings = std::move(warnings);
+    out.notes = std::move(notes);
+    return out;
 }
 
 } // namespace
@@ -454,7 +796,8 @@ Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& 
         if (auto e = checkNodes(*model, source)) return *e;
         if (auto e = onnxio::fixInputs(*model->mutable_graph(), options, source)) return *e;
         if (auto e = guardShapeInference(*model->mutable_graph(), source)) return *e;
-        const std::string inferenceError = onnxio::inferShapes(*model);
+        int shapeNodes = 0;
+        const std::string inferenceError = onnxio::inferAndFold(*model, shapeNodes);
         return build(*model, source, options, inferenceError);
     } catch (const std::bad_alloc&) {
         throw; // as everywhere: the CLI and the window say "out of memory"
@@ -464,15 +807,13 @@ Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& 
 }
 
 Result<OnnxImport> importOnnxFile(const std::string& path, const OnnxImportOptions& options) {
-    auto bytes = readFileBytes(path, kMaxOnnxBytes, kOnnxLimit);
+    auto bytes = onnxio::readModelBytes(path, path); // mapped: the weights' values are never read
     if (!bytes) return bytes.errorValue();
     return importOnnxBytes(*bytes, path, options);
 }
 
 Result<std::vector<OnnxInput>> onnxInputs(const std::string& path) {
-    auto bytes = readFileBytes(path, kMaxOnnxBytes, kOnnxLimit);
-    if (!bytes) return bytes.errorValue();
-    auto model = onnxio::parseModel(*bytes, path);
+    auto model = onnxio::readModel(path, path);
     if (!model) return model.errorValue();
     std::vector<OnnxInput> out;
     for (const auto* in : onnxio::dataInputs(model->graph())) {

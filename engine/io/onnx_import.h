@@ -31,7 +31,8 @@ struct OnnxImportOptions {
     std::vector<std::pair<std::string, std::vector<std::int64_t>>> inputs; // an input's whole shape (before batch)
     int element_bytes = 0; // > 0: every floating-point tensor's element size (2 for fp16 and bf16); 0: the file's types
     Hardware hardware = Hardware::unbounded(); // compute speed and level 0 bandwidth for the roofline
-    bool strict = false; // refuse unknown operators and outputs whose shape inference could not size
+    bool strict = false;                       // refuse unknown operators
+    bool allow_unsized = false; // import an output whose size cannot be computed as 0 bytes (else: refused)
 };
 
 struct OnnxImport {
@@ -42,7 +43,11 @@ struct OnnxImport {
     int operators = 0;               // in the file
     int folded = 0;                  // of them, views and shape computations (no node)
     std::int64_t weight_bytes = 0;   // the initializers (parameters): resident, not activations
+    int fused = 0;                   // of them, primitive operators fused into kernels (GELU, LayerNorm, ...)
     std::vector<std::string> warnings;
+    // What the import counted that no node's output shows (BatchNorm's statistics, MaxPool's indices, Dropout's
+    // masks, fused kernels) and what a folded export lost: one line each, for the summary.
+    std::vector<std::string> notes;
     double totalFlops() const;
 };
 

@@ -17,7 +17,9 @@ bool isInput(const Graph& g, int v) {
 Result<Chain> segmentChain(const Graph& g) {
     const auto& order = g.topologicalOrder();
     if (order.empty()) return fail(g.name() + ": the graph has no nodes");
-    std::vector<int> seg = segmentsAt(g, graphSeparators(g));
+    // Graph inputs are the chain's x_0, held from start to end: one that later segments read (an RNN's sequence, an
+    // attention mask) splits nothing, and is no later segment's tape.
+    std::vector<int> seg = segmentsAt(g, graphSeparators(g, true));
     int count = seg[std::size_t(order.back())] + 1;
     // Segments of graph inputs alone (sources of forward 0) join the first segment that computes.
     int lead = 0;
@@ -60,7 +62,7 @@ Result<Chain> segmentChain(const Graph& g) {
             s.backward += g.node(v).backward;
             if (g.node(v).needs_inputs)
                 for (int u : g.inputs(v))
-                    tape(u);
+                    if (i == 0 || !isInput(g, u)) tape(u);
             if (g.node(v).needs_output) tape(v);
         }
         // Forward, keeping nothing: an inner output lives until its last consumer in the segment has run.

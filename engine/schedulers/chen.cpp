@@ -12,16 +12,17 @@
 
 namespace ckpt {
 
-std::vector<int> graphSeparators(const Graph& g) {
+std::vector<int> graphSeparators(const Graph& g, bool skipSources) {
     const auto& order = g.topologicalOrder();
     std::vector<int> pos(std::size_t(g.size()));
     for (std::size_t k = 0; k < order.size(); ++k)
         pos[std::size_t(order[k])] = int(k);
     // An edge a -> b jumps over every position strictly between pos(a) and pos(b): mark them with a difference array.
     std::vector<int> cover(order.size() + 1, 0);
+    auto source = [&](int a) { return skipSources && g.inputs(a).empty() && g.node(a).forward == 0; };
     for (int b = 0; b < g.size(); ++b)
         for (int a : g.inputs(b))
-            if (pos[std::size_t(b)] - pos[std::size_t(a)] > 1) {
+            if (pos[std::size_t(b)] - pos[std::size_t(a)] > 1 && !source(a)) {
                 ++cover[std::size_t(pos[std::size_t(a)] + 1)];
                 --cover[std::size_t(pos[std::size_t(b)])];
             }

@@ -55,6 +55,27 @@ bool writeCorpus(const std::string& dir) {
     custom.node("Frobnicate", "frob", {"x"}, {"y"})->set_domain("com.example");
     custom.output(custom.op("Relu", "relu", {"y"}));
     put("custom-op.onnx", custom.bytes());
+    // Refused since issue 33: a batch fixed by the file, a size that depends on data, a shape computed from data.
+    OnnxBuilder fixed("fixed_batch");
+    fixed.input("x", {2, 3, 8, 8});
+    fixed.output(fixed.op("Relu", "relu", {"x"}));
+    put("fixed-batch.onnx", fixed.bytes());
+    OnnxBuilder nonzero("data_dependent");
+    nonzero.input("x", {4, 4});
+    const std::string nz = nonzero.op("NonZero", "nz", {"x"});
+    nonzero.output(nonzero.op("Relu", "after", {nonzero.op("Cast", "as_float", {nz})}));
+    OnnxBuilder::attr(nonzero.graph()->mutable_node(1), "to", std::int64_t(onnx::TensorProto::FLOAT));
+    put("nonzero.onnx", nonzero.bytes());
+    OnnxBuilder byData("reshape_by_data");
+    byData.input("x", {2, 3});
+    byData.input("target", {2}, {}, onnx::TensorProto::INT64);
+    byData.output(
+        byData.op("Relu", "relu", {byData.op("Reshape", "reshape", {"x", byData.op("Abs", "abs", {"target"})})}));
+    put("reshape-by-data.onnx", byData.bytes());
+    OnnxBuilder one("one_node");
+    one.input("x", {2, 8});
+    one.output(one.op("Relu", "relu", {"x"}));
+    put("one-node.onnx", one.bytes());
     return ok;
 }
 

@@ -1,18 +1,24 @@
 // The ONNX importer on small models built here with the ONNX C++ API (tests/common/onnx_models.h): sizes, FLOPs,
 // edges and backward needs against hand-computed values; folding, several outputs, element sizes, the roofline; the
-// refusals (not ONNX, truncated, wrong opset, no graph, control flow, dynamic dimensions); the segment chain.
+// refusals (not ONNX, truncated, wrong opset, no graph, control flow, dynamic dimensions); the segment chain; the
+// reader that leaves out the floating-point weights' values (io/onnx_reader.h), from bytes and from a mapped file.
 #include "common/onnx_models.h"
 #include "io/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/onnx_costs.h"
 #include "io/onnx_import.h"
+#include "io/onnx_reader.h"
 #include "io/segment_chain.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <fcntl.h>
+#include <fstream>
 #include <set>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace ckpt;
 using namespace ckpt::test;
@@ -49,6 +55,28 @@ QString refusal(const Result<OnnxImport>& r) {
     return QString::fromStdString(r.error());
 }
 
+// Protobuf's wire format by hand, for bytes the builder does not write: a length-delimited field.
+std::string varintBytes(std::uint64_t v) {
+    std::string out;
+    for (; v >= 0x80; v >>= 7)
+        out += char((v & 0x7f) | 0x80);
+    return out + char(v);
+}
+std::string lengthField(int number, const std::string& payload) {
+    return varintBytes(std::uint64_t(number) << 3 | 2) + varintBytes(payload.size()) + payload;
+}
+
+void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// The model's bytes as header (every top-level field but the graph) + the graph last, with `graph` as its bytes.
+std::string withGraph(OnnxBuilder b, const std::string& graph) {
+    onnx::ModelProto& m = b.model();
+    m.clear_graph();
+    return m.SerializeAsString() + lengthField(7, graph);
+}
+
 } // namespace
 
 class TestOnnxImport : public QObject {
@@ -58,8 +86,10 @@ private slots:
         auto m = load(ckpt::test::convStack());
         QVERIFY2(m.ok(), m ? "" : m.error().c_str());
         const Graph& g = m->graph;
-        // x (2,3,8,8), conv -> (2,4,8,8), relu, pool -> (2,4,4,4), flatten folded, fc -> (2,10); fp32.
-        QCOMPARE(g.size(), 5);
+        // x (2,3,8,8), conv -> (2,4,8,8), relu, pool -> (2,4,4,4) and its int64 indices, flatten folded, fc -> (2,10);
+        // fp32.
+        QCOMPARE(g.size(), 6);
+        QCOMPARE(node(g, "pool.indices").output_bytes, 2 * 4 * 4 * 4 * 8);
         QCOMPARE(m->operators, 5);
         QCOMPARE(m->folded, 1);
         QCOMPARE(node(g, "x").output_bytes, 2 * 3 * 8 * 8 * 4);
@@ -75,8 +105,12 @@ private slots:
         QCOMPARE(m->totalFlops(), 28160.0 + 512 + 384 + 2580);
         QCOMPARE(m->weight_bytes, std::int64_t(108 + 4 + 640 + 10) * 4);
         // The flatten is folded: the pool feeds the fc.
-        QCOMPARE(edgeSet(g), (std::set<std::pair<std::string, std::string>>{
-                                 {"x", "conv"}, {"conv", "relu"}, {"relu", "pool"}, {"pool", "fc"}}));
+        QCOMPARE(edgeSet(g), (std::set<std::pair<std::string, std::string>>{{"x", "conv"},
+                                                                            {"conv", "relu"},
+                                                                            {"relu", "pool"},
+                                                                            {"relu", "pool.indices"},
+                                                                            {"pool.indices", "pool"},
+                                                                            {"pool", "fc"}}));
         // Without a machine: 15.7 TFLOP/s and no memory bound; backward 2x forward.
         QCOMPARE(node(g, "conv").forward, 28160 / 15.7e12);
         QCOMPARE(node(g, "conv").backward, 2 * 28160 / 15.7e12);
@@ -85,7 +119,8 @@ private slots:
         QCOMPARE(needs("x"), std::pair(false, false));
         QCOMPARE(needs("conv"), std::pair(true, false));
         QCOMPARE(needs("relu"), std::pair(false, true));
-        QCOMPARE(needs("pool"), std::pair(true, true));
+        // As autograd's max_pool2d_with_indices: its input and the indices.
+        QCOMPARE(needs("pool"), std::pair(true, false));
         QCOMPARE(needs("fc"), std::pair(true, false));
         QVERIFY(m->warnings.empty());
     }
@@ -132,13 +167,296 @@ private slots:
         QCOMPARE(full->weight_bytes, shapeOnly->weight_bytes);
     }
 
+    // The reader keeps a floating-point initializer's dims, type and name and leaves out its values, wherever they are
+    // (float_data, raw_data, double_data, FLOAT16's int32_data; a data_type that comes after raw_data), unless they
+    // take at most 256 bytes; integer and bool initializers keep theirs. The same from bytes and from a file.
+    void floatWeightsAreReadWithoutTheirValues() {
+        OnnxBuilder b = ckpt::test::convStack(); // conv.weight (4,3,3,3), conv.bias (4), fc.weight (10,64), fc.bias
+        for (auto& t : *b.graph()->mutable_initializer()) {
+            std::int64_t n = 1;
+            for (auto d : t.dims())
+                n *= d;
+            if (t.name() == "fc.weight") {
+                t.set_raw_data(std::string(std::size_t(n) * 4, '\x3f'));
+                continue;
+            }
+            for (std::int64_t k = 0; k < n; ++k)
+                t.add_float_data(0.25f * float(k));
+        }
+        auto* half = b.graph()->add_initializer();
+        half->set_name("half");
+        half->set_data_type(onnx::TensorProto::FLOAT16);
+        half->add_dims(200);
+        for (int k = 0; k < 200; ++k)
+            half->add_int32_data(0x3c00); // 1.0
+        auto* wide = b.graph()->add_initializer();
+        wide->set_name("wide");
+        wide->set_data_type(onnx::TensorProto::DOUBLE);
+        wide->add_dims(8);
+        wide->add_dims(8);
+        for (int k = 0; k < 64; ++k)
+            wide->add_double_data(k);
+        b.ints("shape", {2, -1});
+        std::vector<std::int64_t> many(100);
+        for (std::size_t k = 0; k < many.size(); ++k)
+            many[k] = std::int64_t(k) * 1000;
+        b.ints("many", many);
+        auto* mask = b.graph()->add_initializer();
+        mask->set_name("mask");
+        mask->set_data_type(onnx::TensorProto::UINT8);
+        mask->add_dims(1000);
+        mask->set_raw_data(std::string(1000, '\x01'));
+        b.weight("scales", {4}, {1, 1, 2, 2});
+        // "late": raw_data, then its data_type.
+        onnx::TensorProto late;
+        late.set_name("late");
+        late.add_dims(256);
+        late.set_raw_data(std::string(1024, '\x7f'));
+        const std::string graph =
+            b.graph()->SerializeAsString() + lengthField(5, late.SerializeAsString() + "\x10\x01");
+        const std::string bytes = withGraph(b, graph);
+
+        onnx::ModelProto expected;
+        QVERIFY(expected.ParseFromString(bytes));
+        const std::set<std::string> stripped = {"conv.weight", "fc.weight", "half", "wide", "late"};
+        for (auto& t : *expected.mutable_graph()->mutable_initializer())
+            if (stripped.count(t.name())) {
+                t.clear_float_data();
+                t.clear_raw_data();
+                t.clear_double_data();
+                t.clear_int32_data();
+            }
+        const std::string want = expected.SerializeAsString();
+
+        auto fromBytes = onnxio::parseModel(bytes, kSource);
+        QVERIFY2(fromBytes.ok(), fromBytes ? "" : fromBytes.error().c_str());
+        QVERIFY(fromBytes->SerializeAsString() == want);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("weights.onnx").toStdString();
+        writeFile(path, bytes);
+        auto fromFile = onnxio::readModel(path, kSource);
+        QVERIFY2(fromFile.ok(), fromFile ? "" : fromFile.error().c_str());
+        QVERIFY(fromFile->SerializeAsString() == want);
+        auto strippedBytes = onnxio::readModelBytes(path, kSource);
+        QVERIFY(strippedBytes.ok());
+        QCOMPARE(*strippedBytes, *onnxio::stripFloatData(bytes, kSource));
+        QVERIFY(strippedBytes->size() + 432 + 2560 + 400 + 512 + 1024 < bytes.size()); // half: 2-byte varints
+
+        std::map<std::string, const onnx::TensorProto*> read;
+        for (const auto& t : fromFile->graph().initializer())
+            read[t.name()] = &t;
+        QCOMPARE(read.size(), std::size_t(11));
+        const onnx::TensorProto& w = *read.at("conv.weight");
+        QCOMPARE(w.data_type(), int(onnx::TensorProto::FLOAT));
+        QCOMPARE(std::vector<std::int64_t>(w.dims().begin(), w.dims().end()), (std::vector<std::int64_t>{4, 3, 3, 3}));
+        QCOMPARE(w.float_data_size(), 0);
+        QCOMPARE(read.at("fc.weight")->raw_data().size(), std::size_t(0));
+        QCOMPARE(read.at("fc.weight")->dims_size(), 2);
+        QCOMPARE(read.at("half")->data_type(), int(onnx::TensorProto::FLOAT16));
+        QCOMPARE(read.at("half")->int32_data_size(), 0);
+        QCOMPARE(read.at("wide")->double_data_size(), 0);
+        QCOMPARE(read.at("late")->data_type(), int(onnx::TensorProto::FLOAT));
+        QCOMPARE(read.at("late")->dims(0), std::int64_t(256));
+        QVERIFY(!read.at("late")->has_raw_data());
+        QCOMPARE(
+            std::vector<std::int64_t>(read.at("shape")->int64_data().begin(), read.at("shape")->int64_data().end()),
+            (std::vector<std::int64_t>{2, -1}));
+        QCOMPARE(std::vector<std::int64_t>(read.at("many")->int64_data().begin(), read.at("many")->int64_data().end()),
+                 many);
+        QCOMPARE(read.at("mask")->raw_data(), std::string(1000, '\x01'));
+        QCOMPARE(read.at("conv.bias")->float_data_size(), 4); // 16 bytes: kept
+        QCOMPARE(std::vector<float>(read.at("scales")->float_data().begin(), read.at("scales")->float_data().end()),
+                 (std::vector<float>{1, 1, 2, 2}));
+        // The import does not change.
+        auto full = importOnnxBytes(bytes, kSource, {}), shapeOnly = load(ckpt::test::convStack());
+        QVERIFY(full.ok() && shapeOnly.ok());
+        QCOMPARE(full->graph.nodes(), shapeOnly->graph.nodes());
+    }
+
+    // Resize's scales are a float initializer that shape inference reads: small, so kept.
+    void resizeScalesAreKept() {
+        OnnxBuilder b("resize");
+        b.input("x", {1, 3, 4, 4});
+        b.weight("scales", {4}, {1, 1, 2, 3});
+        b.output(b.op("Resize", "resize", {"x", "", "scales"}));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("resize.onnx").toStdString();
+        writeFile(path, b.bytes());
+        auto bytes = onnxio::readModelBytes(path, path);
+        QVERIFY(bytes.ok());
+        auto m = importOnnxBytes(*bytes, kSource, {});
+        QVERIFY2(m.ok(), m ? "" : m.error().c_str());
+        QVERIFY2(m->warnings.empty(), m->warnings.empty() ? "" : m->warnings.front().c_str());
+        QCOMPARE(node(m->graph, "resize").output_bytes, 1 * 3 * 8 * 12 * 4);
+    }
+
+    // A file cut short: the messages of the whole-file reader (readFileBytes, then parseModel), from every cut.
+    void truncatedFilesAreRefusedAsBefore() {
+        OnnxBuilder b = ckpt::test::attentionBlock();
+        const std::string whole = b.bytes();
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("cut.onnx").toStdString();
+        auto fromFile = [&](std::size_t cut) {
+            writeFile(path, whole.substr(0, cut));
+            auto r = onnxio::readModel(path, kSource);
+            return r ? std::string("read") : r.error();
+        };
+        QCOMPARE(fromFile(0), "model.onnx: not an ONNX model: the file is empty");
+        QCOMPARE(fromFile(3), "model.onnx: truncated: the file ends inside field 2 at byte 2");
+        // The graph: after ir_version (2 bytes) and producer_name (27 bytes).
+        const std::size_t graph = b.graph()->ByteSizeLong();
+        const std::size_t graphAt = 29, dataAt = graphAt + 1 + varintBytes(graph).size();
+        QCOMPARE(fromFile(whole.size() / 2), "model.onnx: truncated: graph at byte 29 holds " + std::to_string(graph) +
+                                                 " bytes, but the file ends " +
+                                                 std::to_string(whole.size() / 2 - dataAt) + " bytes later");
+        // The opset import, last: domain "" and version 17 in 4 bytes.
+        QCOMPARE(fromFile(whole.size() - 1), "model.onnx: truncated: opset_import at byte " +
+                                                 std::to_string(whole.size() - 6) +
+                                                 " holds 4 bytes, but the file ends 3 bytes later");
+        for (std::size_t cut = 0; cut < whole.size(); ++cut) {
+            const std::string message = fromFile(cut);
+            QCOMPARE(message, refusal(importOnnxBytes(whole.substr(0, cut), kSource, {})).toStdString());
+            QVERIFY2(
+                message.find("truncated") != std::string::npos || message.find("model.onnx: not an ONNX model") == 0 ||
+                    message == "model.onnx: the model has no graph" || message.find("model.onnx: wrong opset") == 0,
+                message.c_str());
+        }
+    }
+
+    // Inside the graph and its initializers every length is checked against the message that holds it: a field that
+    // runs past it, a tag that is not one, an initializer that is not a message are refused naming the byte.
+    void damagedNestingIsRefusedNamingTheByte() {
+        OnnxBuilder b = ckpt::test::convStack();
+        const std::string valid = b.graph()->SerializeAsString();
+        const std::size_t graphAt = withGraph(b, "").size() - 2; // the graph's tag, after the other fields
+        // The graph as `valid` + `tail`; "{G}" in the message is the graph's byte, "{T+k}" the tail's k-th.
+        const std::vector<std::pair<std::string, std::string>> cases = {
+            {"", "read"},
+            {"\x2a\x10"
+             "abcd",
+             "damaged: field 5 at byte {T+0}, inside the graph at byte {G}, holds 16 bytes, but the graph ends 4 bytes "
+             "later"},
+            {"\x0f"
+             "x",
+             "damaged: byte {T+0}, inside the graph at byte {G}, does not start a protobuf field"},
+            {"\x13", "damaged: byte {T+0}, inside the graph at byte {G}, does not start a protobuf field"}, // a group
+            {"\xff",
+             "damaged: the field tag at byte {T+0}, inside the graph at byte {G}, runs past the end of the graph"},
+            {"\x28\x01", "damaged: the initializer at byte {T+0}, inside the graph at byte {G}, is not a tensor "
+                         "(protobuf wire type 0, not 2)"},
+            {lengthField(5, "\x4a\x20"
+                            "abc"),
+             "damaged: field 9 at byte {T+2}, inside the initializer at byte {T+0}, holds 32 bytes, but the "
+             "initializer ends 3 bytes later"},
+            {lengthField(5, "\x10\xff"),
+             "damaged: field 2 at byte {T+2}, inside the initializer at byte {T+0}, runs past the end of the "
+             "initializer"},
+            {lengthField(5, "\x09"
+                            "abc"),
+             "damaged: field 1 at byte {T+2}, inside the initializer at byte {T+0}, runs past the end of the "
+             "initializer"},
+            {lengthField(5, "\x10\x01\x4a\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01"), // a length of 2^63
+             "damaged: field 9 at byte {T+4}, inside the initializer at byte {T+0}, holds 9223372036854775808 bytes, "
+             "but the initializer ends 0 bytes later"},
+            // A node that runs past the graph: what libprotobuf refused as "does not parse" now names its byte.
+            {"\x0a\x05"
+             "ab",
+             "damaged: field 1 at byte {T+0}, inside the graph at byte {G}, holds 5 bytes, but the graph ends 2 bytes "
+             "later"},
+            // Well-formed fields of the graph, wrong inside a node: libprotobuf's message, as before.
+            {lengthField(1, "\x0a\x05"
+                            "ab"),
+             "damaged: the ONNX model does not parse (a field inside it is malformed)"},
+        };
+        for (const auto& [tail, text] : cases) {
+            const std::string graph = valid + tail;
+            const std::size_t t = graphAt + 1 + varintBytes(graph.size()).size() + valid.size();
+            std::string want = text == "read" ? text : "model.onnx: " + text;
+            for (const auto& [from, to] : {std::pair<std::string, std::size_t>{"{G}", graphAt},
+                                           {"{T+0}", t},
+                                           {"{T+2}", t + 2},
+                                           {"{T+4}", t + 4}})
+                if (auto p = want.find(from); p != std::string::npos) want.replace(p, from.size(), std::to_string(to));
+            auto r = onnxio::parseModel(withGraph(b, graph), kSource);
+            QCOMPARE(r ? std::string("read") : r.error(), want);
+            auto stripped = onnxio::stripFloatData(withGraph(b, graph), kSource);
+            if (!r && want.find("does not parse") == std::string::npos) QCOMPARE(stripped.error(), want);
+        }
+    }
+
+    // A 1.5 GB model whose weights are a hole in a sparse file: the reader never reads them, so the process stays
+    // far below their size (the whole-file reader took 1.5 GB for the bytes and as much for the parsed tensor).
+    void aLargeModelIsReadWithoutItsWeights() {
+        OnnxBuilder b("large");
+        b.input("x", {2, 4096});
+        b.output(b.op("MatMul", "mm", {"x", "w"}));
+        const std::uint64_t n = 4096 * 98304; // 1.5 GiB of floats
+        onnx::TensorProto w;
+        w.set_name("w");
+        w.set_data_type(onnx::TensorProto::FLOAT);
+        w.add_dims(4096);
+        w.add_dims(98304);
+        const std::string header = w.SerializeAsString() + varintBytes(9 << 3 | 2) + varintBytes(n * 4);
+        const std::uint64_t tensorBytes = header.size() + n * 4;
+        const std::string graph = b.graph()->SerializeAsString() + varintBytes(5 << 3 | 2) + varintBytes(tensorBytes);
+        const std::uint64_t graphBytes = graph.size() + tensorBytes;
+        onnx::ModelProto m = b.model();
+        m.clear_graph();
+        const std::string prefix =
+            m.SerializeAsString() + varintBytes(7 << 3 | 2) + varintBytes(graphBytes) + graph + header;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("large.onnx").toStdString();
+        writeFile(path, prefix);
+        QCOMPARE(::truncate(path.c_str(), off_t(prefix.size() + n * 4)), 0);
+
+        auto model = onnxio::readModel(path, kSource);
+        QVERIFY2(model.ok(), model ? "" : model.error().c_str());
+        QCOMPARE(model->graph().initializer_size(), 1);
+        QCOMPARE(model->graph().initializer(0).dims(1), std::int64_t(98304));
+        QVERIFY(!model->graph().initializer(0).has_raw_data());
+        auto inputs = onnxio::dataInputs(model->graph());
+        QCOMPARE(inputs.size(), std::size_t(1));
+        struct rusage usage {};
+        QCOMPARE(::getrusage(RUSAGE_SELF, &usage), 0);
+        QVERIFY2(usage.ru_maxrss < 1024 * 1024, qPrintable(QString::number(usage.ru_maxrss) + " KB")); // < 1 GiB
+    }
+
+    // The mapped reader keeps readFileBytes' guards and messages.
+    void readModelGuardsTheFile() {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("pipe.onnx").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        QCOMPARE(onnxio::readModel(fifo, kSource).error(),
+                 fifo + ": cannot read (not a regular file: a pipe, a device or a socket never ends or blocks)");
+        const std::string folder = dir.path().toStdString();
+        QCOMPARE(onnxio::readModel(folder, kSource).error(), folder + ": cannot read (it is a folder, not a file)");
+        const std::string missing = dir.filePath("missing.onnx").toStdString();
+        QCOMPARE(onnxio::readModel(missing, kSource).error(), missing + ": cannot open (No such file or directory)");
+        const std::string empty = dir.filePath("empty.onnx").toStdString();
+        writeFile(empty, "");
+        QCOMPARE(onnxio::readModel(empty, kSource).error(), "model.onnx: not an ONNX model: the file is empty");
+        const std::string huge = dir.filePath("huge.onnx").toStdString();
+        writeFile(huge, "");
+        QCOMPARE(::truncate(huge.c_str(), off_t(kMaxOnnxBytes + 1)), 0);
+        QCOMPARE(onnxio::readModel(huge, kSource).error(),
+                 huge + ": the file is 2147483648 bytes; this program reads files of at most 2147483647 bytes (2 GiB: "
+                        "protobuf's limit for one message; larger models keep their weights in external files)");
+        const std::string json = dir.filePath("graph.onnx").toStdString();
+        writeFile(json, "{\"format\": \"ckpt-graph\"}");
+        QCOMPARE(onnxio::readModel(json, kSource).error(),
+                 "model.onnx: not an ONNX model: byte 0 does not start an ONNX model field (it looks like JSON)");
+        const std::string good = dir.filePath("good.onnx").toStdString();
+        writeFile(good, ckpt::test::convStack().bytes());
+        QVERIFY(onnxio::readModel(good, kSource).ok());
+    }
+
     void residualBlock() {
         auto m = load(ckpt::test::residualBlock());
         QVERIFY(m.ok());
         const Graph& g = m->graph;
-        QCOMPARE(g.size(), 7);
+        QCOMPARE(g.size(), 8);
         for (const GraphNode& n : g.nodes())
-            QCOMPARE(n.output_bytes, 1 * 8 * 4 * 4 * 4);
+            QCOMPARE(n.output_bytes, n.id == "bn.statistics" ? 2 * 8 * 4 : 1 * 8 * 4 * 4 * 4);
         // conv 3x3, 8 -> 8 channels on 4x4: 2 * 128 outputs * 72; bn 8 per element; relu and add 1.
         QCOMPARE(flopsOf(*m, "conv1"), 2.0 * 128 * 72);
         QCOMPARE(flopsOf(*m, "bn"), 8.0 * 128);
@@ -146,6 +464,8 @@ private slots:
         QCOMPARE(m->totalFlops(), 2 * 18432.0 + 1024 + 3 * 128);
         QCOMPARE(edgeSet(g), (std::set<std::pair<std::string, std::string>>{{"x", "conv1"},
                                                                             {"conv1", "bn"},
+                                                                            {"conv1", "bn.statistics"},
+                                                                            {"bn.statistics", "bn"},
                                                                             {"bn", "relu1"},
                                                                             {"relu1", "conv2"},
                                                                             {"conv2", "add"},
@@ -154,23 +474,20 @@ private slots:
         QVERIFY(!node(g, "add").needs_inputs && !node(g, "add").needs_output);
         QVERIFY(node(g, "bn").needs_inputs);
 
-        // The skip edge x -> add spans conv1..conv2: the only articulation point is add, so two segments.
+        // The skip edge x -> add starts at the graph input, the chain's x_0, held from start to end: it splits
+        // nothing, so every node is an articulation point (BatchNorm with its statistics): six segments.
         auto chain = segmentChain(g);
         QVERIFY2(chain.ok(), chain ? "" : chain.error().c_str());
-        QCOMPARE(chain->length(), 2);
-        const Step& s1 = chain->step(1);
-        QCOMPARE(s1.state_bytes, 512);
-        // x (conv1's input), conv1's output (bn's input), relu1's output (its mask, conv2's input); add needs nothing.
-        QCOMPARE(s1.tape_bytes, 3 * 512);
-        // At most two inner outputs at once, forward (a node's input and output) and backward (their gradients).
-        QCOMPARE(s1.forward_tmp_bytes, 1024);
-        QCOMPARE(s1.backward_tmp_bytes, 1024);
-        QCOMPARE(s1.forward, node(g, "conv1").forward + node(g, "bn").forward + node(g, "relu1").forward +
-                                 node(g, "conv2").forward + node(g, "add").forward);
-        const Step& s2 = chain->step(2);
-        QCOMPARE(s2.state_bytes, 512);
-        QCOMPARE(s2.tape_bytes, 512); // relu2's output
-        QCOMPARE(s2.forward_tmp_bytes, 0);
+        QCOMPARE(chain->length(), 6);
+        for (int i = 1; i <= 6; ++i)
+            QCOMPARE(chain->step(i).state_bytes, 512);
+        // conv1 tapes x; bn its input and statistics (64 B, the one inner output of its segment); relu1 and relu2
+        // their outputs; conv2 its input; add nothing (and not x, resident as x_0).
+        const std::vector<std::int64_t> tapes = {512, 512 + 64, 512, 512, 0, 512};
+        for (int i = 1; i <= 6; ++i)
+            QCOMPARE(chain->step(i).tape_bytes, tapes[std::size_t(i - 1)]);
+        QCOMPARE(chain->step(2).forward_tmp_bytes, 64);
+        QCOMPARE(chain->step(2).forward, node(g, "bn.statistics").forward + node(g, "bn").forward);
     }
 
     void attentionBlock() {
@@ -228,8 +545,8 @@ private slots:
         QVERIFY(m.ok());
         QCOMPARE(node(m->graph, "relu").output_bytes, 5 * 3 * 8 * 8 * 4);
         o = {};
-        o.inputs = {{"x", {2, 3, 4, 4}}};
-        QCOMPARE(node(load(b, o)->graph, "relu").output_bytes, 2 * 3 * 4 * 4 * 4);
+        o.inputs = {{"x", {2, 3, 8, 8}}}; // the fixed dimensions as the file has them
+        QCOMPARE(node(load(b, o)->graph, "relu").output_bytes, 2 * 3 * 8 * 8 * 4);
         o.inputs = {{"y", {1}}};
         QCOMPARE(refusal(load(b, o)),
                  "model.onnx: --input y: the model has no data input of that name (its inputs: 'x')");
@@ -287,15 +604,22 @@ private slots:
     // another rank than the input, and divides by a stride of 0 (the fuzzer's finds, now in corpus/onnx/): the importer
     // checks those nodes first. Before, each of these crashed the process.
     void malformedConvolutionsAreRefusedOrSizedWithout() {
-        // Weights of 2 spatial dimensions on an input of 1, no kernel_shape: sized without the conv's output.
+        // Weights of 2 spatial dimensions on an input of 1, no kernel_shape: the conv's output cannot be sized, so the
+        // import is refused naming it (and libonnx's reason); with allow_unsized, imported without it.
         OnnxBuilder rank("rank");
         rank.input("x", {2, 8, 8});
         rank.weight("w", {4, 2, 3, 3});
         rank.output(rank.op("Relu", "relu", {rank.op("Conv", "conv", {"x", "w"})}));
-        auto r = load(rank);
+        const QString refused = refusal(load(rank));
+        QVERIFY2(refused.startsWith("model.onnx: 2 nodes with an output of unknown size: conv (Conv), relu (Relu)") &&
+                     refused.contains("kernel_shape has incorrect size"),
+                 qPrintable(refused));
+        OnnxImportOptions allow;
+        allow.allow_unsized = true;
+        auto r = load(rank, allow);
         QVERIFY2(r.ok(), r ? "" : r.error().c_str());
         QCOMPARE(r->warnings.size(), std::size_t(1));
-        QVERIFY2(r->warnings[0].find("shape inference could not size the output of conv (Conv)") == 0,
+        QVERIFY2(r->warnings[0].find("2 nodes with an output of unknown size: conv (Conv)") == 0,
                  r->warnings[0].c_str());
         QVERIFY(r->warnings[0].find("kernel_shape has incorrect size") != std::string::npos);
 
@@ -399,7 +723,9 @@ private slots:
         b.input("x", {2, 8});
         b.node("G\xa4\x92m", "", {"x"}, {"y"});
         b.output(b.op("Relu", "relu", {"y"}));
-        auto m = load(b);
+        OnnxImportOptions allow;
+        allow.allow_unsized = true; // an unknown operator's output has no size
+        auto m = load(b, allow);
         QVERIFY2(m.ok(), m ? "" : m.error().c_str());
         QCOMPARE(m->graph.node(1).id, "G\xef\xbf\xbd\xef\xbf\xbdm_0"); // each invalid byte: U+FFFD
         QVERIFY(m->warnings[0].find("G\xef\xbf\xbd\xef\xbf\xbdm x1") != std::string::npos);
@@ -413,14 +739,20 @@ private slots:
         b.input("x", {2, 8});
         b.node("Frobnicate", "frob", {"x"}, {"y"})->set_domain("com.example");
         b.output(b.op("Relu", "relu", {"y"}));
-        auto m = load(b);
+        // Its output has no size: refused, unless allowed.
+        QVERIFY2(refusal(load(b)).startsWith("model.onnx: 2 nodes with an output of unknown size: frob "
+                                             "(com.example.Frobnicate), relu (Relu)"),
+                 qPrintable(refusal(load(b))));
+        OnnxImportOptions allow;
+        allow.allow_unsized = true;
+        auto m = load(b, allow);
         QVERIFY(m.ok());
         QCOMPARE(m->graph.size(), 3);
         QCOMPARE(m->warnings.size(), std::size_t(2));
         QCOMPARE(m->warnings[0], "operators this importer does not know, imported at zero cost: com.example.Frobnicate "
                                  "x1 (frob)");
-        QVERIFY(m->warnings[1].find("shape inference could not size the output of frob (com.example.Frobnicate), "
-                                    "relu (Relu), counted as 0 bytes") == 0);
+        QVERIFY(m->warnings[1].find("2 nodes with an output of unknown size: frob (com.example.Frobnicate), "
+                                    "relu (Relu), counted as 0 bytes (--allow-unsized)") == 0);
         QCOMPARE(node(m->graph, "frob").forward, 0.0);
         OnnxImportOptions strict;
         strict.strict = true;
