@@ -31,12 +31,18 @@ QString openKey(const ckpt::OnnxInput& in, std::size_t k) {
                                  : QString::fromStdString(in.symbols[k]);
 }
 
-// The symbols the file uses for a first (batch) dimension: the batch size stands for them wherever they appear.
+// The symbols the file uses for a batch dimension: an open first dimension's, and any that names a batch (a
+// sequence-first export has it second, as `ckpt import --batch` finds it); the batch size stands for them wherever
+// they appear.
 QSet<QString> batchSymbols(const std::vector<ckpt::OnnxInput>& inputs) {
     QSet<QString> out;
-    for (const auto& in : inputs)
+    for (const auto& in : inputs) {
         if (!in.dims.empty() && in.dims.front() < 0 && !in.symbols.front().empty())
             out.insert(QString::fromStdString(in.symbols.front()));
+        for (const auto& symbol : in.symbols)
+            if (QString::fromStdString(symbol).contains("batch", Qt::CaseInsensitive))
+                out.insert(QString::fromStdString(symbol));
+    }
     return out;
 }
 
@@ -58,7 +64,8 @@ ckpt::OnnxImportOptions optionsFor(const std::vector<ckpt::OnnxInput>& inputs, i
             opened = true;
         }
         if (!opened) continue;
-        if (batch > 0) dims.front() = batch; // (the import sets it again)
+        // Only an open first dimension takes the batch: the import refuses to change one the file fixes.
+        if (batch > 0 && dims.front() < 0) dims.front() = batch;
         o.inputs.emplace_back(in.name, dims);
     }
     return o;
