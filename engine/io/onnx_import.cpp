@@ -37,6 +37,8 @@ nlohmann::json onnxImportToJson(const OnnxImport& imported, const std::string& c
     for (std::size_t k = 0; k < nodes.size() && k < imported.ops.size(); ++k) {
         nodes[k]["op"] = imported.ops[k];
         nodes[k]["flops"] = imported.flops[k];
+        if (k < imported.kept_bytes.size() && imported.kept_bytes[k] > 0)
+            nodes[k]["kept_bytes"] = imported.kept_bytes[k];
     }
     return doc;
 }
@@ -143,6 +145,7 @@ struct Builder {
     std::vector<GraphEdge> edges;
     std::vector<std::string> ops;
     std::vector<double> flops, bytes;
+    std::vector<std::int64_t> keptWith; // per node: statistics kept with its output (OnnxImport::kept_bytes)
     std::unordered_set<std::string> ids;
     std::map<std::string, std::vector<std::string>> unknownOps; // operator -> its nodes
     std::vector<std::string> unsized;                           // nodes with an output shape inference left unsized
@@ -161,6 +164,7 @@ struct Builder {
 
     int addNode(GraphNode node, const std::string& op, double f, double b) {
         nodes.push_back(std::move(node));
+        keptWith.push_back(0);
         ops.push_back(op);
         flops.push_back(f);
         bytes.push_back(b);
@@ -535,7 +539,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     int folded = 0;
     std::map<std::string, Kept> kept;   // by kind, for the summary
     std::map<std::string, int> fusedBy; // kernel -> how many fused
-    int convolutions = 0, identities = 0, zeroRatio = 0, normalizations = 0;
+    int convolutions = 0, identities = 0, zeroRatio = 0, normalizations = 0, averagePools = 0;
     for (int at = 0; at < g.node_size(); ++at) {
         const auto& n = g.node(at);
         if (fusedAway.count(at)) continue;
@@ -638,12 +642,15 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         if (kind == OnnxOpKind::Unknown) b.unknownOps[op].push_back(id);
         if (unsized) b.unsized.push_back(id + " (" + op + ")");
         if (type == "Conv") ++convolutions;
+        if (type == "AveragePool" || type == "GlobalAveragePool") ++averagePools;
         if (fusion) ++fusedBy[type];
 
-        // A tensor the backward keeps besides inputs and outputs becomes a node of its own beside the operator: it is
-        // computed from the operator's data input, and the operator reads it (BatchNormalization's statistics,
-        // MaxPool's indices), so it is held as long as the operator's backward needs its inputs; Dropout's mask is
-        // kept by its own node's backward instead (Dropout's backward needs nothing else).
+        // A tensor the backward keeps besides inputs and outputs. BatchNorm's and LayerNorm's statistics (a few bytes
+        // per channel or row) live exactly as long as the normalised input, which the same backward keeps: their
+        // bytes are added to that input's node (a node of their own, tiny, multiplies the labels of the lower-set
+        // DP). MaxPool's indices become a node of their own beside the operator: computed from its data input and
+        // read by it, so held as long as the operator's backward needs its inputs; Dropout's mask too, but kept by its
+        // own node's backward (Dropout's backward needs nothing else).
         const Value* x = !ins.empty() && ins.front() && ins.front()->activation ? ins.front() : nullptr;
         const Sized& y = n.output_size() > 0 ? typed[n.output(0)] : Sized{};
         std::int64_t keptBytes = -1;
@@ -668,7 +675,14 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
             keptBytes = x->size.bytes / std::max(1, x->size.element), keptName = "mask", keptByItself = true;
         }
         int aux = -1;
-        if (keptBytes >= 0) {
+        if (keptName == "statistics") {
+            GraphNode& input = b.nodes[std::size_t(x->producer)];
+            input.output_bytes = saturatingSum({input.output_bytes, keptBytes});
+            b.keptWith[std::size_t(x->producer)] += keptBytes;
+            Kept& k = kept[type];
+            ++k.count;
+            k.bytes = saturatingSum({k.bytes, keptBytes});
+        } else if (keptBytes >= 0) {
             const double f = double(keptBytes);
             aux = b.addNode(GraphNode{b.uniqueId(id + "." + keptName, op), rooflineSeconds(f / 4, f, options.hardware),
                                       0, keptBytes, 0, false, keptByItself, false},
@@ -728,9 +742,13 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     };
     for (const auto& [op, k] : kept) {
         if (op == "BatchNormalization")
-            notes.push_back(keptLine(op, k, "keeps its input and per-channel mean and inverse deviation"));
+            notes.push_back(keptLine(op, k,
+                                     "keeps its input and per-channel mean and inverse deviation, counted with "
+                                     "its input"));
         else if (op == "LayerNormalization")
-            notes.push_back(keptLine(op + fusedFrom(op), k, "keeps its input and per-row mean and inverse deviation"));
+            notes.push_back(keptLine(op + fusedFrom(op), k,
+                                     "keeps its input and per-row mean and inverse deviation, counted with its "
+                                     "input"));
         else if (op == "MaxPool")
             notes.push_back(keptLine(op, k, "keeps its input and the int64 indices of its maxima"));
         else if (op == "Dropout")
@@ -751,6 +769,9 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         warnings.push_back("Dropout x" + std::to_string(identities) +
                            " in inference mode: an identity, nothing kept (a training export, "
                            "training=torch.onnx.TrainingMode.TRAINING, keeps their masks)");
+    if (averagePools > 0)
+        notes.push_back("average pooling x" + std::to_string(averagePools) +
+                        ": keeps its input (as PyTorch's adaptive and average pooling do)");
     if (zeroRatio > 0)
         notes.push_back("Dropout x" + std::to_string(zeroRatio) + " with ratio 0: nothing kept (an identity)");
     if (convolutions >= 2 && normalizations == 0)
@@ -765,8 +786,10 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     std::vector<GraphNode> nodes;
     std::vector<std::string> ops;
     std::vector<double> flops, moved;
+    std::vector<std::int64_t> keptBytes;
     for (std::size_t k = 0; k < b.nodes.size(); ++k) {
         if (b.ops[k] == "input" && !fed.count(b.nodes[k].id) && b.nodes.size() > 1) continue;
+        keptBytes.push_back(b.keptWith[k]);
         nodes.push_back(std::move(b.nodes[k]));
         ops.push_back(b.ops[k]);
         flops.push_back(b.flops[k]);
@@ -782,6 +805,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     out.fused = int(fusedAway.size());
     out.warnings = std::move(warnings);
     out.notes = std::move(notes);
+    out.kept_bytes = std::move(keptBytes);
     return out;
 }
 

@@ -40,10 +40,13 @@ struct OnnxImport {
     std::vector<std::string> ops;    // per graph node: its ONNX operator ("input" for a graph input)
     std::vector<double> flops;       // per graph node
     std::vector<double> bytes_moved; // per graph node: the memory side of its roofline
-    int operators = 0;               // in the file
-    int folded = 0;                  // of them, views and shape computations (no node)
-    std::int64_t weight_bytes = 0;   // the initializers (parameters): resident, not activations
-    int fused = 0;                   // of them, primitive operators fused into kernels (GELU, LayerNorm, ...)
+    // Per graph node: bytes its output_bytes holds besides the tensor itself, for tensors that live as long as it
+    // (the statistics of the BatchNorms and LayerNorms it feeds, which their backward keeps with it).
+    std::vector<std::int64_t> kept_bytes;
+    int operators = 0;             // in the file
+    int folded = 0;                // of them, views and shape computations (no node)
+    std::int64_t weight_bytes = 0; // the initializers (parameters): resident, not activations
+    int fused = 0;                 // of them, primitive operators fused into kernels (GELU, LayerNorm, ...)
     std::vector<std::string> warnings;
     // What the import counted that no node's output shows (BatchNorm's statistics, MaxPool's indices, Dropout's
     // masks, fused kernels) and what a folded export lost: one line each, for the summary.

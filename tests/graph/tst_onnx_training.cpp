@@ -240,9 +240,11 @@ private slots:
         const std::int64_t act = 2 * 4 * 8 * 8 * 4; // conv, bn, relu outputs
         const std::int64_t pooled = 2 * 4 * 4 * 4 * 4;
         QCOMPARE(node(g, "bn").output_bytes, act); // not the running statistics
-        // BatchNorm keeps its input and per-channel mean and inverse deviation (fp32); MaxPool its input and int64
-        // indices; Dropout a byte per element.
-        QCOMPARE(node(g, "bn.statistics").output_bytes, 2 * 4 * 4);
+        // BatchNorm keeps its input and per-channel mean and inverse deviation (fp32), counted with its input; MaxPool
+        // its input and int64 indices; Dropout a byte per element.
+        QCOMPARE(node(g, "conv").output_bytes, act + 2 * 4 * 4);
+        QCOMPARE(m->kept_bytes[std::size_t(g.indexOf("conv"))], 2 * 4 * 4);
+        QCOMPARE(g.indexOf("bn.statistics"), -1);
         QCOMPARE(node(g, "pool.indices").output_bytes, pooled / 4 * 8);
         QCOMPARE(node(g, "drop.mask").output_bytes, pooled / 4);
         QVERIFY(node(g, "bn").needs_inputs && !node(g, "bn").needs_output);
@@ -325,8 +327,8 @@ private slots:
         auto m = load(b);
         QVERIFY2(m.ok(), qPrintable(error(m)));
         const Graph& g = m->graph;
-        // x, ln and its statistics, fc1, gelu, fc2, silu, fc3, softmax.
-        QCOMPARE(g.size(), 9);
+        // x (with LayerNorm's statistics), ln, fc1, gelu, fc2, silu, fc3, softmax.
+        QCOMPARE(g.size(), 8);
         QCOMPARE(m->fused, 8 + 4 + 1 + 4);
         QCOMPARE(m->ops[std::size_t(g.indexOf("ln"))], std::string("LayerNormalization"));
         QCOMPARE(m->ops[std::size_t(g.indexOf("gelu"))], std::string("Gelu"));
@@ -335,7 +337,7 @@ private slots:
         const std::int64_t t = 2 * 4 * 8 * 4;
         for (const char* id : {"ln", "gelu", "silu", "softmax"})
             QCOMPARE(node(g, id).output_bytes, t);
-        QCOMPARE(node(g, "ln.statistics").output_bytes, 2 * 2 * 4 * 4); // mean and 1/std per row of 8
+        QCOMPARE(node(g, "x").output_bytes, t + 2 * 2 * 4 * 4); // and the mean and 1/std of each row of 8
         QVERIFY(node(g, "gelu").needs_inputs && node(g, "silu").needs_inputs);
         QVERIFY(!node(g, "softmax").needs_inputs && node(g, "softmax").needs_output);
         // Held: x and its statistics (LayerNorm), ln (fc1's input), fc1's output (GELU's), gelu (fc2's), fc2's
