@@ -146,6 +146,15 @@ struct Builder {
     std::vector<std::string> ops;
     std::vector<double> flops, bytes;
     std::vector<std::int64_t> keptWith; // per node: statistics kept with its output (OnnxImport::kept_bytes)
+    // An unrolled recurrent layer whose stack of hidden states Y is a node (the key: that node), so that a layer above
+    // it can join its time steps.
+    struct Layer {
+        std::vector<int> cells, gates; // per time step
+        std::int64_t steps = 0, batch = 0, hidden = 0, element = 0;
+        std::string y; // the value of its Y
+    };
+    std::unordered_map<int, Layer> layers;
+    std::unordered_set<int> dropped; // nodes left out of the graph (a stack of hidden states no one reads)
     std::unordered_set<std::string> ids;
     std::map<std::string, std::vector<std::string>> unknownOps; // operator -> its nodes
     std::vector<std::string> unsized;                           // nodes with an output shape inference left unsized
@@ -377,7 +386,12 @@ std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, cons
                                      const std::vector<const Value*>& ins, const std::string& source,
                                      const OnnxImportOptions& options, std::unordered_map<std::string, Value>& values,
                                      std::unordered_map<std::string, Sized>& typed,
-                                     const std::unordered_set<std::string>& used, std::map<std::string, Kept>& kept) {
+                                     const std::unordered_map<std::string, int>& readers,
+                                     std::map<std::string, Kept>& kept) {
+    auto readBy = [&](const std::string& v) {
+        auto it = readers.find(v);
+        return it == readers.end() ? 0 : it->second;
+    };
     const std::string& op = n.op_type();
     const std::string what = source + ": node " + nodeLabel(g, n, op);
     const Value* x = ins.size() > 0 ? ins[0] : nullptr;
@@ -418,9 +432,53 @@ std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, cons
         2.0 * double(batch) * double(gates * hidden) * double(inputs + hidden) + 8.0 * double(batch * hidden * gates);
     const double stepMoved = double(batch * (inputs + gates * hidden) * element + 2 * stateBytes + keptBytes);
     const double forward = rooflineSeconds(stepFlops, stepMoved, options.hardware);
-    const std::string id = b.uniqueId(n.name(), op);
     // An initial state computed by the network (not a constant) starts the first step.
     const Value* initial = ins.size() > 5 && ins[5] && ins[5]->activation ? ins[5] : nullptr;
+    const std::string yName = n.output_size() > 0 ? n.output(0) : "";
+    // A layer stacked on another (nn.LSTM(num_layers=2) exports one operator per layer, the upper reading the lower's
+    // Y through a Squeeze): its time step t joins the lower layer's, so that the network stays a chain of time steps,
+    // as BPTT treats a stacked RNN (the state of a step: every layer's). The step then keeps, besides both cells'
+    // tensors, the lower layer's output at t, which the upper layer's input projection keeps (PyTorch's stacked Y).
+    if (auto below = b.layers.find(x->producer); below != b.layers.end() && directions == 1 && !initial && gates > 1 &&
+                                                 below->second.steps == steps && below->second.batch == batch &&
+                                                 readBy(below->second.y) == 1 &&
+                                                 (n.input(0) == below->second.y || readBy(n.input(0)) == 1)) {
+        Builder::Layer layer = below->second;
+        const int stack = below->first;
+        b.layers.erase(below);
+        for (std::int64_t t = 0; t < steps; ++t) {
+            GraphNode& cell = b.nodes[std::size_t(layer.cells[std::size_t(t)])];
+            cell.output_bytes += stateBytes;
+            cell.forward += forward;
+            cell.backward += 2 * forward;
+            b.flops[std::size_t(layer.cells[std::size_t(t)])] += stepFlops;
+            b.bytes[std::size_t(layer.cells[std::size_t(t)])] += stepMoved;
+            GraphNode& keptNode = b.nodes[std::size_t(layer.gates[std::size_t(t)])];
+            keptNode.output_bytes += keptBytes + batch * layer.hidden * layer.element + (t == 0 ? stateBytes : 0);
+        }
+        Kept& k = kept[op];
+        ++k.count;
+        k.bytes = saturatingSum({k.bytes, (keptBytes + batch * layer.hidden * layer.element) * steps + stateBytes});
+        layer.hidden = hidden;
+        layer.y = yName;
+        if (!yName.empty() && readBy(yName) > 0) {
+            GraphNode& y = b.nodes[std::size_t(stack)];
+            y.output_bytes = steps * batch * hidden * element;
+            y.forward = rooflineSeconds(double(y.output_bytes) / double(element), 2.0 * double(y.output_bytes),
+                                        options.hardware);
+            values[yName] =
+                Value{true, stack, typed[yName].known ? typed[yName] : sized({steps, 1, batch, hidden}, int(element))};
+            b.layers[stack] = layer;
+        } else {
+            b.dropped.insert(stack); // read by this layer alone, which no longer reads it
+            if (!yName.empty()) values[yName] = Value{false, -1, typed[yName]};
+        }
+        for (int o = 1; o < n.output_size() && o < 3; ++o)
+            if (!n.output(o).empty()) values[n.output(o)] = Value{true, layer.cells.back(), typed[n.output(o)]};
+        return std::nullopt;
+    }
+    const std::string id = b.uniqueId(n.name(), op);
+    std::vector<int> firstGates;
     std::vector<int> last(std::size_t(directions), -1);
     std::vector<int> allSteps;
     for (std::int64_t d = 0; d < directions; ++d) {
@@ -448,6 +506,7 @@ std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, cons
             if (aux >= 0) b.edges.push_back(GraphEdge{b.nodes[std::size_t(aux)].id, cellId});
             previous = cell;
             allSteps.push_back(cell);
+            if (d == 0) firstGates.push_back(aux);
         }
         last[std::size_t(d)] = previous;
     }
@@ -455,8 +514,7 @@ std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, cons
     ++k.count;
     k.bytes = saturatingSum({k.bytes, (keptBytes * steps + (initial ? 0 : stateBytes)) * directions});
     // Y: the stack of every hidden state, when something reads it.
-    const std::string yName = n.output_size() > 0 ? n.output(0) : "";
-    if (!yName.empty() && used.count(yName)) {
+    if (!yName.empty() && readBy(yName) > 0) {
         const Sized& y = typed[yName];
         const std::int64_t yBytes = steps * directions * batch * hidden * element;
         const int stack =
@@ -468,6 +526,11 @@ std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, cons
             b.edges.push_back(GraphEdge{b.nodes[std::size_t(c)].id, b.nodes[std::size_t(stack)].id});
         Sized ys = y.known ? y : sized({steps, directions, batch, hidden}, int(element));
         values[yName] = Value{true, stack, ys};
+        bool everyStepKeeps = directions == 1 && !initial;
+        for (int a : firstGates)
+            everyStepKeeps = everyStepKeeps && a >= 0;
+        if (everyStepKeeps)
+            b.layers[stack] = Builder::Layer{allSteps, firstGates, steps, batch, hidden, element, yName};
     } else if (!yName.empty()) {
         values[yName] = Value{false, -1, typed[yName]};
     }
@@ -496,12 +559,15 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         weightBytes = saturatingSum({weightBytes, s.bytes});
         values[t.name()] = Value{false, -1, std::move(s)};
     }
-    std::unordered_set<std::string> used; // read by an operator or a graph output
-    for (const auto& n : g.node())
+    std::unordered_set<std::string> used;         // read by an operator or a graph output
+    std::unordered_map<std::string, int> readers; // how many operators and graph outputs read it
+    for (const auto& n : g.node()) {
+        std::unordered_set<std::string> once;
         for (const auto& in : n.input())
-            used.insert(in);
+            if (used.insert(in), once.insert(in).second) ++readers[in];
+    }
     for (const auto& out : g.output())
-        used.insert(out.name());
+        used.insert(out.name()), ++readers[out.name()];
 
     // Which values are activations (computed from a data input), for the fusions.
     std::unordered_set<std::string> active;
@@ -586,7 +652,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
                 return fail(source + ": node " + nodeLabel(g, n, op) + ": value '" + validUtf8(out) +
                             "' is produced twice");
         if (standard && (type == "LSTM" || type == "GRU" || type == "RNN") && anyActivation) {
-            if (auto e = unrollRecurrent(b, g, n, ins, source, options, values, typed, used, kept)) return *e;
+            if (auto e = unrollRecurrent(b, g, n, ins, source, options, values, typed, readers, kept)) return *e;
             continue;
         }
         if (kind == OnnxOpKind::ShapeOnly || !anyActivation ||
@@ -780,6 +846,10 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
                         "the convolutions, and a training step keeps their inputs and statistics; export with "
                         "training=torch.onnx.TrainingMode.TRAINING to count them");
     // A data input that only shape computations read (a mask whose size alone is used) is no activation: no node.
+    std::unordered_set<std::string> droppedIds;
+    for (int v : b.dropped)
+        droppedIds.insert(b.nodes[std::size_t(v)].id);
+    std::erase_if(b.edges, [&](const GraphEdge& e) { return droppedIds.count(e.from) || droppedIds.count(e.to); });
     std::unordered_set<std::string> fed;
     for (const GraphEdge& e : b.edges)
         fed.insert(e.from);
@@ -789,6 +859,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     std::vector<std::int64_t> keptBytes;
     for (std::size_t k = 0; k < b.nodes.size(); ++k) {
         if (b.ops[k] == "input" && !fed.count(b.nodes[k].id) && b.nodes.size() > 1) continue;
+        if (b.dropped.count(int(k))) continue;
         keptBytes.push_back(b.keptWith[k]);
         nodes.push_back(std::move(b.nodes[k]));
         ops.push_back(b.ops[k]);
