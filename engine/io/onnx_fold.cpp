@@ -630,8 +630,8 @@ private:
                     infer = int(k);
                 } else if (dims[k] < 0) {
                     return std::nullopt;
-                } else {
-                    known *= dims[k];
+                } else if (__builtin_mul_overflow(known, dims[k], &known)) {
+                    return std::nullopt;
                 }
             }
             if (infer >= 0) {

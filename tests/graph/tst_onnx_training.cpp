@@ -169,6 +169,37 @@ private slots:
                  qPrintable(e));
     }
 
+    void hostileShapeComputationsAreLeftUnfolded() {
+        // A Reshape of a constant to dimensions whose product overflows 64 bits, a Range of 10^12 elements: neither
+        // is folded (and nothing overflows: UBSan runs this in CI); the activation path imports.
+        OnnxBuilder b("hostile");
+        b.input("x", {2, 3});
+        b.ints("four", {1, 2, 3, 4});
+        b.ints("huge", {std::int64_t(1) << 40, std::int64_t(1) << 40, -1});
+        b.ints("start", {0}, true);
+        b.ints("limit", {1000000000000}, true);
+        b.ints("step", {1}, true);
+        b.ints("far", {99}, true);
+        b.op("Reshape", "reshape", {"four", "huge"});
+        b.op("Range", "range", {"start", "limit", "step"});
+        b.output(b.op("Relu", "relu", {"x"}));
+        auto m = load(b);
+        QVERIFY2(m.ok(), qPrintable(error(m)));
+        QCOMPARE(node(m->graph, "relu").output_bytes, 2 * 3 * 4);
+        // A Gather out of range: libonnx's inference stops there (every later node unsized), and the import says so
+        // instead of guessing.
+        OnnxBuilder c("hostile_gather");
+        c.input("x", {2, 3});
+        c.ints("four", {1, 2, 3, 4});
+        c.ints("far", {99}, true);
+        c.op("Gather", "gather", {"four", "far"});
+        c.output(c.op("Relu", "relu", {"x"}));
+        const QString e = error(load(c));
+        QVERIFY2(e.startsWith("model.onnx: 1 node with an output of unknown size: relu (Relu)") &&
+                     e.contains("indices must be in [-rank, rank-1]"),
+                 qPrintable(e));
+    }
+
     void batchFillsOnlyOpenDimensions() {
         OnnxBuilder fixed("fixed");
         fixed.input("x", {2, 3, 8, 8});
