@@ -1,11 +1,16 @@
 #pragma once
-// ONNX models (.onnx) as graphs: every operator of the file becomes a node (io/onnx_costs.h prices it), with Debian's
-// libonnx reading the protobuf and inferring every tensor's shape. Weights and constants are not activations: they
-// make no node. Views (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Dropout) and shape computations (Shape, and
-// anything computed from constants only) are folded: a consumer of a view reads the view's producer. An operator with
-// several outputs is one node whose output bytes add up the outputs the network uses. Graph inputs become source
-// nodes (forward 0, as the examples' "input"). Control flow (Loop, If, Scan) is refused, naming the node; an input
-// dimension that is not fixed is refused unless batch or inputs fix it.
+// ONNX models (.onnx) as graphs of a training step: every operator of the file becomes a node (io/onnx_costs.h prices
+// it), with Debian's libonnx reading the protobuf and inferring every tensor's shape, and shape computations the
+// inference cannot follow evaluated on the concrete dimensions (onnx_fold.cpp). Weights and constants are not
+// activations: they make no node. Views (Reshape, Flatten, Squeeze, Unsqueeze, Identity, an inference Dropout) and
+// shape computations are folded: a consumer of a view reads the view's producer. An operator with several outputs is
+// one node whose output bytes add up the outputs the network uses. What the backward keeps follows PyTorch's autograd:
+// BatchNorm's and LayerNorm's statistics are counted with their input (kept_bytes), MaxPool's indices and a training
+// Dropout's mask are nodes of their own, LSTM/GRU/RNN unroll into one node per time step (stacked layers joined), and
+// GELU, SiLU, LayerNorm and softmax written as primitive operators are fused (onnx_patterns.cpp). Graph inputs become
+// source nodes (forward 0, as the examples' "input"). Control flow (Loop, If, Scan) is refused, naming the node; an
+// input dimension that is not fixed is refused unless batch or inputs fix it, and a fixed one cannot be changed; a
+// node whose size stays unknown is refused unless allow_unsized.
 //
 // A weight's data is never read (only its dims), so a shape-only file, whose initializers keep their dims and type but
 // no data (examples/onnx/), imports as the full model; integer initializers (shapes, axes) must keep their values.
