@@ -138,6 +138,18 @@ int cmdImport(int argc, char** argv) {
     std::printf("  %s per forward pass; forward %s, backward %s (%s)\n", flopsText(imported->totalFlops()).c_str(),
                 formatSeconds(g.totalForward()).c_str(), formatSeconds(g.totalBackward()).c_str(),
                 machineText(options.hardware).c_str());
+    // What papers and profilers call a network's FLOPs: 2 x the multiply-adds of its products (the total above adds
+    // the element-wise work: BatchNorm, activations, copies).
+    double products = 0;
+    for (std::size_t k = 0; k < imported->ops.size(); ++k) {
+        const std::string& op = imported->ops[k];
+        if (op == "Conv" || op == "ConvTranspose" || op == "Gemm" || op == "MatMul" || op == "Einsum" || op == "LSTM" ||
+            op == "GRU" || op == "RNN")
+            products += imported->flops[k];
+    }
+    if (products > 0)
+        std::printf("  %s of them in convolutions and matrix products (2 x their multiply-adds, biases included)\n",
+                    flopsText(products).c_str());
     for (const auto& note : imported->notes)
         std::printf("  %s\n", note.c_str());
     Result<bool> saved = true;

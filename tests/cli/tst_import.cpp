@@ -36,6 +36,8 @@ private slots:
         // their inputs).
         QVERIFY2(o.out.contains("176 nodes, 192 edges (175 operators, 1 folded"), o.out.constData());
         QVERIFY(o.out.contains("265.1 GFLOP per forward pass; forward 16.89 ms"));
+        // 2 x ResNet-50's 4.09 G multiply-adds per image, 32 images, and the classifier's bias.
+        QVERIFY(o.out.contains("261.7 GFLOP of them in convolutions and matrix products"));
         QVERIFY(o.out.contains("BatchNormalization x53: keeps its input and per-channel mean and inverse deviation, "
                                "counted with its input (207.5 KiB in all besides the outputs)"));
         QVERIFY(o.out.contains("MaxPool x1: keeps its input and the int64 indices of its maxima (49 MiB"));
