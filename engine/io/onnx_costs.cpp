@@ -12,7 +12,10 @@ namespace {
 enum class Formula { PerOutput, PerInput, Conv, ConvTranspose, Gemm, MatMul, Einsum, Pool, Recurrent };
 // What the backward reads besides the output gradient. Indices: the indices input when it is an activation (Gather
 // scatters the gradient back through them), else nothing.
-enum class Needs { None, Inputs, Output, Both, Indices };
+// Products of two operands: x * y keeps what the other operand's gradient needs, so x * c with a constant c keeps
+// nothing of x (Operands: its inputs only when two are activations); x / y keeps them when the divisor is one
+// (Divisor); Where keeps its condition (Condition).
+enum class Needs { None, Inputs, Output, Both, Indices, Operands, Divisor, Condition };
 
 struct Rule {
     Formula formula;
@@ -54,10 +57,11 @@ const std::unordered_map<std::string, Rule>& rules() {
         per({"BatchNormalization", "LayerNormalization", "InstanceNormalization", "GroupNormalization",
              "MeanVarianceNormalization", "LpNormalization"},
             8, Needs::Inputs);
-        per({"Mul",  "Div",   "Pow",   "Log",  "Erf",       "Abs",   "Max",
-             "Min",  "Clip",  "Where", "Mod",  "LeakyRelu", "PRelu", "ThresholdedRelu",
-             "Sin",  "Cos",   "Tan",   "Asin", "Acos",      "Atan",  "Sinh",
-             "Cosh", "Asinh", "Acosh", "Atanh"},
+        per({"Mul"}, 1, Needs::Operands);
+        per({"Div"}, 1, Needs::Divisor);
+        per({"Where"}, 1, Needs::Condition);
+        per({"Pow", "Log", "Erf", "Abs",  "Max",  "Min",  "Clip", "Mod",  "LeakyRelu", "PRelu", "ThresholdedRelu",
+             "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",     "Acosh", "Atanh"},
             1, Needs::Inputs);
         per({"Elu", "Celu", "Selu", "Softplus", "Softsign", "HardSigmoid", "HardSwish", "Shrink", "Mish", "Gelu",
              "Silu"},
@@ -256,7 +260,15 @@ OnnxOpCost onnxOpCost(const OnnxOp& op) {
         cost.needs_output = true;
         break;
     case Needs::Indices:
+    case Needs::Divisor:
         cost.needs_inputs = op.inputs.size() > 1 && op.inputs[1].activation;
+        break;
+    case Needs::Operands:
+        cost.needs_inputs =
+            std::count_if(op.inputs.begin(), op.inputs.end(), [](const OnnxTensor& t) { return t.activation; }) >= 2;
+        break;
+    case Needs::Condition:
+        cost.needs_inputs = !op.inputs.empty() && op.inputs[0].activation;
         break;
     }
     // The recurrent cells keep every step's gate activations for their backward: directions * gates*H per step and

@@ -268,6 +268,25 @@ template <class F> std::optional<Val> make(int type, std::vector<std::int64_t> d
     return v;
 }
 
+// A value of `dims` whose element k is x's element sourceIndex(k) (or nullopt when that returns -1), copied exactly:
+// gathers, slices and broadcasts move elements, they compute none.
+template <class F> std::optional<Val> pick(const Val& x, std::vector<std::int64_t> dims, F sourceIndex) {
+    const auto n = elements(dims);
+    if (!n) return std::nullopt;
+    Val v;
+    v.type = x.type;
+    v.dims = std::move(dims);
+    for (std::int64_t k = 0; k < *n; ++k) {
+        const std::int64_t from = sourceIndex(k);
+        if (from < 0 || from >= x.size()) return std::nullopt;
+        if (x.real())
+            v.f.push_back(x.f[std::size_t(from)]);
+        else
+            v.i.push_back(x.i[std::size_t(from)]);
+    }
+    return v;
+}
+
 // Integer results of integer operands are computed in 64 bits, not through doubles (INT64_MAX is a common Slice end).
 std::optional<Val> elementwise(const std::string& op, const std::vector<const Val*>& in) {
     if (in.empty()) return std::nullopt;
@@ -403,27 +422,13 @@ std::optional<Val> gather(const Val& data, const Val& idx, std::int64_t axisAttr
         inner *= data.dims[k];
     const std::int64_t along = data.dims[*axis];
     const std::int64_t count = idx.size();
-    bool ok = true;
-    auto v = make(data.type, dims, [&](std::int64_t k) {
+    return pick(data, dims, [&](std::int64_t k) -> std::int64_t {
         const std::int64_t in = k % inner, rest = k / inner;
-        const std::int64_t j = rest % count, outer = rest / count;
-        std::int64_t i = idx.i[std::size_t(j)];
+        std::int64_t i = idx.i[std::size_t(rest % count)];
         if (i < 0) i += along;
-        if (i < 0 || i >= along) return ok = false, 0.0;
-        return data.at((outer * along + i) * inner + in);
+        if (i < 0 || i >= along) return -1;
+        return ((rest / count) * along + i) * inner + in;
     });
-    if (!ok) return std::nullopt;
-    if (v && !data.real()) { // integers exactly (make() went through doubles)
-        std::vector<std::int64_t> exact;
-        for (std::int64_t k = 0; k < v->size(); ++k) {
-            const std::int64_t in = k % inner, rest = k / inner;
-            std::int64_t i = idx.i[std::size_t(rest % count)];
-            if (i < 0) i += along;
-            exact.push_back(data.i[std::size_t(((rest / count) * along + i) * inner + in)]);
-        }
-        v->i = std::move(exact);
-    }
-    return v;
 }
 
 std::optional<Val> concat(const std::vector<const Val*>& in, std::int64_t axisAttr) {
@@ -483,27 +488,15 @@ std::optional<Val> slice(const Val& x, const std::vector<std::int64_t>& starts, 
         first[*axis] = b, step[*axis] = s, dims[*axis] = n;
     }
     const auto xs = stridesOf(x.dims);
-    auto v = make(x.type, dims, [&](std::int64_t k) {
+    return pick(x, dims, [&](std::int64_t k) {
         std::int64_t index = 0;
         for (std::size_t a = rank; a-- > 0;) {
             const std::int64_t c = dims[a] ? k % dims[a] : 0;
             k = dims[a] ? k / dims[a] : 0;
             index += (first[a] + c * step[a]) * xs[a];
         }
-        return x.at(index);
+        return index;
     });
-    if (v && !x.real()) { // exactly
-        for (std::int64_t k = 0; k < v->size(); ++k) {
-            std::int64_t index = 0, rest = k;
-            for (std::size_t a = rank; a-- > 0;) {
-                const std::int64_t c = dims[a] ? rest % dims[a] : 0;
-                rest = dims[a] ? rest / dims[a] : 0;
-                index += (first[a] + c * step[a]) * xs[a];
-            }
-            v->i[std::size_t(k)] = x.i[std::size_t(index)];
-        }
-    }
-    return v;
 }
 
 class Folder {
@@ -714,8 +707,7 @@ private:
             shape.i.assign(std::size_t(elements(in[1]->i).value_or(0)), 0);
             auto dims = broadcast({first(), &shape});
             if (!dims) return std::nullopt;
-            return make(first()->type, *dims,
-                        [&](std::int64_t k) { return first()->at(broadcastIndex(*first(), *dims, k)); });
+            return pick(*first(), *dims, [&](std::int64_t k) { return broadcastIndex(*first(), *dims, k); });
         }
         if (op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin") {
             // Of a vector (the product of some dimensions), to a scalar or a one-element vector.
@@ -752,6 +744,12 @@ private:
 };
 
 } // namespace
+
+std::optional<double> tensorScalar(const onnx::TensorProto& t) {
+    auto v = fromTensor(t);
+    if (!v || v->size() < 1) return std::nullopt;
+    return v->at(0);
+}
 
 std::string inferAndFold(onnx::ModelProto& model, int& foldedNodes) {
     std::string message = inferShapes(model);

@@ -13,7 +13,6 @@
 
 #include <onnx/defs/schema.h>
 
-#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -323,30 +322,7 @@ struct Constants {
     }
     std::optional<double> scalar(const std::string& name) const {
         auto it = tensors.find(name);
-        if (it == tensors.end()) return std::nullopt;
-        const onnx::TensorProto& t = *it->second;
-        using T = onnx::TensorProto;
-        auto raw = [&](auto zero) -> std::optional<double> {
-            if (t.raw_data().size() < sizeof(zero)) return std::nullopt;
-            std::memcpy(&zero, t.raw_data().data(), sizeof(zero));
-            return double(zero);
-        };
-        switch (t.data_type()) {
-        case T::FLOAT:
-            return t.float_data_size() ? std::optional(double(t.float_data(0))) : raw(float(0));
-        case T::DOUBLE:
-            return t.double_data_size() ? std::optional(t.double_data(0)) : raw(double(0));
-        case T::INT64:
-            return t.int64_data_size() ? std::optional(double(t.int64_data(0))) : raw(std::int64_t(0));
-        case T::INT32:
-            return t.int32_data_size() ? std::optional(double(t.int32_data(0))) : raw(std::int32_t(0));
-        case T::BOOL:
-        case T::UINT8:
-        case T::INT8:
-            return t.int32_data_size() ? std::optional(double(t.int32_data(0))) : raw(std::uint8_t(0));
-        default:
-            return std::nullopt;
-        }
+        return it == tensors.end() ? std::nullopt : onnxio::tensorScalar(*it->second);
     }
 };
 
@@ -364,13 +340,6 @@ std::optional<double> trainingDropout(const onnx::NodeProto& n, const Constants&
     if (!training || *training == 0) return std::nullopt;
     const auto ratio = n.input(1).empty() ? std::optional(0.5) : c.scalar(n.input(1));
     return ratio.value_or(0.5);
-}
-
-std::string keptLine(const std::string& op, const Kept& k, const std::string& what) {
-    const auto paren = op.find(" (");
-    return op.substr(0, paren) + " x" + std::to_string(k.count) + (paren == std::string::npos ? "" : op.substr(paren)) +
-           ": " + what +
-           (k.bytes > 0 ? " (" + formatBytes(double(k.bytes)) + " in all besides the outputs)" : std::string());
 }
 
 // The most time steps (times directions) one recurrent operator may unroll into: two nodes each.
@@ -693,16 +662,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
             if (a.type() == onnx::AttributeProto::INTS) desc.ints[a.name()] = {a.ints().begin(), a.ints().end()};
             if (a.type() == onnx::AttributeProto::STRING && a.name() == "equation") desc.equation = a.s();
         }
-        OnnxOpCost cost = onnxOpCost(desc);
-        // What the backward keeps of the inputs depends on which are activations: x * c keeps c (a constant), not x;
-        // x / c likewise; Where keeps its condition.
-        int activeInputs = 0;
-        for (const Value* v : ins)
-            activeInputs += v && v->activation;
-        if (type == "Mul") cost.needs_inputs = activeInputs >= 2;
-        if (type == "Div") cost.needs_inputs = ins.size() > 1 && ins[1] && ins[1]->activation;
-        if (type == "Where") cost.needs_inputs = !ins.empty() && ins[0] && ins[0]->activation;
-        if (dropRatio) cost.needs_inputs = false, cost.needs_output = false; // its mask, below
+        const OnnxOpCost cost = onnxOpCost(desc); // a training Dropout needs nothing: its mask node keeps the mask
         const double forward = rooflineSeconds(cost.flops, cost.bytes_moved, options.hardware);
         const std::string id = b.uniqueId(fusion ? g.node(fusion->exit).name() : n.name(), op);
         if (kind == OnnxOpKind::Unknown) b.unknownOps[op].push_back(id);
@@ -802,31 +762,28 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
     }
     // What the backward keeps that no output shows, and what a folded export lost: the summary's lines.
     std::vector<std::string> notes;
-    auto fusedFrom = [&](const std::string& op) {
-        return fusedBy.count(op) ? " (" + std::to_string(fusedBy.at(op)) + " written as primitive operators, fused)"
-                                 : std::string();
+    static const std::map<std::string, std::string> keeps = {
+        {"BatchNormalization", "keeps its input and per-channel mean and inverse deviation, counted with its input"},
+        {"LayerNormalization", "keeps its input and per-row mean and inverse deviation, counted with its input"},
+        {"MaxPool", "keeps its input and the int64 indices of its maxima"},
+        {"Dropout", "keeps a one-byte mask per element (training mode)"},
+        {"Softmax", "keeps its output"},
+        {"Gelu", "keeps its input"},
+        {"Silu", "keeps its input"},
+        {"LSTM", "unrolled into one node per time step, each keeping its input, the state before it and its gates"},
+        {"GRU", "unrolled into one node per time step, each keeping its input, the state before it and its gates"},
+        {"RNN", "unrolled into one node per time step, each keeping its input, the state before it and its gates"},
     };
     for (const auto& [op, k] : kept) {
-        if (op == "BatchNormalization")
-            notes.push_back(keptLine(op, k,
-                                     "keeps its input and per-channel mean and inverse deviation, counted with "
-                                     "its input"));
-        else if (op == "LayerNormalization")
-            notes.push_back(keptLine(op + fusedFrom(op), k,
-                                     "keeps its input and per-row mean and inverse deviation, counted with its "
-                                     "input"));
-        else if (op == "MaxPool")
-            notes.push_back(keptLine(op, k, "keeps its input and the int64 indices of its maxima"));
-        else if (op == "Dropout")
-            notes.push_back(keptLine(op, k, "keeps a one-byte mask per element (training mode)"));
-        else if (op == "Softmax")
-            notes.push_back(keptLine(op + fusedFrom(op), k, "keeps its output"));
-        else if (op == "Gelu" || op == "Silu")
-            notes.push_back(keptLine(op + fusedFrom(op), k, "keeps its input"));
-        else if (op == "LSTM" || op == "GRU" || op == "RNN")
-            notes.push_back(keptLine(op, k,
-                                     "unrolled into one node per time step, each keeping its input, the "
-                                     "state before it and its gates"));
+        auto what = keeps.find(op);
+        if (what == keeps.end()) continue;
+        auto fused = fusedBy.find(op);
+        notes.push_back(op + " x" + std::to_string(k.count) +
+                        (fused == fusedBy.end()
+                             ? std::string()
+                             : " (" + std::to_string(fused->second) + " written as primitive operators, fused)") +
+                        ": " + what->second +
+                        (k.bytes > 0 ? " (" + formatBytes(double(k.bytes)) + " in all besides the outputs)" : ""));
     }
     // What an inference export lost: a warning for its dropouts, whose masks a training step keeps; a note where
     // convolutions come without any normalization (VGG has none; a ResNet exported for inference had its BatchNorms

@@ -62,6 +62,9 @@ std::string inferShapes(onnx::ModelProto& model);
 // inference's message ("" when libonnx sized everything it could).
 std::string inferAndFold(onnx::ModelProto& model, int& foldedNodes);
 
+// The first element of a tensor that holds its data (any integer or floating-point storage), else nullopt.
+std::optional<double> tensorScalar(const onnx::TensorProto& tensor);
+
 // A kernel written as primitive operators (onnx_patterns.cpp): `nodes` (indices in the graph, ascending) compute
 // `kernel` ("Gelu", "Silu", "LayerNormalization", "Softmax") of the activation `input`; node `exit` gives its output.
 struct Fusion {

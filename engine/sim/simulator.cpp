@@ -112,9 +112,9 @@ private:
     const SimOptions& opt;
     int n;
     int levels;
-    bool paper; // rotor's paper model (model/chain.h)
+    bool paper;                            // rotor's paper model (model/chain.h)
     std::vector<std::vector<Copy>> copies; // [level][state]
-    std::vector<std::vector<Copy>> tapes; // [level][step]
+    std::vector<std::vector<Copy>> tapes;  // [level][step]
     std::vector<int> forwardRuns;
     std::vector<char> backwardDone; // [i] for step i; [n+1] is true in spirit (no gradient needed for x_n)
     std::vector<double> channelFree;
@@ -235,8 +235,8 @@ private:
             forwardRuns[static_cast<std::size_t>(i)]++ ? IntervalKind::Recompute : IntervalKind::Forward;
         std::int64_t outBytes = chain.stateBytes(i);
         tl.intervals.push_back(
-            Interval{start, end, cur, i, (paper && keep == Keep::Tape ? 0 : outBytes) + (keep == Keep::Tape ? s.tape_bytes : 0),
-                     0, kind});
+            Interval{start, end, cur, i,
+                     (paper && keep == Keep::Tape ? 0 : outBytes) + (keep == Keep::Tape ? s.tape_bytes : 0), 0, kind});
         ++tl.totals.forward_steps;
         event(start, 0, cur, MemoryCategory::Temporary, s.forward_tmp_bytes, i);
         // The paper's taped forward writes its output into its tape: no bytes of its own.
@@ -364,7 +364,8 @@ private:
         if (auto e = checkLevel(l, true); !e.empty()) return e;
         Copy& src = tapes[static_cast<std::size_t>(l)][static_cast<std::size_t>(i)];
         if (!src.held)
-            return "the tape of step " + std::to_string(i) + (src.written ? " is no longer held" : " was never written") +
+            return "the tape of step " + std::to_string(i) +
+                   (src.written ? " is no longer held" : " was never written") +
                    (src.written ? " on level " : " to level ") + std::to_string(l);
         Copy& dst = tapes[0][static_cast<std::size_t>(i)];
         if (dst.held) return "the tape of step " + std::to_string(i) + " is already held in level 0";

@@ -147,8 +147,9 @@ private slots:
                      std::string::npos,
                  bad.error().c_str());
         // A model of one level: transfers are refused.
-        const Hardware two = *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
-                                                     MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), 100, 100, 0}});
+        const Hardware two =
+            *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                    MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), 100, 100, 0}});
         const Schedule moved{Action::forward(1, Keep::Tape), Action::writeTape(1, 1), Action::forward(2, Keep::Tape),
                              Action::backward(2), Action::backward(1)};
         auto transfer = simulate(paper, two, moved);
