@@ -32,8 +32,11 @@ enum Choice : int { kNone = 0, kTurn = -1, kKeep = -2, kOffload = -3 }; // > 0: 
 
 } // namespace
 
-Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, int level, std::int64_t budget,
-                                       int slots, std::size_t pruneAbove) {
+namespace {
+
+// The programme at one budget; `noPlan` is set when nothing fits it (the caller then names the least that does).
+Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int level, std::int64_t budget, int slots,
+                                std::size_t pruneAbove, bool& noPlan) {
     const std::string name = "offload-dp";
     const int n = chain.length();
     auto prog = rotorProgramme(chain, budget, slots, pruneAbove);
@@ -142,11 +145,10 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
     const double best = row(0, 0)[M];
     // A pruned rotor table serves an optimum within its bound only (RotorProgramme::trusts): else, solve unpruned.
     if (!prog->trusts(best))
-        return offloadDpSolve(chain, hw, level, budget, slots, std::numeric_limits<std::size_t>::max());
+        return solveAt(chain, hw, level, budget, slots, std::numeric_limits<std::size_t>::max(), noPlan);
     if (!std::isfinite(best)) {
-        Error e = needsBudget(name, leanestPeak(chain), budget);
-        e.message += " (rounding sizes to slots of " + std::to_string(unit) + " B may ask a little more)";
-        return e;
+        noPlan = true;
+        return infeasible(name + ": no plan fits " + formatBytes(double(budget)));
     }
 
     // The plan, from the choices; the sub-problems wait on an explicit stack (a kept chain would recurse n deep).
@@ -213,6 +215,46 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
     r.plan.params["unit_bytes"] = std::to_string(unit);
     r.plan.params["offloaded"] = std::to_string(r.offloaded);
     return r;
+}
+
+} // namespace
+
+// Offloading lowers the least budget below rotor's (leanestPeak), and sizes round up to slots of the budget, so the
+// least budget the programme fits is found by bisection on the programme itself: the budget named solves, one byte
+// less does not. A slot count fixed by the budget makes feasibility not quite monotone in it; the bisection keeps
+// one infeasible and one feasible end, so the two budgets named are each checked.
+Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, int level, std::int64_t budget,
+                                       int slots, std::size_t pruneAbove) {
+    const std::string name = "offload-dp";
+    bool noPlan = false;
+    auto r = solveAt(chain, hw, level, budget, slots, pruneAbove, noPlan);
+    if (r || !noPlan) return r;
+    auto fits = [&](std::int64_t b) -> Result<bool> {
+        bool none = false;
+        auto at = solveAt(chain, hw, level, b, slots, pruneAbove, none);
+        if (!at && !none) return at.errorValue();
+        return !none;
+    };
+    std::int64_t lo = budget, hi = std::max(budget + 1, leanestPeak(chain));
+    for (;;) {
+        auto ok = fits(hi);
+        if (!ok) return ok.errorValue();
+        if (*ok) break;
+        if (hi > std::numeric_limits<std::int64_t>::max() / 4)
+            return infeasible(name + ": no plan fits " + formatBytes(double(budget)) + " (" + std::to_string(budget) +
+                              " B), nor any budget tried up to " + formatBytes(double(hi)));
+        lo = hi, hi *= 2;
+    }
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        auto ok = fits(mid);
+        if (!ok) return ok.errorValue();
+        (*ok ? hi : lo) = mid;
+    }
+    Error e = needsBudget(name, hi, budget);
+    e.message += " (its own least feasible budget, with sizes rounded up to slots of the budget / " +
+                 std::to_string(slots) + ")";
+    return e;
 }
 
 SchedulerInfo offloadDpScheduler() {

@@ -277,6 +277,48 @@ private slots:
         QVERIFY(pruned >= 20);
     }
 
+    // Below its least feasible budget, offload-dp names that budget: the budget named solves, one byte less does not.
+    // Offloading needs less than rotor's least budget (leanestPeak), which offload-dp once named: on issue 34's chain
+    // it said 9 KiB at 6 KiB and then solved at 7 KiB. Random chains with temporaries, transfers free (1e30 B/s).
+    void offloadDpNamesItsOwnLeastBudget() {
+        const Hardware hw = hostOver(1e30);
+        const Chain issue =
+            *Chain::make("issue 34", {Step{1, 4, 1024, 1024, 0, 1024}, Step{3, 1, 2048, 1024, 0, 1024},
+                                      Step{2, 1, 2048, 1024, 1024, 0}, Step{3, 1, 2048, 1024, 1024, 0}});
+        auto named = [&](const Chain& c, std::int64_t budget) -> std::int64_t {
+            auto r = solve("offload-dp", c, hw, {{}, budget});
+            if (r.ok()) return -1;
+            const QString msg = QString::fromStdString(r.error());
+            if (!r.errorValue().infeasible || !msg.contains(" B) in level 0")) return -2;
+            return msg.section(" B) in level 0", 0, 0).section('(', -1).toLongLong();
+        };
+        QCOMPARE(named(issue, 6 * 1024), std::int64_t(7 * 1024));
+        int checked = 0, belowRotor = 0;
+        for (unsigned seed = 1; seed <= 40; ++seed) {
+            const Chain c = randomChain(3 + int(seed % 6), seed);
+            const std::int64_t lean = leanestPeak(c);
+            for (double f : {0.5, 0.8}) {
+                const std::int64_t budget = std::int64_t(f * double(lean));
+                const std::int64_t need = named(c, budget);
+                const QString where = QString("seed %1 budget %2").arg(seed).arg(budget);
+                if (need == -1) continue; // offloading fits even this
+                QVERIFY2(need > budget, qPrintable(where + QString(": named %1").arg(need)));
+                auto at = solve("offload-dp", c, hw, {{}, need});
+                QVERIFY2(at.ok(), qPrintable(where + ": at the named budget: " + (at.ok() ? "" : at.error().c_str())));
+                SimOptions opt;
+                opt.budget_bytes = need;
+                auto tl = simulate(c, hw, at->actions, opt);
+                QVERIFY2(tl.ok(), qPrintable(where + ": " + (tl.ok() ? "" : tl.error().c_str())));
+                QVERIFY2(named(c, need - 1) == need, qPrintable(where + ": one byte under the named budget"));
+                belowRotor += need < lean;
+                ++checked;
+            }
+        }
+        qInfo("offload-dp's least budget named and checked on %d chains, below rotor's on %d", checked, belowRotor);
+        QVERIFY(checked >= 30);
+        QVERIFY(belowRotor >= 5);
+    }
+
     // The rotor paper's memory model (model/chain.h: a taped forward keeps its input until its backward and holds its
     // output inside its tape; x_n has a size of its own): rotor's programme in that model equals exhaustive search
     // over every persistent schedule, the search restating the model (exhaustive.h) and the simulator judging the
