@@ -41,8 +41,8 @@ struct Family {
 };
 
 // Every lower set: in topological order, each node is left out, or taken when all its inputs were taken.
-// False when there are more than kMaxLowerSets.
-bool allLowerSets(const Graph& g, Family& f) {
+// Returns their count; past kMaxLowerSets they are only counted (to kCountedLowerSets + 1, then it stops).
+long long allLowerSets(const Graph& g, Family& f) {
     const int n = g.size();
     const auto& order = g.topologicalOrder();
     std::vector<std::uint64_t> row(std::size_t(f.words), 0);
@@ -52,10 +52,11 @@ bool allLowerSets(const Graph& g, Family& f) {
         row[std::size_t(v >> 6)] = on ? row[std::size_t(v >> 6)] | bit : row[std::size_t(v >> 6)] & ~bit;
     };
     std::vector<char> tried(std::size_t(n), 0); // 0: fresh, 1: taken, 2: left out
+    long long count = 0;
     for (int p = 0; p >= 0;) {
         if (p == n) {
-            if ((long long)f.rows.size() >= kMaxLowerSets) return false;
-            f.rows.push_back(row);
+            if (++count > kCountedLowerSets) return count;
+            if (count <= kMaxLowerSets) f.rows.push_back(row);
             --p;
             continue;
         }
@@ -76,7 +77,7 @@ bool allLowerSets(const Graph& g, Family& f) {
         }
         tried[std::size_t(p)] = 0, --p;
     }
-    return true;
+    return count;
 }
 
 void ancestorClosures(const Graph& g, Family& f) {
@@ -254,16 +255,19 @@ private:
 struct Label {
     double time = 0;
     std::int64_t checkpoints = 0;
-    std::int64_t peak = 0; // the largest modelled peak along the path (the objective when minimising memory)
-    int prev = -1;
-    int set = 0;
+    std::int64_t peak = 0;       // the largest modelled peak along the path (the objective when minimising memory)
+    int prevSet = -1, prev = -1; // the label this one extends: its lower set and its place in that set's front
 };
 
 enum class Goal { Time, Peak };
 
+// Each lower set's front, sorted by the goal with the checkpoint bytes strictly falling. A set's front is final once
+// the search reaches it (every subset is smaller, so searched before): a label refers to its predecessor by place,
+// and a label dropped from a front that is not final yet is gone for good. Memory is the fronts' size, not every
+// label ever made (which took 2.2 GB on DenseNet-121).
 struct Search {
-    std::vector<Label> labels;
-    int best = -1; // the label reaching V, or -1
+    std::vector<std::vector<Label>> front;
+    int best = -1; // in the front of V, or -1
     bool cancelled = false;
 };
 
@@ -273,55 +277,58 @@ double primary(const Label& l, Goal goal) {
 
 // Label-setting over the family in order of size. A label is dropped when another at the same lower set is no worse
 // in the goal and keeps no more checkpoint bytes: every continuation costs the same time and adds the same bytes.
-Search search(const Graph& g, const Family& f, std::int64_t limit, Goal goal, const std::atomic<bool>* cancel) {
+// With a grain, "no more" allows `grain` bytes more, both ways: the fronts then hold at most (their range of
+// checkpoint bytes) / grain labels, where exact fronts grow with the budget (DenseNet-121's took 93 s at 90 % of
+// store-all's peak); a plan may lose what a label at most `grain` leaner would have reached.
+Search search(const Graph& g, const Family& f, std::int64_t limit, Goal goal, std::int64_t grain,
+              const std::atomic<bool>* cancel) {
     Search s;
     const int count = int(f.rows.size());
-    std::vector<std::vector<int>> front(static_cast<std::size_t>(count));
+    s.front.assign(std::size_t(count), {});
     Transitions tr(g, f);
-    s.labels.push_back(Label{});
-    front[0].push_back(0);
+    s.front[0].push_back(Label{});
     for (int a = 0; a + 1 < count; ++a) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
             s.cancelled = true;
             return s;
         }
-        if (front[std::size_t(a)].empty()) continue;
-        std::int64_t leanest = s.labels[std::size_t(front[std::size_t(a)].front())].checkpoints;
-        for (int i : front[std::size_t(a)])
-            leanest = std::min(leanest, s.labels[std::size_t(i)].checkpoints);
+        const auto& fa = s.front[std::size_t(a)];
+        if (fa.empty()) continue;
+        std::int64_t leanest = fa.front().checkpoints;
+        for (const Label& l : fa)
+            leanest = std::min(leanest, l.checkpoints);
         for (int b = a + 1; b < count; ++b) {
             if (f.size[std::size_t(b)] == f.size[std::size_t(a)] || !f.subset(a, b)) continue;
             const Move m = tr.move(a, b);
             if (limit > 0 && leanest + m.peak > limit) continue;
-            for (int i : front[std::size_t(a)]) {
-                const Label& from = s.labels[std::size_t(i)];
+            auto& fb = s.front[std::size_t(b)];
+            for (std::size_t i = 0; i < fa.size(); ++i) {
+                const Label& from = fa[i];
                 const std::int64_t peak = from.checkpoints + m.peak;
                 if (limit > 0 && peak > limit) continue;
-                Label next{from.time + m.time, from.checkpoints + m.checkpoints, std::max(from.peak, peak), i, b};
-                // A front is sorted by the goal, its checkpoint bytes strictly falling: the label before the
-                // insertion point is the only one that may dominate, those after it that it dominates come first.
-                auto& fb = front[std::size_t(b)];
+                const Label next{from.time + m.time, from.checkpoints + m.checkpoints, std::max(from.peak, peak), a,
+                                 int(i)};
+                // The label before the insertion point is the only one that may dominate; those after it that it
+                // dominates come first.
                 const double key = primary(next, goal);
-                auto goalOf = [&](int j) { return primary(s.labels[std::size_t(j)], goal); };
-                auto after =
-                    std::upper_bound(fb.begin(), fb.end(), key, [&](double k, int j) { return k < goalOf(j); });
-                if (after != fb.begin() && s.labels[std::size_t(*(after - 1))].checkpoints <= next.checkpoints)
-                    continue;
-                auto lo = std::lower_bound(fb.begin(), fb.end(), key, [&](int j, double k) { return goalOf(j) < k; });
+                auto after = std::upper_bound(fb.begin(), fb.end(), key,
+                                              [&](double k, const Label& l) { return k < primary(l, goal); });
+                if (after != fb.begin() && (after - 1)->checkpoints <= next.checkpoints + grain) continue;
+                auto lo = std::lower_bound(fb.begin(), fb.end(), key,
+                                           [&](const Label& l, double k) { return primary(l, goal) < k; });
                 auto hi = lo;
-                while (hi != fb.end() && s.labels[std::size_t(*hi)].checkpoints >= next.checkpoints)
+                while (hi != fb.end() && hi->checkpoints >= next.checkpoints - grain)
                     ++hi;
-                *fb.insert(fb.erase(lo, hi), 0) = int(s.labels.size());
-                s.labels.push_back(next);
+                *fb.insert(fb.erase(lo, hi), Label{}) = next;
             }
         }
     }
-    for (int j : front[std::size_t(count - 1)]) {
-        const Label& l = s.labels[std::size_t(j)];
-        if (s.best < 0 || primary(l, goal) < primary(s.labels[std::size_t(s.best)], goal) ||
-            (primary(l, goal) == primary(s.labels[std::size_t(s.best)], goal) &&
-             l.peak < s.labels[std::size_t(s.best)].peak))
-            s.best = j;
+    const auto& all = s.front[std::size_t(count - 1)];
+    for (std::size_t j = 0; j < all.size(); ++j) {
+        const Label& l = all[j];
+        if (s.best < 0 || primary(l, goal) < primary(all[std::size_t(s.best)], goal) ||
+            (primary(l, goal) == primary(all[std::size_t(s.best)], goal) && l.peak < all[std::size_t(s.best)].peak))
+            s.best = int(j);
     }
     return s;
 }
@@ -333,34 +340,47 @@ Result<GraphPlan> lowerSetDp(const Graph& g, std::int64_t limit, LowerSetFamily 
     const int n = g.size();
     const char* name = family == LowerSetFamily::Exact ? "lower-set-dp (exact)" : "lower-set-dp (approximate)";
     if (n == 0) return GraphPlan{};
+    // One segment, nothing rebuilt: the fastest plan there is, and the answer whenever it fits (no budget, or one
+    // past its modelled peak), found without the family's search, so a larger budget never costs more time.
     Family f;
     f.words = (n + 63) / 64;
-    if (limit <= 0) {
-        // No budget: one segment, nothing rebuilt. The family {∅, V} gives its modelled peak.
-        f.rows = {std::vector<std::uint64_t>(std::size_t(f.words), 0),
-                  std::vector<std::uint64_t>(std::size_t(f.words))};
-        for (int v = 0; v < n; ++v)
-            f.rows[1][std::size_t(v >> 6)] |= std::uint64_t(1) << (v & 63);
-    } else if (family == LowerSetFamily::Exact) {
-        if (!allLowerSets(g, f))
-            return fail(std::string(name) + ": the graph has more than " + std::to_string(kMaxLowerSets) +
-                        " lower sets; use variant=approximate");
-    } else {
-        ancestorClosures(g, f);
-    }
+    f.rows = {std::vector<std::uint64_t>(std::size_t(f.words), 0), std::vector<std::uint64_t>(std::size_t(f.words))};
+    for (int v = 0; v < n; ++v)
+        f.rows[1][std::size_t(v >> 6)] |= std::uint64_t(1) << (v & 63);
     f.finish();
-    Search s = search(g, f, limit, Goal::Time, cancel);
-    if (s.cancelled) return fail("lower-set-dp: cancelled");
-    if (s.best < 0) {
-        Search lean = search(g, f, 0, Goal::Peak, cancel);
-        if (lean.cancelled) return fail("lower-set-dp: cancelled");
-        const std::int64_t need = lean.labels[std::size_t(lean.best)].peak;
-        return needsBudget(name, need, limit);
+    Search s = search(g, f, limit, Goal::Time, 0, cancel);
+    if (s.best < 0 && limit > 0) {
+        f = Family{};
+        f.words = (n + 63) / 64;
+        if (family == LowerSetFamily::Exact) {
+            if (long long count = allLowerSets(g, f); count > kMaxLowerSets)
+                return fail(std::string(name) + ": the graph has " +
+                            (count > kCountedLowerSets ? "more than " + std::to_string(kCountedLowerSets)
+                                                       : std::to_string(count)) +
+                            " lower sets, over the exact variant's limit of " + std::to_string(kMaxLowerSets) +
+                            " (its work grows with their square); use variant=approximate");
+        } else {
+            ancestorClosures(g, f);
+        }
+        f.finish();
+        // Approximate fronts keep labels a 1/kFrontLabels of the budget apart (see search).
+        const std::int64_t grain = family == LowerSetFamily::Exact ? 0 : limit / kFrontLabels;
+        s = search(g, f, limit, Goal::Time, grain, cancel);
+        if (s.cancelled) return fail("lower-set-dp: cancelled");
+        if (s.best < 0) {
+            Search lean = search(g, f, 0, Goal::Peak, grain, cancel);
+            if (lean.cancelled) return fail("lower-set-dp: cancelled");
+            const std::int64_t need = lean.front.back()[std::size_t(lean.best)].peak;
+            return needsBudget(name, need, limit);
+        }
     }
     // The chain of lower sets, from V back to ∅; the nodes each step adds form its segment.
     std::vector<int> sets;
-    for (int i = s.best; i >= 0; i = s.labels[std::size_t(i)].prev)
-        sets.push_back(s.labels[std::size_t(i)].set);
+    for (int set = int(s.front.size()) - 1, i = s.best; set >= 0;) {
+        sets.push_back(set);
+        const Label& l = s.front[std::size_t(set)][std::size_t(i)];
+        set = l.prevSet, i = l.prev;
+    }
     std::reverse(sets.begin(), sets.end());
     std::vector<int> segment(std::size_t(n), 0);
     for (std::size_t k = 1; k < sets.size(); ++k)
@@ -368,8 +388,9 @@ Result<GraphPlan> lowerSetDp(const Graph& g, std::int64_t limit, LowerSetFamily 
             if (f.has(sets[k], v) && !f.has(sets[k - 1], v)) segment[std::size_t(v)] = int(k) - 1;
     GraphPlan plan;
     plan.actions = segmentPlan(g, segment).actions;
-    plan.predicted_makespan_s = s.labels[std::size_t(s.best)].time;
-    plan.predicted_peak_bytes = s.labels[std::size_t(s.best)].peak;
+    const Label& best = s.front.back()[std::size_t(s.best)];
+    plan.predicted_makespan_s = best.time;
+    plan.predicted_peak_bytes = best.peak;
     plan.params["segments"] = std::to_string(sets.size() - 1);
     plan.params["lower_sets"] = std::to_string(f.rows.size());
     return plan;

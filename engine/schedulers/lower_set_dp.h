@@ -13,8 +13,12 @@ namespace ckpt {
 // each node (a node and all its ancestors), which on a chain are all the lower sets.
 enum class LowerSetFamily { Exact, Approximate };
 
-// The exact family's limit: the DP compares every pair of lower sets, so the work grows with its square.
+// The exact family's limit: the DP compares every pair of lower sets, so the work grows with its square. Past it the
+// lower sets are counted, up to kCountedLowerSets, for the refusal to say how many there are.
 constexpr long long kMaxLowerSets = 20000;
+constexpr long long kCountedLowerSets = 2'000'000;
+// The approximate variant's fronts keep labels at least a 1/kFrontLabels of the budget apart in checkpoint bytes.
+constexpr std::int64_t kFrontLabels = 512;
 
 // The fastest segmentation whose modelled peak stays within `limit` (0: none, so one segment, store-all's time).
 // The plan records the modelled peak (predicted_peak_bytes, >= the simulated one) and the exact makespan. When no
