@@ -301,6 +301,7 @@ Rounded roundLp(const Graph& g, const Stages& st, const std::vector<std::vector<
 // than theirs. A plan in another order (lower-set-dp may reverse nodes differently) is neither.
 struct FastPlans {
     Rounded start, raw;
+    Rounded any; // the fastest plan that fits, in checkmate's order or not: the answer when the MILP gives none
 };
 FastPlans fastStart(const Graph& g, const Stages& st, std::int64_t budget, std::int64_t limit,
                     const GraphSolveContext& ctx, std::map<std::string, std::string>& params) {
@@ -319,6 +320,11 @@ FastPlans fastStart(const Graph& g, const Stages& st, std::int64_t budget, std::
         request.budget_bytes = budget, request.cancel = ctx.cancel;
         auto fast = solveGraph(name, g, Hardware::unbounded(), request);
         if (!fast) continue;
+        if ((!best.any.found || fast->predicted_makespan_s < best.any.plan.makespan_s) &&
+            simulateGraph(g, fast->actions, SimOptions{limit, false})) {
+            best.any.found = true, best.any.source = std::string(name) + "'s plan";
+            best.any.plan = StagePlan{fast->actions, fast->predicted_makespan_s};
+        }
         auto sets = stagesOf(st, fast->actions);
         if (!sets) {
             notInOrder += std::string(notInOrder.empty() ? "" : ", ") + name;
@@ -361,14 +367,21 @@ Error milpError(MilpOutcome::Status status, const std::string& stoppedBy, std::i
 // by a few bytes per million, which the simulator refuses: then once more with rows a hundred-thousandth under the
 // limit. At the time limit, the better of CBC's incumbent and the rounding.
 Result<StagePlan> milpPlan(const Graph& g, const Stages& st, MilpOptions opt, Rounded& start, Rounded& raw,
-                           std::map<std::string, std::string>& params, double lpBound, double lpSeconds) {
+                           std::map<std::string, std::string>& params, double lpBound, double lpSeconds,
+                           const std::string& limitText, double totalSeconds) {
     const auto started = std::chrono::steady_clock::now();
     // The plan to return when the MILP ends with nothing better: the start, or a fast plan as it is when faster.
     Rounded& r = raw.found && (!start.found || raw.plan.makespan_s < start.plan.makespan_s) ? raw : start;
     const double seconds = opt.seconds;
     // CBC's root solves the LP again and cannot be interrupted inside it: when that would overrun the time limit,
     // the rounding stands.
-    if (r.found && 2 * lpSeconds > seconds) {
+    // With the LP's basis, CBC still takes seconds to copy and set up a large model before it looks at its clock: with
+    // less than a twentieth of the limit left, the start stands.
+    if (r.found && opt.solved_lp && seconds < 0.05 * totalSeconds) {
+        params["optimal"] = "no: " + limitText + " was reached; " + r.source;
+        return std::move(r.plan);
+    }
+    if (r.found && !opt.solved_lp && 2 * lpSeconds > seconds) {
         params["optimal"] =
             "no: too little time left for CBC after the LP (" + formatSeconds(lpSeconds) + "); " + r.source;
         return std::move(r.plan);
@@ -381,6 +394,8 @@ Result<StagePlan> milpPlan(const Graph& g, const Stages& st, MilpOptions opt, Ro
         opt.margin_bytes = margin;
         opt.seconds = std::max(0.01, seconds - secondsSince(started));
         solved = solveMilp(st, opt);
+        // The user's time limit, not what was left of it for CBC.
+        if (solved.stopped_by.rfind("the time limit of ", 0) == 0) solved.stopped_by = limitText;
         if (solved.status != MilpOutcome::Status::Optimal && solved.status != MilpOutcome::Status::Incumbent) break;
         plan = buildPlan(st, solved.compute, solved.keep);
         auto check = simulateGraph(g, plan.actions, {opt.limit, false});
@@ -450,92 +465,134 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
         const auto [footprint, op] = largestFootprint(st);
         if (footprint > limit)
             return infeasible("checkmate: the largest single-operation footprint, the " + op + ", is " +
-                              formatBytes(double(footprint)) + " (" + std::to_string(footprint) +
+                              formatBytes(double(footprint), unitsOf(double(limit))) + " (" +
+                              std::to_string(footprint) +
                               " B with its inputs, output, workspace and live gradients), over the budget of " +
                               formatBytes(double(limit)) + " (" + std::to_string(limit) + " B)");
-        // The model grows as n^2 and faster (stages x positions, and per stage the releases after each use): refuse
-        // one that would not fit in memory before building it. The binaries alone bound it from below in O(n); below
-        // that bound, a dry run of the build counts it (in time proportional to the limit).
-        const double maxBytes = double(params.integer("max_memory_mb")) * 1024 * 1024;
-        const long long binaries = milpBinaries(st);
-        MilpSize size;
-        size.binaries = binaries;
-        size.bytes = kMinBytesPerBinary * double(binaries);
-        if (size.bytes <= maxBytes) size = countMilp(st, limit, ctx.cancel);
-        if (ctx.cancelled()) return fail("checkmate: cancelled");
-        if (size.bytes > maxBytes)
-            return fail("checkmate: the MILP for " + std::to_string(st.n) + " nodes would have " +
-                        thousands(size.binaries) + " binary variables" +
-                        (size.nonzeros ? ", " + thousands(size.columns) + " columns and " + thousands(size.nonzeros) +
-                                             " nonzeros: about "
-                                       : ": at least ") +
-                        formatBytes(size.bytes) + " to build and solve; the limit is " + formatBytes(maxBytes) +
-                        " (parameter max_memory_mb). Use dtr or chen-greedy on a graph this "
-                        "large");
-        out.params["milp_size"] = thousands(size.binaries) + " binaries, " + thousands(size.columns) + " columns, " +
-                                  thousands(size.nonzeros) + " nonzeros";
-        auto timeUp = [&] { return ctx.cancelled() || secondsSince(started) > seconds; };
-        // The LP relaxation first, in both modes: its rounding is lp-rounding's plan, and the MILP's first incumbent.
-        MilpOptions opt;
-        opt.limit = limit, opt.relax = true, opt.seconds = seconds, opt.cancel = ctx.cancel;
-        opt.nodes = params.integer("node_limit"), opt.iterations = params.integer("iteration_limit");
-        MilpOutcome lp = solveMilp(st, opt);
-        if (lp.status != MilpOutcome::Status::Optimal)
-            return milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", limit, footprint);
-        if (lp.binaries != size.binaries)
-            return fail("checkmate: the model has " + std::to_string(lp.binaries) + " binaries, its count said " +
-                        std::to_string(size.binaries) + " (a bug)");
-        out.params["lp_bound_s"] = number(lp.objective_s + backward);
-        Rounded r = roundLp(g, st, lp.keep_value, limit, timeUp);
-        // The paper's budget search: roundings of the LP at a smaller budget overshoot it less, so they fit the real
-        // one more often. Each try costs one more LP, so only while three more fit in the time left.
-        const double lpSeconds = secondsSince(started);
-        for (double factor : {0.9, 0.75, 0.6, 0.45}) {
-            if (r.stopped || lpSeconds * 3 > seconds - secondsSince(started) || ctx.cancelled()) break;
-            MilpOptions tighter = opt;
-            tighter.margin_bytes = (1 - factor) * double(limit);
-            tighter.seconds = seconds - secondsSince(started);
-            MilpOutcome lower = solveMilp(st, tighter);
-            if (lower.status != MilpOutcome::Status::Optimal) break;
-            Rounded more = roundLp(g, st, lower.keep_value, limit, timeUp);
-            more.tried += r.tried;
-            if (more.found && (!r.found || more.plan.makespan_s < r.plan.makespan_s)) {
-                r = std::move(more);
-                out.params["lp_rounding_budget_factor"] = number(factor);
-            } else {
-                r.tried = more.tried, r.stopped = more.stopped;
-            }
-        }
-        if (ctx.cancelled())
-            return fail("checkmate: cancelled after the LP relaxation and " + std::to_string(r.tried) + " roundings");
+        // The fast schedulers' plans first (milliseconds): the MIP start, and the answer whenever the MILP gives none
+        // (too large to build, the time limit inside the LP relaxation, no plan in checkmate's order), marked not
+        // proven, so checkmate answers wherever any of them does.
         FastPlans fast;
-        if (!rounding) {
-            fast = fastStart(g, st, ctx.budget, limit, ctx, out.params);
+        if (!rounding) fast = fastStart(g, st, ctx.budget, limit, ctx, out.params);
+        if (ctx.cancelled()) return fail("checkmate: cancelled");
+        std::optional<double> bound; // the LP's lower bound on the makespan, once solved
+        auto fallback = [&](const Error& why, const std::string& reason) -> Result<StagePlan> {
+            Rounded* best = nullptr;
+            for (Rounded* r : {&fast.start, &fast.raw, &fast.any})
+                if (r->found && (!best || r->plan.makespan_s < best->plan.makespan_s)) best = r;
+            if (!best || ctx.cancelled()) return why;
+            out.params["optimal"] = "no: " + reason + "; " + best->source;
+            if (best == &fast.any && !fast.start.found) out.params["optimal"] += " (not in checkmate's order)";
+            return std::move(best->plan);
+        };
+        auto answer = [&]() -> Result<StagePlan> {
+            // The model grows as n^2 and faster (stages x positions, and per stage the releases after each use):
+            // refuse one that would not fit in memory before building it. The binaries alone bound it from below in
+            // O(n); below that bound, a dry run of the build counts it (in time proportional to the limit).
+            const double maxBytes = double(params.integer("max_memory_mb")) * 1024 * 1024;
+            const long long binaries = milpBinaries(st);
+            MilpSize size;
+            size.binaries = binaries;
+            size.bytes = kMinBytesPerBinary * double(binaries);
+            if (size.bytes <= maxBytes) size = countMilp(st, limit, ctx.cancel);
+            if (ctx.cancelled()) return fail("checkmate: cancelled");
+            if (size.bytes > maxBytes) {
+                const std::string what = "the MILP for " + std::to_string(st.n) + " nodes would have " +
+                                         thousands(size.binaries) + " binary variables" +
+                                         (size.nonzeros ? ", " + thousands(size.columns) + " columns and " +
+                                                              thousands(size.nonzeros) + " nonzeros: about "
+                                                        : ": at least ") +
+                                         formatBytes(size.bytes, ByteUnits::Binary) +
+                                         " to build and solve, over max_memory_mb (" + formatBytes(maxBytes) + ")";
+                return fallback(fail("checkmate: " + what + "; use dtr or chen-greedy on a graph this large"), what);
+            }
+            out.params["milp_size"] = thousands(size.binaries) + " binaries, " + thousands(size.columns) +
+                                      " columns, " + thousands(size.nonzeros) + " nonzeros";
+            auto timeUp = [&] { return ctx.cancelled() || secondsSince(started) > seconds; };
+            // The LP relaxation, in both modes: its rounding is lp-rounding's plan, and the MILP's first incumbent.
+            MilpOptions opt;
+            opt.limit = limit, opt.relax = true, opt.cancel = ctx.cancel;
+            opt.seconds = std::max(0.01, seconds - secondsSince(started));
+            opt.nodes = params.integer("node_limit"), opt.iterations = params.integer("iteration_limit");
+            MilpOutcome lp = solveMilp(st, opt);
+            if (lp.status == MilpOutcome::Status::Stopped)
+                return fallback(milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", limit, footprint),
+                                lp.stopped_by + " was reached in the LP relaxation, before any bound");
+            if (lp.status == MilpOutcome::Status::Infeasible)
+                return fallback(milpError(lp.status, "", limit, footprint),
+                                "no plan in checkmate's order fits (its LP relaxation is infeasible)");
+            if (lp.status != MilpOutcome::Status::Optimal)
+                return milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", limit, footprint);
+            if (lp.binaries != size.binaries)
+                return fail("checkmate: the model has " + std::to_string(lp.binaries) + " binaries, its count said " +
+                            std::to_string(size.binaries) + " (a bug)");
+            bound = lp.objective_s + backward;
+            out.params["lp_bound_s"] = number(*bound);
+            out.params["lp_iterations"] =
+                std::to_string(lp.iterations) + (lp.warm ? " (from the LP basis of another budget)" : "");
+            Rounded r = roundLp(g, st, lp.keep_value, limit, timeUp);
+            // The paper's budget search: roundings of the LP at a smaller budget overshoot it less, so they fit the
+            // real one more often. Each try costs one more LP: from scratch, only while three more fit in the time
+            // left; from this one's basis (the model is the same, its right-hand sides lower) while a tenth of the
+            // time is left, each stopping at the limit.
+            const double lpSeconds = secondsSince(started);
+            for (double factor : {0.9, 0.75, 0.6, 0.45}) {
+                const double left = seconds - secondsSince(started);
+                if (r.stopped || ctx.cancelled() || left < 0.1 * seconds || (!lp.lp && lpSeconds * 3 > left)) break;
+                MilpOptions tighter = opt;
+                tighter.margin_bytes = (1 - factor) * double(limit);
+                tighter.seconds = seconds - secondsSince(started);
+                MilpOutcome lower = solveMilp(st, tighter);
+                if (lower.status != MilpOutcome::Status::Optimal) break;
+                Rounded more = roundLp(g, st, lower.keep_value, limit, timeUp);
+                more.tried += r.tried;
+                if (more.found && (!r.found || more.plan.makespan_s < r.plan.makespan_s)) {
+                    r = std::move(more);
+                    out.params["lp_rounding_budget_factor"] = number(factor);
+                } else {
+                    r.tried = more.tried, r.stopped = more.stopped;
+                }
+            }
+            if (ctx.cancelled())
+                return fail("checkmate: cancelled after the LP relaxation and " + std::to_string(r.tried) +
+                            " roundings");
             if (fast.start.found && (!r.found || fast.start.plan.makespan_s < r.plan.makespan_s)) {
                 fast.start.tried = r.tried, fast.start.stopped = r.stopped;
                 r = std::move(fast.start);
+                fast.start.found = false;
             }
-            if (r.found) out.params["mip_start"] = r.source + " (" + number(r.plan.makespan_s) + " s)";
-        }
-        out.params["roundings_tried"] = std::to_string(r.tried);
-        if (r.stopped) out.params["roundings_stopped"] = "the time limit of " + formatSeconds(seconds) + " was reached";
-        if (rounding && r.found) {
-            plan = std::move(r.plan);
-            out.params["optimal"] = "unknown (rounded)";
-        } else if (!r.found && !fast.raw.found && 2 * lpSeconds > seconds - secondsSince(started)) {
-            // CBC's root solves the LP again and cannot be interrupted inside it: it would overrun the time limit.
-            return infeasible("checkmate: no plan within the time limit of " + formatSeconds(seconds) + ": the LP " +
-                              "relaxation took " + formatSeconds(lpSeconds) + ", none of its " +
-                              std::to_string(r.tried) +
-                              " roundings fits the budget, and too little time is left for CBC; raise time_limit or "
-                              "the budget");
-        } else {
+            if (!rounding && r.found) out.params["mip_start"] = r.source + " (" + number(r.plan.makespan_s) + " s)";
+            out.params["roundings_tried"] = std::to_string(r.tried);
+            if (r.stopped)
+                out.params["roundings_stopped"] = "the time limit of " + formatSeconds(seconds) + " was reached";
+            if (rounding && r.found) {
+                out.params["optimal"] = "unknown (rounded)";
+                return std::move(r.plan);
+            }
+            if (!r.found && !fast.raw.found && !lp.lp && 2 * lpSeconds > seconds - secondsSince(started))
+                // CBC's root solves the LP again and cannot be interrupted inside it: it would overrun the limit.
+                return fallback(infeasible("checkmate: no plan within the time limit of " + formatSeconds(seconds) +
+                                           ": the LP relaxation took " + formatSeconds(lpSeconds) + ", none of its " +
+                                           std::to_string(r.tried) +
+                                           " roundings fits the budget, and too little time is left for CBC; raise "
+                                           "time_limit or the budget"),
+                                "too little time left for CBC after the LP relaxation (" + formatSeconds(lpSeconds) +
+                                    ")");
             if (rounding) out.params["rounding"] = "no rounding fit the budget; the MILP's plan";
             opt.seconds = seconds - secondsSince(started);
-            auto solved = milpPlan(g, st, opt, r, fast.raw, out.params, lp.objective_s + backward, lpSeconds);
-            if (!solved) return solved.errorValue();
-            plan = std::move(*solved);
-        }
+            opt.solved_lp = lp.lp; // CBC's root starts at the LP's optimum
+            auto solved = milpPlan(g, st, opt, r, fast.raw, out.params, *bound, lpSeconds,
+                                   "the time limit of " + formatSeconds(seconds), seconds);
+            if (!solved && !solved.errorValue().infeasible) return solved.errorValue();
+            if (!solved) return fallback(solved.errorValue(), "the MILP found no plan");
+            return solved;
+        };
+        auto solved = answer();
+        if (!solved) return solved.errorValue();
+        plan = std::move(*solved);
+        // Not proven optimal: how far the plan may be from the optimum, when the LP gave a bound.
+        if (bound && *bound > 0 && out.params["optimal"].rfind("yes", 0) != 0)
+            out.params["gap"] = formatNumber(100 * (plan.makespan_s - *bound) / *bound, 3) + "% over the LP bound";
     }
     SimOptions sim{limit, false};
     auto tl = simulateGraph(g, plan.actions, sim);

@@ -10,6 +10,7 @@
 #include <CbcSolver.hpp>
 #include <ClpEventHandler.hpp>
 #include <CoinPackedMatrix.hpp>
+#include <CoinWarmStartBasis.hpp>
 #include <OsiClpSolverInterface.hpp>
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <list>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -126,13 +129,32 @@ struct Indices {
 
 using Choices = std::vector<std::vector<NodeImplementation>>;
 
-// Memory in units of the limit and time in units of the slowest forward keep CBC's tolerances meaningful. Byte counts
-// are integers, so the limit may gain half a byte.
+} // namespace
+
+struct SolvedLp {
+    OsiClpSolverInterface si; // the model with its integers marked, and the LP's optimal basis
+    Indices x;
+    double timeUnit = 1, margin = 0;
+    std::int64_t limit = 0;
+};
+
+namespace {
+
+// Memory in units of the graph's outputs (all of them together, about store-all's peak) and time in units of the
+// slowest forward keep CBC's tolerances meaningful. The budget only sets the right-hand sides, so the LP of one budget
+// starts the next one's from its basis (lpBases). Byte counts are integers, so the limit may gain half a byte.
 // Stops early (false) when `watch` says so: a model near the size limit takes seconds to build.
+double memoryUnit(const Stages& st) {
+    double all = 0;
+    for (int p = 0; p < st.n; ++p)
+        all += double(st.bytes(p));
+    return std::max(1.0, all);
+}
+
 bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit, const Watch& watch, Model& m,
            Indices& x, const Choices* choices = nullptr) {
     const int n = st.n, T = st.T;
-    const double unit = double(limit);
+    const double unit = memoryUnit(st);
     const double cap = (double(limit) + 0.5 - margin) / unit;
     auto choosing = [&](int p) { return choices && (*choices)[std::size_t(p)].size() > 1; };
     x.R.assign(std::size_t(T), std::vector<int>(std::size_t(n), -1));
@@ -190,8 +212,12 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
         std::vector<std::vector<std::pair<int, double>>> freed(static_cast<std::size_t>(n));
         for (int i = 0; i <= st.last(t); ++i) {
             if ((at(R, i) < 0 && at(S, i) < 0) || st.needed(t, i)) continue;
+            // Released right after its own computation only when that is the stage's own first computation (freed
+            // to be recomputed later): a recomputation that no later computation of the stage reads, the stage does
+            // not keep and the backward does not need costs time and saves nothing, so an optimal solution never
+            // has one. Leaving its FREE out keeps that optimum (and so the LP's bound) and a fifth of the model.
             std::vector<int> ks;
-            if (at(R, i) >= 0) ks.push_back(i);
+            if (at(R, i) >= 0 && st.forced(t, i)) ks.push_back(i);
             for (int q : st.consumers[std::size_t(i)])
                 if (q <= st.last(t) && at(R, q) >= 0) ks.push_back(q);
             std::sort(ks.begin(), ks.end());
@@ -271,6 +297,60 @@ void readSolution(const Stages& st, const Indices& x, const double* sol, MilpOut
         }
 }
 
+// What the model's matrix and costs depend on, all of it: two graphs with the same key build the same columns and rows,
+// whatever the budget (which sets right-hand sides only).
+std::string modelKey(const Stages& st) {
+    std::string key = std::to_string(st.n);
+    char buf[64];
+    for (int p = 0; p < st.n; ++p) {
+        const GraphNode& node = st.graph.node(st.order[std::size_t(p)]);
+        std::snprintf(buf, sizeof buf, "|%lld,%lld,%a,%d,%d%d:", (long long)st.bytes(p), (long long)st.workspace(p),
+                      st.forward(p), st.deadFrom(p), int(node.needs_output), int(node.needs_inputs));
+        key += buf;
+        for (int u : st.inputs[std::size_t(p)])
+            key += std::to_string(u) + ",";
+    }
+    for (int t = st.n; t < st.T; ++t)
+        key += "|" + std::to_string(st.grads(t)) + "," + std::to_string(st.backwardExtra(t));
+    return key;
+}
+
+// The last LP bases of a few models (the budgets of one compare, a slider's moves): an LP whose model was solved before
+// at another budget starts from that basis, which is still dual feasible (only the right-hand sides moved), so the
+// dual simplex goes on from there rather than from the slack basis. A basis left by a stopped solve is kept too: the
+// next solve goes on from it.
+class BasisCache {
+public:
+    std::shared_ptr<const CoinWarmStartBasis> find(const std::string& key) {
+        std::lock_guard lock(m_mutex);
+        for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
+            if (it->first == key) {
+                m_entries.splice(m_entries.begin(), m_entries, it);
+                return m_entries.front().second;
+            }
+        return nullptr;
+    }
+    void keep(const std::string& key, std::shared_ptr<const CoinWarmStartBasis> basis) {
+        std::lock_guard lock(m_mutex);
+        m_entries.remove_if([&](const auto& e) { return e.first == key; });
+        m_entries.emplace_front(key, std::move(basis));
+        while (m_entries.size() > 4)
+            m_entries.pop_back();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::list<std::pair<std::string, std::shared_ptr<const CoinWarmStartBasis>>> m_entries;
+};
+
+BasisCache& lpBases() {
+    static BasisCache cache;
+    return cache;
+}
+
+// Past this many columns a MIP start is given to CBC as a cutoff (see solveMilp).
+constexpr int kMipStartColumns = 20000;
+
 // CbcMain0/CbcMain1 keep state in statics: one solve at a time. A waiting solve still honours cancel and its deadline.
 std::timed_mutex g_cbc;
 
@@ -312,21 +392,35 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
     for (int p = 0; p < st.n; ++p)
         timeUnit = std::max(timeUnit, st.forward(p));
     if (timeUnit <= 0) timeUnit = 1;
-    Model m;
-    Indices x;
     if (opt.implementations)
         for (const auto& impls : *opt.implementations)
             for (const NodeImplementation& c : impls)
                 timeUnit = std::max(timeUnit, c.forward);
-    if (!build(st, opt.limit, opt.margin_bytes, timeUnit, watch, m, x, opt.implementations)) {
-        out.status = watch.cancelled() ? MilpOutcome::Status::Cancelled : MilpOutcome::Status::Stopped;
-        out.stopped_by = timeLimit + ", while building the model";
-        return out;
-    }
-    out.binaries = (long long)m.integers.size();
-    OsiClpSolverInterface si;
-    m.load(si);
-    m = Model{}; // Clp holds its own copy
+    auto lp = std::make_shared<SolvedLp>();
+    OsiClpSolverInterface& si = lp->si;
+    Indices& x = lp->x;
+    lp->timeUnit = timeUnit, lp->margin = opt.margin_bytes, lp->limit = opt.limit;
+    const bool reuse = !opt.relax && opt.solved_lp && !opt.implementations && opt.solved_lp->limit == opt.limit &&
+                       opt.solved_lp->margin == opt.margin_bytes && opt.solved_lp->timeUnit == timeUnit;
+    if (reuse) {
+        si = opt.solved_lp->si; // a copy with the basis: the LP's optimum is CBC's root at once
+        x = opt.solved_lp->x;
+        si.getModelPtr()->setMaximumWallSeconds(-1);
+        si.getModelPtr()->setMaximumIterations(INT_MAX);
+        ClpEventHandler none;
+        si.getModelPtr()->passInEventHandler(&none);
+    } else {
+        Model m;
+        if (!build(st, opt.limit, opt.margin_bytes, timeUnit, watch, m, x, opt.implementations)) {
+            out.status = watch.cancelled() ? MilpOutcome::Status::Cancelled : MilpOutcome::Status::Stopped;
+            out.stopped_by = timeLimit + ", while building the model";
+            return out;
+        }
+        m.load(si);
+    } // the Model's arrays go here: Clp holds its own copy
+    out.binaries = 0;
+    for (int c = 0; c < si.getNumCols(); ++c)
+        out.binaries += si.isInteger(c);
     si.messageHandler()->setLogLevel(0);
     si.getModelPtr()->setLogLevel(0);
     si.setHintParam(OsiDoReducePrint, true, OsiHintTry);
@@ -336,11 +430,28 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
         si.getModelPtr()->setMaximumWallSeconds(opt.seconds);
         if (opt.iterations > 0)
             si.getModelPtr()->setMaximumIterations(int(std::min<long long>(opt.iterations, INT_MAX)));
-        si.initialSolve();
+        const std::string key = opt.implementations ? "" : modelKey(st);
+        const auto basis = key.empty() ? nullptr : lpBases().find(key);
+        if (basis && si.setWarmStart(basis.get())) {
+            si.setHintParam(OsiDoDualInResolve, true, OsiHintDo);
+            si.resolve();
+            out.warm = true;
+        } else {
+            si.initialSolve();
+        }
+        out.iterations = si.getIterationCount();
+        if (!key.empty() && !watch.cancelled()) {
+            std::unique_ptr<CoinWarmStart> state(si.getWarmStart());
+            if (auto* b = dynamic_cast<CoinWarmStartBasis*>(state.get()))
+                lpBases().keep(key, std::make_shared<const CoinWarmStartBasis>(*b));
+        }
         if (si.isProvenOptimal()) {
             out.status = MilpOutcome::Status::Optimal;
             readSolution(st, x, si.getColSolution(), out);
             out.objective_s = out.bound_s = si.getObjValue() * timeUnit;
+            ClpEventHandler none; // the handler's clock is this solve's
+            si.getModelPtr()->passInEventHandler(&none);
+            out.lp = std::move(lp);
         } else if (watch.cancelled()) {
             out.status = MilpOutcome::Status::Cancelled;
         } else if (si.isProvenPrimalInfeasible()) {
@@ -368,7 +479,20 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
     data.noPrinting_ = true;
     data.useSignalHandler_ = false;
     CbcMain0(model, data);
-    if (opt.start_compute && opt.start_keep) {
+    // A large model gets the start's objective as CBC's cutoff rather than the start itself: CBC checks a MIP start by
+    // solving the LP with its binaries fixed, from no basis, which took minutes on ResNet-50 (the caller keeps the
+    // start and returns it when CBC finds nothing better).
+    std::string cutoff;
+    if (opt.start_compute && si.getNumCols() > kMipStartColumns) {
+        const double* cost = si.getObjCoefficients();
+        double objective = 0;
+        for (std::size_t t = 0; t < x.R.size(); ++t)
+            for (std::size_t p = 0; p < x.R[t].size(); ++p)
+                if (x.R[t][p] >= 0 && (*opt.start_compute)[t][p]) objective += cost[x.R[t][p]];
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", objective + 1e-9 * std::max(1.0, std::abs(objective)));
+        cutoff = buf;
+    } else if (opt.start_compute && opt.start_keep) {
         // CBC matches a MIP start by column name; it fixes the binaries given and solves for FREE and U.
         model.solver()->setIntParam(OsiNameDiscipline, 1);
         for (int c = 0; c < si.getNumCols(); ++c)
@@ -389,6 +513,9 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
     const std::string maxNodes = std::to_string(std::min<long long>(opt.nodes, INT_MAX));
     std::vector<const char*> argv = {"checkmate", "-log", "0", "-timeMode", "elapsed", "-sec", sec.c_str()};
     if (opt.nodes > 0) argv.insert(argv.end(), {"-maxNodes", maxNodes.c_str()});
+    // On a large model CBC's root cuts (probing tens of thousands of binaries) run for many seconds between its checks
+    // of the clock (22 s past a 60 s limit on ResNet-50): there it branches from the LP at once.
+    if (!cutoff.empty()) argv.insert(argv.end(), {"-cutoff", cutoff.c_str(), "-cuts", "off"});
     argv.insert(argv.end(), {"-preprocess", "off", "-solve", "-quit"});
     CbcMain1(
         int(argv.size()), argv.data(), model, [](CbcModel*, int) { return 0; }, data);

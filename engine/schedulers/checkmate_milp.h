@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,8 @@ struct StagePlan {
 };
 StagePlan buildPlan(const Stages& stages, const StageSets& compute, const StageSets& keep);
 
+struct SolvedLp; // an LP relaxation as solved, with its basis (checkmate_milp.cpp)
+
 struct MilpOptions {
     std::int64_t limit = 0; // bytes, > 0
     bool relax = false;     // solve the LP relaxation only
@@ -83,6 +86,10 @@ struct MilpOptions {
     // computations and its backward hold the chosen one's workspace, and the objective adds the chosen backward's
     // seconds.
     const std::vector<std::vector<NodeImplementation>>* implementations = nullptr;
+    // The MILP (relax = false) starts from this LP relaxation as solved, when it was built with the same limit and
+    // margin and no implementations: CBC's root then needs no simplex iteration, where it solved the whole LP again
+    // (50 s on ResNet-50).
+    std::shared_ptr<const SolvedLp> solved_lp;
 };
 
 struct MilpOutcome {
@@ -96,6 +103,9 @@ struct MilpOutcome {
     double objective_s = 0;                      // forward seconds of the solution (LP: its relaxed objective)
     double bound_s = 0;                          // the solver's lower bound on the forward seconds
     std::vector<int> implementation;             // per position, the chosen one (with implementations)
+    std::shared_ptr<const SolvedLp> lp;          // the LP relaxation solved to optimality (relax only), for reuse
+    long long iterations = 0;                    // the LP's simplex iterations (relax only)
+    bool warm = false; // the LP started from the basis of the same model at another budget (relax only)
 };
 MilpOutcome solveMilp(const Stages& stages, const MilpOptions& options);
 
