@@ -254,14 +254,31 @@ int cmdCompare(int argc, char** argv) {
             header.push_back("peak L" + std::to_string(l));
         header.push_back("solve");
         Table t(header);
+        // A MILP's parameters run to hundreds of characters (why a plan is not proven, its MIP start): the table cuts
+        // them, --json and --csv keep them whole.
+        constexpr std::size_t kParamsWidth = 48;
+        t.limitWidth(2, kParamsWidth);
+        // Every size in the table in one family: decimal only when every budget was typed in decimal units.
+        ByteUnits units = ByteUnits::Decimal;
+        bool anyBudget = false;
+        for (const Run& r : runs)
+            if (r.budget_bytes > 0 && !r.bad_input) {
+                anyBudget = true;
+                if (unitsOf(double(r.budget_bytes)) == ByteUnits::Binary) units = ByteUnits::Binary;
+            }
+        if (!anyBudget) units = ByteUnits::Binary;
         std::vector<std::string> notes;
         for (const Run& r : runs) {
+            // Whether a plan is proven comes first, before it is cut.
             std::string params;
+            for (const char* first : {"optimal", "gap"})
+                if (auto it = r.params.find(first); it != r.params.end())
+                    params += (params.empty() ? "" : " ") + it->first + "=" + it->second;
             for (const auto& [k, v] : r.params)
-                params += (params.empty() ? "" : " ") + k + "=" + v;
-            std::vector<std::string> row = {r.scheduler,
-                                            r.budget_bytes ? formatBytes(double(r.budget_bytes), Zeros::Keep) : "none",
-                                            params.empty() ? "-" : params};
+                if (k != "optimal" && k != "gap") params += (params.empty() ? "" : " ") + k + "=" + v;
+            std::vector<std::string> row = {
+                r.scheduler, r.budget_bytes ? formatBytes(double(r.budget_bytes), units, Zeros::Keep) : "none",
+                params.empty() ? "-" : params};
             if (!r.feasible) {
                 // The same reason at every budget (a machine that lacks a level) is one note.
                 const std::string note = r.scheduler + ": " + r.message;
@@ -276,13 +293,16 @@ int cmdCompare(int argc, char** argv) {
                 row.push_back(formatSeconds(tt.makespan_s, Zeros::Keep));
                 row.push_back(fmt("%.3fx", overheadOf(r)));
                 for (int l = 0; l < hw->levelCount(); ++l)
-                    row.push_back(formatBytes(double(tt.peak_bytes[size_t(l)]), Zeros::Keep));
+                    row.push_back(formatBytes(double(tt.peak_bytes[size_t(l)]), units, Zeros::Keep));
                 row.push_back(fmt("%.1f ms", r.solve_ms));
             }
             t.add(row);
         }
         std::printf("%s (%s) on %s\n\n", problem->name().c_str(), problemSize(*problem).c_str(), hw->name().c_str());
         std::fputs(t.render().c_str(), stdout);
+        if (t.cutAny())
+            std::printf("\n(parameters cut at %zu characters with \u2026: --json or --csv FILE gives them whole)\n",
+                        kParamsWidth);
         if (!notes.empty()) std::puts("");
         for (std::size_t k = 0; k < notes.size(); ++k)
             std::printf("[%zu] %s\n", k + 1, notes[k].c_str());
@@ -296,7 +316,11 @@ int cmdCompare(int argc, char** argv) {
             std::string params;
             for (const auto& [k, v] : r.params)
                 params += (params.empty() ? "" : " ") + k + "=" + v;
-            csv += r.scheduler + "," + std::to_string(r.budget_bytes) + "," + params + "," + (r.feasible ? "1" : "0");
+            // Parameter texts hold commas (a MILP's reasons): quoted, as the message is.
+            for (char& c : params)
+                if (c == '"') c = '\'';
+            csv +=
+                r.scheduler + "," + std::to_string(r.budget_bytes) + ",\"" + params + "\"," + (r.feasible ? "1" : "0");
             if (r.feasible) {
                 const Totals& tt = r.timeline->totals;
                 csv += "," + std::to_string(tt.forward_steps) + "," + std::to_string(tt.recomputed_steps) + "," +

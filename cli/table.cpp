@@ -20,17 +20,37 @@ bool numeric(const std::string& s) {
 
 } // namespace
 
+std::string Table::fitted(std::size_t column, const std::string& cell) const {
+    auto it = m_widest.find(column);
+    if (it == m_widest.end() || width(cell) <= it->second) return cell;
+    // Cut after widest - 1 code points, then the ellipsis.
+    std::size_t kept = 0, at = 0;
+    for (; at < cell.size(); ++at)
+        if ((static_cast<unsigned char>(cell[at]) & 0xC0) != 0x80 && kept++ == it->second - 1) break;
+    std::string out = cell.substr(0, at);
+    while (!out.empty() && out.back() == ' ')
+        out.pop_back();
+    return out + "\u2026";
+}
+
+bool Table::cutAny() const {
+    for (const auto& r : m_rows)
+        for (std::size_t c = 0; c < r.size(); ++c)
+            if (fitted(c, r[c]) != r[c]) return true;
+    return false;
+}
+
 std::string Table::render() const {
     std::vector<std::size_t> w(m_header.size(), 0);
     for (std::size_t c = 0; c < m_header.size(); ++c)
         w[c] = width(m_header[c]);
     for (const auto& r : m_rows)
         for (std::size_t c = 0; c < r.size() && c < w.size(); ++c)
-            w[c] = std::max(w[c], width(r[c]));
+            w[c] = std::max(w[c], width(fitted(c, r[c])));
     auto line = [&](const std::vector<std::string>& r, bool header) {
         std::string out;
         for (std::size_t c = 0; c < w.size(); ++c) {
-            std::string cell = c < r.size() ? r[c] : "";
+            std::string cell = c < r.size() ? (header ? r[c] : fitted(c, r[c])) : "";
             std::string pad(w[c] - width(cell), ' ');
             out += (c ? "  " : "") + (!header && numeric(cell) ? pad + cell : cell + pad);
         }

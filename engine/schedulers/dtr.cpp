@@ -302,7 +302,7 @@ private:
             if (victim < 0) {
                 const std::int64_t need = mem + extra;
                 return stop(infeasible("dtr (" + std::string(kHeuristicNames[int(h)]) + "): the " + what + " needs " +
-                                       formatBytes(double(need)) + " (" + std::to_string(need) +
+                                       formatBytes(double(need), unitsOf(double(limit))) + " (" + std::to_string(need) +
                                        " B) with every output it does not read evicted; the budget is " +
                                        formatBytes(double(limit)) + " (" + std::to_string(limit) + " B)"));
             }

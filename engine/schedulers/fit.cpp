@@ -108,9 +108,10 @@ int fewestBuildable(int lo, int hi, const std::function<double(int)>& actions) {
 }
 
 Error needsBudget(const std::string& scheduler, std::int64_t need, std::int64_t limit) {
-    return infeasible(scheduler + " needs at least " + formatBytes(double(need)) + " (" + std::to_string(need) +
-                      " B) in level 0; the budget is " + formatBytes(double(limit)) + " (" + std::to_string(limit) +
-                      " B)");
+    const ByteUnits units = unitsOf(double(limit));
+    return infeasible(scheduler + " needs at least " + formatBytes(double(need), units) + " (" + std::to_string(need) +
+                      " B) in level 0; the budget is " + formatBytes(double(limit), units) + " (" +
+                      std::to_string(limit) + " B)");
 }
 
 Result<Plan> largestFitting(const std::string& scheduler, const std::string& knob, int lo, int hi, std::int64_t limit,

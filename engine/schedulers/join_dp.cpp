@@ -697,8 +697,9 @@ Result<GraphPlan> joinDp(const Graph& g, std::int64_t limit, int slots, const st
             if (!r) return r.errorValue();
             (r->time == kInf ? lo : hi) = mid;
         }
-        return infeasible("join-dp: no plan of its class fits " + formatBytes(effective) + "; it needs about " +
-                          formatBytes(hi));
+        const ByteUnits units = unitsOf(double(effective));
+        return infeasible("join-dp: no plan of its class fits " + formatBytes(double(effective), units) +
+                          "; it needs about " + formatBytes(double(hi), units));
     }
     GraphPlan plan;
     plan.actions = std::move(solved->actions);

@@ -117,9 +117,10 @@ std::string levelOverflow(const std::string& scheduler, const Chain& chain, cons
         need += chain.stateBytes(j);
     const std::int64_t cap = hw.level(level).capacity_bytes;
     if (need <= cap) return {};
-    return scheduler + " keeps " + std::to_string(written.size()) + " states (" + formatBytes(double(need)) +
-           ") on level " + std::to_string(level) + " (" + hw.level(level).name + "), over its capacity of " +
-           formatBytes(double(cap)) + ": use fewer or longer intervals";
+    return scheduler + " keeps " + std::to_string(written.size()) + " states (" +
+           formatBytes(double(need), unitsOf(double(cap))) + ") on level " + std::to_string(level) + " (" +
+           hw.level(level).name + "), over its capacity of " + formatBytes(double(cap)) +
+           ": use fewer or longer intervals";
 }
 
 } // namespace ckpt

@@ -68,8 +68,8 @@ SchedulerInfo offloadAllScheduler() {
                 tapes += chain.step(i).tape_bytes;
             if (tapes > hw.level(L).capacity_bytes)
                 return infeasible(name + ": the " + std::to_string(chain.length()) + " tapes take " +
-                                  formatBytes(double(tapes)) + " (" + std::to_string(tapes) + " B), over level " +
-                                  std::to_string(L) + "'s capacity of " +
+                                  formatBytes(double(tapes), unitsOf(double(hw.level(L).capacity_bytes))) + " (" +
+                                  std::to_string(tapes) + " B), over level " + std::to_string(L) + "'s capacity of " +
                                   formatBytes(double(hw.level(L).capacity_bytes)) + " (" +
                                   std::to_string(hw.level(L).capacity_bytes) + " B)");
         }

@@ -242,7 +242,7 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
         if (*ok) break;
         if (hi > std::numeric_limits<std::int64_t>::max() / 4)
             return infeasible(name + ": no plan fits " + formatBytes(double(budget)) + " (" + std::to_string(budget) +
-                              " B), nor any budget tried up to " + formatBytes(double(hi)));
+                              " B), nor any budget tried up to " + formatBytes(double(hi), unitsOf(double(budget))));
         lo = hi, hi *= 2;
     }
     while (hi - lo > 1) {

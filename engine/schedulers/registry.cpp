@@ -88,9 +88,10 @@ Result<std::string> checkValue(const std::string& scheduler, const ParamSpec& p,
         auto b = parseBytes(value);
         if (!b) return fail(where + b.error());
         v = double(*b);
-        return v < p.min || v > p.max ? Result<std::string>(fail(where + "must be between " + formatBytes(p.min) +
-                                                                 " and " + formatBytes(p.max)))
-                                      : Result<std::string>(std::to_string(*b));
+        return v < p.min || v > p.max
+                   ? Result<std::string>(fail(where + "must be between " + formatBytes(p.min, unitsOf(p.max)) +
+                                              " and " + formatBytes(p.max)))
+                   : Result<std::string>(std::to_string(*b));
     }
     case ParamType::Choice:
         for (const auto& c : p.choices)

@@ -113,29 +113,45 @@ std::string number(double v, int decimals, Zeros zeros) {
 
 } // namespace
 
-std::string formatBytes(double bytes, Zeros zeros) {
+namespace {
+
+// `bytes` as the largest unit of the family that keeps it at 1 or more (1024 or 1000 apart).
+std::string inFamily(double bytes, ByteUnits units, Zeros zeros) {
     static const char* binary[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     static const char* decimal[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-    if (!std::isfinite(bytes)) return std::to_string(bytes) + " B";
+    const double step = units == ByteUnits::Binary ? 1024.0 : 1000.0;
     int i = 0;
     double v = bytes;
-    while (std::fabs(v) >= 1024.0 && i < 5) {
-        v /= 1024.0;
+    while (std::fabs(v) >= step && i < 5) {
+        v /= step;
         ++i;
     }
     if (i == 0) return number(std::round(v), 0, zeros) + " B";
+    return number(v, 2, zeros) + " " + (units == ByteUnits::Binary ? binary : decimal)[i];
+}
+
+} // namespace
+
+ByteUnits unitsOf(double bytes) {
+    if (!std::isfinite(bytes)) return ByteUnits::Binary;
     // A binary multiple keeps its binary unit ("128 MiB", "1 GiB"). A value typed in decimal units ("1GB/s", 250 MB)
     // is an exact decimal multiple and not a binary one: it reads back in those units ("1 GB", not "953.67 MiB").
-    if (!exactWith(v, 2)) {
-        int k = 0;
-        double w = bytes;
-        while (std::fabs(w) >= 1000.0 && k < 5) {
-            w /= 1000.0;
-            ++k;
-        }
-        if (k > 0 && exactWith(w, 2)) return number(w, 2, zeros) + " " + decimal[k];
-    }
-    return number(v, 2, zeros) + " " + binary[i];
+    int i = 0, k = 0;
+    double v = bytes, w = bytes;
+    while (std::fabs(v) >= 1024.0 && i < 5)
+        v /= 1024.0, ++i;
+    while (std::fabs(w) >= 1000.0 && k < 5)
+        w /= 1000.0, ++k;
+    return i > 0 && !exactWith(v, 2) && k > 0 && exactWith(w, 2) ? ByteUnits::Decimal : ByteUnits::Binary;
+}
+
+std::string formatBytes(double bytes, ByteUnits units, Zeros zeros) {
+    if (!std::isfinite(bytes)) return std::to_string(bytes) + " B";
+    return inFamily(bytes, units, zeros);
+}
+
+std::string formatBytes(double bytes, Zeros zeros) {
+    return formatBytes(bytes, unitsOf(bytes), zeros);
 }
 
 std::string formatSeconds(double secs, Zeros zeros) {

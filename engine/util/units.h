@@ -21,6 +21,11 @@ enum class Zeros { Drop, Keep };
 // Binary units with two decimals ("1.53 MiB"); a value typed in decimal units, an exact multiple of 1000 that is not
 // one of 1024, in those ("1 GB" for 1e9, not "953.67 MiB").
 std::string formatBytes(double bytes, Zeros zeros = Zeros::Drop);
+// One unit family for every size of a message or a table, so that "13.24 MB" never stands beside "12.50 MiB": decimal
+// when the size it is about (the budget the user typed) reads in decimal units by the rule above, binary otherwise.
+enum class ByteUnits { Binary, Decimal };
+ByteUnits unitsOf(double reference);
+std::string formatBytes(double bytes, ByteUnits units, Zeros zeros = Zeros::Drop);
 std::string formatSeconds(double secs, Zeros zeros = Zeros::Drop); // "3.25 ms", "3 ms"
 
 // At most `significant` significant digits ("0.02234", "40.32").

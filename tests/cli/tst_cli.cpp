@@ -478,6 +478,39 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(rev.out).object()["steps"].toInt(), 20);
     }
 
+    // A MILP's parameters run to hundreds of characters: the table cuts them with "…" (and says so), --csv keeps them
+    // whole, quoted. Every size of a table is in one unit family: binary, or decimal when the budgets were typed so.
+    void compareTableStaysReadable() {
+        const QString graph = example("linear-32.ckpt-graph.json");
+        Output o = ckptRun({"compare", graph, "--schedulers", "checkmate,dtr", "--budgets", "50%", "--param",
+                            "checkmate.node_limit=1", "--csv", path("c.csv")});
+        QVERIFY2(o.code == 0, o.err.constData());
+        const QStringList lines = QString::fromUtf8(o.out).split('\n');
+        QString checkmateRow;
+        for (const QString& line : lines) {
+            QVERIFY2(line.size() < 160, qPrintable(line));
+            if (line.startsWith("checkmate ")) checkmateRow = line;
+        }
+        QVERIFY2(checkmateRow.contains("optimal=") && checkmateRow.contains(QString::fromUtf8("\u2026")),
+                 qPrintable(checkmateRow));
+        QVERIFY2(o.out.contains("--json or --csv FILE gives them whole"), o.out.constData());
+        QFile csv(path("c.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(csv.readAll());
+        const QString row = text.section('\n', 1, 1);
+        QVERIFY2(row.startsWith("checkmate,"), qPrintable(row));
+        const QString params = row.section('"', 1, 1); // the whole text, commas and all
+        QVERIFY2(params.size() > 48 && params.contains("optimal=") && params.contains("milp_size="), qPrintable(row));
+        QVERIFY2(row.section('"', 2).startsWith(",1,"), qPrintable(row)); // feasible, the columns after in place
+        // Budgets typed in decimal units: every size in MB; otherwise binary, with no decimal unit beside it.
+        Output dec = ckptRun({"compare", graph, "--schedulers", "dtr,chen-greedy", "--budgets", "19MB,30MB"});
+        QVERIFY2(dec.code == 0, dec.err.constData());
+        QVERIFY2(dec.out.contains(" MB") && !dec.out.contains("MiB"), dec.out.constData());
+        Output bin = ckptRun({"compare", graph, "--schedulers", "dtr,chen-greedy", "--budgets", "19MiB,30MiB"});
+        QVERIFY2(bin.code == 0, bin.err.constData());
+        QVERIFY2(bin.out.contains("MiB") && !bin.out.contains(" MB"), bin.out.constData());
+    }
+
     void joinDpPlansTheCrossModalExample() {
         // Two towers merging into one node: join-dp at 65 % of store-all's peak names its branch order, and its plan
         // file replays through ckpt simulate to the same time and peak.
