@@ -18,7 +18,7 @@ int cmdBench(int argc, char** argv) {
     Args args;
     if (!args.parse(argc, argv, 2, {"json", "graphs", "rotor-reference"},
                     {"steps", "slots", "repeat", "rotor-steps", "graph", "budgets", "schedulers", "param", "reduction",
-                     "overheads", "reduction-max-nodes", "onnx", "batch"})) {
+                     "overheads", "reduction-max-nodes", "onnx", "batch", "onnx-dir", "seq"})) {
         complain("bench: " + args.error());
         return BadInput;
     }

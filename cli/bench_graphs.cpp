@@ -5,14 +5,18 @@
 #include "commands.h"
 #include "common.h"
 #include "io/graph_io.h"
+#include "io/onnx_import.h"
 #include "run/runner.h"
 #include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
 #include "table.h"
 #include "util/units.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 namespace ckpt::cli {
@@ -59,9 +63,155 @@ std::int64_t leanestWithin(const std::string& name, const Problem& problem, cons
     return best;
 }
 
+// One cell of the ONNX table: the overhead over store-all's time, whether proven ("optimal" params: * proven, ~ not
+// proven, nothing for a scheduler that proves nothing), the solve time; or why there is no plan.
+std::string cell(const Run& r, double base) {
+    if (!r.available) return "n/a";
+    if (!r.feasible) {
+        // The least budget a scheduler names ("needs at least 765.63 MiB (...)"), else a word.
+        auto at = r.message.find("needs at least ");
+        std::size_t skip = 15;
+        if (at == std::string::npos) at = r.message.find(" needs "), skip = 7; // dtr: "the ... needs 1 GiB (...)"
+        if (at != std::string::npos) {
+            const auto from = at + skip, to = r.message.find(" (", from);
+            return "needs " + r.message.substr(from, to == std::string::npos ? std::string::npos : to - from);
+        }
+        if (r.message.find("not a join") != std::string::npos || r.message.find("join graph") != std::string::npos)
+            return "n/a (not a join)";
+        return "no plan";
+    }
+    std::string mark;
+    if (auto it = r.params.find("optimal"); it != r.params.end()) mark = it->second.rfind("yes", 0) == 0 ? "*" : "~";
+    const double s = r.solve_ms / 1000;
+    return fmt("%.3fx", r.timeline->totals.makespan_s / base) + mark + " " +
+           (s < 10 ? fmt("%.2f s", s) : fmt("%.0f s", s));
+}
+
+// ckpt bench --graphs --onnx-dir DIR: every .onnx file of DIR imported (at --batch, open sequence lengths at --seq),
+// then every graph scheduler at 25, 50 and 75 % of store-all's peak (or --budgets). One table for all networks.
+int benchOnnxDir(const Args& args) {
+    namespace fs = std::filesystem;
+    const std::string dir = args.value("onnx-dir", "");
+    if (!onnxImportAvailable()) {
+        complain("bench: --onnx-dir: this build has no ONNX import (protobuf was not found when it was built)");
+        return BadInput;
+    }
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".onnx") files.push_back(e.path().string());
+    if (ec) {
+        complain("bench: --onnx-dir " + dir + ": " + ec.message());
+        return BadInput;
+    }
+    if (files.empty()) {
+        complain("bench: --onnx-dir " + dir + ": no .onnx file there");
+        return BadInput;
+    }
+    std::sort(files.begin(), files.end());
+    int batch = 32, seq = 512;
+    if (!wholeNumber(args, "batch", 1, batch) || !wholeNumber(args, "seq", 1, seq)) return BadInput;
+    std::vector<std::string> names = splitList(args.value("schedulers", ""));
+    if (names.empty())
+        for (const auto& s : graphSchedulers())
+            if (s.name != "store-all") names.push_back(s.name);
+    std::map<std::string, std::map<std::string, std::string>> params;
+    for (const auto& kv : args.values("param")) {
+        auto dot = kv.find('.'), eq = kv.find('=');
+        if (dot == std::string::npos || eq == std::string::npos || dot > eq) {
+            complain("bench: --param: expected SCHEDULER.NAME=VALUE, got '" + kv + "'");
+            return BadInput;
+        }
+        params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
+    }
+    const std::string budgetText = args.value("budgets", "25%,50%,75%");
+    const Hardware hw = Hardware::unbounded();
+    std::printf("ckpt bench --graphs --onnx-dir %s: batch %d, open sequence lengths %d; each cell: time over "
+                "store-all's, * proven optimal, ~ not proven, then the solve time\n\n",
+                dir.c_str(), batch, seq);
+    std::fflush(stdout);
+    std::vector<std::string> header = {"network", "scheduler"};
+    bool headerDone = false;
+    Table t({});
+    for (const std::string& file : files) {
+        auto inputs = onnxInputs(file);
+        if (!inputs) {
+            complain("bench: " + inputs.error());
+            return BadInput;
+        }
+        // --batch fills an open first dimension; an input with another open one (a sequence) gets --seq there.
+        OnnxImportOptions options;
+        options.batch = batch;
+        auto imported = importOnnxFile(file, options);
+        if (!imported) {
+            for (const OnnxInput& in : *inputs) {
+                std::vector<std::int64_t> dims = in.dims;
+                bool open = false;
+                for (std::size_t d = 1; d < dims.size(); ++d)
+                    if (dims[d] <= 0) dims[d] = seq, open = true;
+                if (!open) continue;
+                if (dims[0] <= 0) dims[0] = batch;
+                options.inputs.push_back({in.name, dims});
+            }
+            if (!options.inputs.empty()) imported = importOnnxFile(file, options);
+        }
+        if (!imported) {
+            complain("bench: " + imported.error());
+            return BadInput;
+        }
+        const Graph& g = imported->graph;
+        const Problem problem(g);
+        const std::int64_t full = storeAllPeak(problem, hw);
+        const double base = g.totalForward() + g.totalBackward();
+        auto budgets = parseBudgets(budgetText, [&] { return full; });
+        if (!budgets) {
+            complain("bench: --budgets: " + budgets.error());
+            return BadInput;
+        }
+        if (!headerDone) {
+            for (std::int64_t b : *budgets)
+                header.push_back(fmt("%.0f%%", 100.0 * double(b) / double(full)));
+            t = Table(header);
+            headerDone = true;
+        }
+        const std::string label = fs::path(file).stem().string() + " (" + std::to_string(g.size()) + " nodes, " +
+                                  formatBytes(double(full)) + ")";
+        std::fprintf(stderr, "%s ...\n", label.c_str());
+        // MONeT on a graph whose nodes have one implementation each solves checkmate's MILP: its row is checkmate's.
+        std::vector<std::string> run;
+        for (const auto& n : names)
+            if (!(n == "monet" && !g.hasAlternatives() &&
+                  std::find(names.begin(), names.end(), "checkmate") != names.end()))
+                run.push_back(n);
+        CompareRequest req;
+        req.schedulers = run;
+        req.budgets = *budgets;
+        req.params = params;
+        const std::vector<Run> runs = compare(problem, hw, req);
+        for (const Run& r : runs)
+            if (r.bad_input) {
+                complain("bench: " + r.scheduler + ": " + r.message);
+                return BadInput;
+            }
+        bool first = true;
+        for (const std::string& name : names) {
+            const std::string source = std::find(run.begin(), run.end(), name) == run.end() ? "checkmate" : name;
+            std::vector<std::string> row = {first ? label : "", name};
+            for (const Run& r : runs)
+                if (r.scheduler == source) row.push_back(source == name ? cell(r, base) : "as checkmate");
+            t.add(row);
+            first = false;
+        }
+        t.add({});
+    }
+    std::fputs(t.render().c_str(), stdout);
+    return Done;
+}
+
 } // namespace
 
 int benchGraphs(const Args& args) {
+    if (args.has("onnx-dir")) return benchOnnxDir(args);
     std::vector<std::string> files = splitList(args.value("graph", ""));
     std::vector<std::pair<std::string, Graph>> graphs;
     for (const auto& f : files) {
