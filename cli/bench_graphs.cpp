@@ -76,6 +76,12 @@ std::string cell(const Run& r, double base) {
             const auto from = at + skip, to = r.message.find(" (", from);
             return "needs " + r.message.substr(from, to == std::string::npos ? std::string::npos : to - from);
         }
+        // checkmate's necessary condition: "the largest single-operation footprint, the ..., is 318.5 MiB (...)".
+        if (const auto f = r.message.find("footprint, the "); f != std::string::npos) {
+            const auto is = r.message.find(", is ", f), to = r.message.find(" (", is == std::string::npos ? f : is);
+            if (is != std::string::npos && to != std::string::npos)
+                return "needs \u2265 " + r.message.substr(is + 5, to - is - 5);
+        }
         if (r.message.find("not a join") != std::string::npos || r.message.find("join graph") != std::string::npos)
             return "n/a (not a join)";
         return "no plan";
