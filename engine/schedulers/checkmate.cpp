@@ -320,12 +320,13 @@ FastPlans fastStart(const Graph& g, const Stages& st, std::int64_t budget, std::
         request.budget_bytes = budget, request.cancel = ctx.cancel;
         auto fast = solveGraph(name, g, Hardware::unbounded(), request);
         if (!fast) continue;
+        auto sets = stagesOf(st, fast->actions);
         if ((!best.any.found || fast->predicted_makespan_s < best.any.plan.makespan_s) &&
             simulateGraph(g, fast->actions, SimOptions{limit, false})) {
-            best.any.found = true, best.any.source = std::string(name) + "'s plan";
+            best.any.found = true;
+            best.any.source = std::string(name) + "'s plan" + (sets ? "" : " (not in checkmate's order)");
             best.any.plan = StagePlan{fast->actions, fast->predicted_makespan_s};
         }
-        auto sets = stagesOf(st, fast->actions);
         if (!sets) {
             notInOrder += std::string(notInOrder.empty() ? "" : ", ") + name;
             continue;
@@ -482,7 +483,6 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
                 if (r->found && (!best || r->plan.makespan_s < best->plan.makespan_s)) best = r;
             if (!best || ctx.cancelled()) return why;
             out.params["optimal"] = "no: " + reason + "; " + best->source;
-            if (best == &fast.any && !fast.start.found) out.params["optimal"] += " (not in checkmate's order)";
             return std::move(best->plan);
         };
         auto answer = [&]() -> Result<StagePlan> {
