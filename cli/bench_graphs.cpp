@@ -88,6 +88,8 @@ std::string cell(const Run& r, double base) {
     }
     std::string mark;
     if (auto it = r.params.find("optimal"); it != r.params.end()) mark = it->second.rfind("yes", 0) == 0 ? "*" : "~";
+    if (auto it = r.params.find("gap"); it != r.params.end() && mark == "~") // "1.79% over the LP bound"
+        mark += it->second.substr(0, it->second.find('%') + 1);
     const double s = r.solve_ms / 1000;
     return fmt("%.3fx", r.timeline->totals.makespan_s / base) + mark + " " +
            (s < 10 ? fmt("%.2f s", s) : fmt("%.0f s", s));
@@ -133,7 +135,8 @@ int benchOnnxDir(const Args& args) {
     const std::string budgetText = args.value("budgets", "25%,50%,75%");
     const Hardware hw = Hardware::unbounded();
     std::printf("ckpt bench --graphs --onnx-dir %s: batch %d, open sequence lengths %d; each cell: time over "
-                "store-all's, * proven optimal, ~ not proven, then the solve time\n\n",
+                "store-all's, * proven optimal, ~ not proven (with its gap to the LP bound when solved), then the "
+                "solve time\n\n",
                 dir.c_str(), batch, seq);
     std::fflush(stdout);
     std::vector<std::string> header = {"network", "scheduler"};
