@@ -63,6 +63,19 @@ std::int64_t leanestWithin(const std::string& name, const Problem& problem, cons
     return best;
 }
 
+// --param SCHEDULER.NAME=VALUE, each into params[SCHEDULER][NAME]; false (having said why) on a malformed one.
+bool schedulerParams(const Args& args, std::map<std::string, std::map<std::string, std::string>>& params) {
+    for (const auto& kv : args.values("param")) {
+        auto dot = kv.find('.'), eq = kv.find('=');
+        if (dot == std::string::npos || eq == std::string::npos || dot > eq) {
+            complain("bench: --param: expected SCHEDULER.NAME=VALUE, got '" + kv + "'");
+            return false;
+        }
+        params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
+    }
+    return true;
+}
+
 // One cell of the ONNX table: the overhead over store-all's time, whether proven ("optimal" params: * proven, ~ not
 // proven, nothing for a scheduler that proves nothing), the solve time; or why there is no plan.
 std::string cell(const Run& r, double base) {
@@ -124,14 +137,7 @@ int benchOnnxDir(const Args& args) {
         for (const auto& s : graphSchedulers())
             if (s.name != "store-all") names.push_back(s.name);
     std::map<std::string, std::map<std::string, std::string>> params;
-    for (const auto& kv : args.values("param")) {
-        auto dot = kv.find('.'), eq = kv.find('=');
-        if (dot == std::string::npos || eq == std::string::npos || dot > eq) {
-            complain("bench: --param: expected SCHEDULER.NAME=VALUE, got '" + kv + "'");
-            return BadInput;
-        }
-        params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
-    }
+    if (!schedulerParams(args, params)) return BadInput;
     const std::string budgetText = args.value("budgets", "25%,50%,75%");
     const Hardware hw = Hardware::unbounded();
     std::printf("ckpt bench --graphs --onnx-dir %s: batch %d, open sequence lengths %d; each cell: time over "
@@ -242,14 +248,7 @@ int benchGraphs(const Args& args) {
         for (const auto& s : graphSchedulers())
             names.push_back(s.name);
     std::map<std::string, std::map<std::string, std::string>> params;
-    for (const auto& kv : args.values("param")) {
-        auto dot = kv.find('.'), eq = kv.find('=');
-        if (dot == std::string::npos || eq == std::string::npos || dot > eq) {
-            complain("bench: --param: expected SCHEDULER.NAME=VALUE, got '" + kv + "'");
-            return BadInput;
-        }
-        params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
-    }
+    if (!schedulerParams(args, params)) return BadInput;
     const Hardware hw = Hardware::unbounded();
     const std::vector<std::string> reduction = splitList(args.value("reduction", "lower-set-dp,checkmate"));
     std::vector<double> overheads;
