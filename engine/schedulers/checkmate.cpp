@@ -199,7 +199,8 @@ struct Rounded {
     bool found = false;
     StagePlan plan;
     StageSets compute, keep;
-    int tried = 0;
+    int tried = 0;                                 // roundings
+    long long polished = 0;                        // local-search changes tried (polish)
     bool stopped = false;                          // the deadline or a cancel ended the roundings early
     std::string source = "the LP rounding's plan"; // where the plan came from, for the plan's `optimal` note
 };
@@ -295,6 +296,87 @@ Rounded roundLp(const Graph& g, const Stages& st, const std::vector<std::vector<
     return best;
 }
 
+// A local search from a plan that fits (the paper's rounding leaves recomputations a little memory would save): one
+// recomputation at a time, slowest first, is replaced by keeping its output from where it was last available, and the
+// stage sets are repaired around it (the inputs recomputed only for it go too). Where that overshoots the limit, the
+// same change is tried together with dropping one run of stages that holds a faster-to-recompute output, the fastest
+// first (a swap). A change that makes the plan faster and still fits stays. Each try costs O(T n) and a simulation;
+// `stop` is asked before each.
+template <class Stop> void polish(const Graph& g, const Stages& st, std::int64_t limit, Rounded& r, Stop stop) {
+    if (!r.found) return;
+    constexpr int kSwapsPerMove = 12;
+    auto at = [](StageSets& v, int t, int p) -> char& { return v[std::size_t(t)][std::size_t(p)]; };
+    auto tryWanted = [&](const StageSets& wanted) {
+        auto [compute, keep] = repair(st, wanted, true);
+        StagePlan plan = buildPlan(st, compute, keep);
+        ++r.polished;
+        if (plan.makespan_s >= r.plan.makespan_s * (1 - 1e-12)) return false;
+        if (!simulateGraph(g, plan.actions, SimOptions{limit, false})) return false;
+        r.plan = std::move(plan), r.compute = std::move(compute), r.keep = std::move(keep);
+        if (r.source.find(", polished") == std::string::npos) r.source += ", polished";
+        return true;
+    };
+    for (int phase : {0, 1, 2})
+        for (bool improved = true; improved;) {
+            const bool swaps = phase > 0, cumulative = phase == 2;
+            improved = false;
+            std::vector<std::pair<int, int>> recomputed; // (t, p)
+            for (int t = 0; t < st.T; ++t)
+                for (int p = 0; p <= st.last(t); ++p)
+                    if (at(r.compute, t, p) && !st.forced(t, p)) recomputed.push_back({t, p});
+            std::stable_sort(recomputed.begin(), recomputed.end(),
+                             [&](auto a, auto b) { return st.forward(a.second) > st.forward(b.second); });
+            for (const auto& [t, p] : recomputed) {
+                if (!at(r.compute, t, p)) continue; // an earlier change removed it
+                int from = t - 1;
+                while (from >= 0 && !at(r.compute, from, p) && !at(r.keep, from, p))
+                    --from;
+                bool holdable = from >= 0;
+                for (int s = from + 1; s <= t && holdable; ++s)
+                    holdable = st.canHold(s, p);
+                if (!holdable) continue;
+                if (stop()) return;
+                StageSets wanted = r.keep;
+                for (int s = from + 1; s <= t; ++s)
+                    at(wanted, s, p) = 1;
+                if (!swaps) {
+                    improved = tryWanted(wanted) || improved;
+                    continue;
+                }
+                // Outputs held somewhere in (from, t] that are faster to recompute than p, fastest first.
+                std::vector<std::pair<double, int>> drops;
+                for (int q = 0; q < st.n; ++q) {
+                    if (q == p || st.forward(q) >= st.forward(p)) continue;
+                    for (int s = from + 1; s <= t; ++s)
+                        if (at(r.keep, s, q)) {
+                            drops.push_back({st.forward(q), q * st.T + s});
+                            break;
+                        }
+                }
+                std::sort(drops.begin(), drops.end());
+                if (drops.size() > std::size_t(kSwapsPerMove * (1 + cumulative)))
+                    drops.resize(std::size_t(kSwapsPerMove * (1 + cumulative)));
+                StageSets swapped = wanted;
+                double dropped = 0;
+                for (const auto& [time, code] : drops) {
+                    if (stop()) return;
+                    const int q = code / st.T, s0 = code % st.T;
+                    if (!cumulative) swapped = wanted;
+                    dropped += time;
+                    if (cumulative && dropped >= st.forward(p)) break;
+                    for (int s = s0; s <= st.T && at(r.keep, s, q); ++s)
+                        at(swapped, s, q) = 0;
+                    for (int s = s0 - 1; s >= 0 && at(r.keep, s, q); --s)
+                        at(swapped, s, q) = 0;
+                    if (tryWanted(swapped)) {
+                        improved = true;
+                        break;
+                    }
+                }
+            }
+        }
+}
+
 // The fast graph schedulers' plans at the same budget. `start` is the fastest that runs in checkmate's order and, as
 // stage sets (its own, or repaired both ways as a rounding is), fits: CBC's first incumbent. `raw` is the fastest of
 // their plans as they are, returned when the MILP ends with nothing better, so checkmate never returns a plan slower
@@ -377,9 +459,16 @@ Result<StagePlan> milpPlan(const Graph& g, const Stages& st, MilpOptions opt, Ro
     // CBC's root solves the LP again and cannot be interrupted inside it: when that would overrun the time limit,
     // the rounding stands.
     // With the LP's basis, CBC still takes seconds to copy and set up a large model before it looks at its clock: with
-    // less than a twentieth of the limit left, the start stands.
+    // less than a twentieth of the limit left, the start stands. So it does with less than half the LP's time left: a
+    // node's LP after a branch can take a good part of the root's, and CBC looks at its clock between nodes (it ran
+    // 12 s past the limit on ResNet-50 at 30 %, where in 900 s it found nothing better than the polished rounding).
     if (r.found && opt.solved_lp && seconds < 0.05 * totalSeconds) {
         params["optimal"] = "no: " + limitText + " was reached; " + r.source;
+        return std::move(r.plan);
+    }
+    if (r.found && opt.solved_lp && seconds < 0.5 * lpSeconds) {
+        params["optimal"] =
+            "no: too little time left for CBC after the LP (" + formatSeconds(lpSeconds) + "); " + r.source;
         return std::move(r.plan);
     }
     if (r.found && !opt.solved_lp && 2 * lpSeconds > seconds) {
@@ -455,6 +544,7 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
     const std::int64_t limit = levelZeroLimit(hw, ctx.budget);
     const double seconds = params.real("time_limit");
     const bool rounding = params.text("mode") == "lp-rounding";
+    const bool search = !rounding && params.text("local_search") == "on";
     const Stages st(g);
     const double backward = g.totalBackward();
     GraphPlan out;
@@ -475,6 +565,13 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
         // proven, so checkmate answers wherever any of them does.
         FastPlans fast;
         if (!rounding) fast = fastStart(g, st, ctx.budget, limit, ctx, out.params);
+        auto timeUp = [&] { return ctx.cancelled() || secondsSince(started) > seconds; };
+        // The MILP's start and fallback improved by local search (milliseconds to a second); lp-rounding stays the
+        // paper's heuristic.
+        if (search) {
+            polish(g, st, limit, fast.start, timeUp);
+            out.params["polish_tries"] = std::to_string(fast.start.polished);
+        }
         if (ctx.cancelled()) return fail("checkmate: cancelled");
         std::optional<double> bound; // the LP's lower bound on the makespan, once solved
         auto fallback = [&](const Error& why, const std::string& reason) -> Result<StagePlan> {
@@ -508,13 +605,16 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
             }
             out.params["milp_size"] = thousands(size.binaries) + " binaries, " + thousands(size.columns) +
                                       " columns, " + thousands(size.nonzeros) + " nonzeros";
-            auto timeUp = [&] { return ctx.cancelled() || secondsSince(started) > seconds; };
             // The LP relaxation, in both modes: its rounding is lp-rounding's plan, and the MILP's first incumbent.
             MilpOptions opt;
             opt.limit = limit, opt.relax = true, opt.cancel = ctx.cancel;
             opt.seconds = std::max(0.01, seconds - secondsSince(started));
             opt.nodes = params.integer("node_limit"), opt.iterations = params.integer("iteration_limit");
+            // The LP starts from the basis of the fastest fast plan, about half the simplex iterations of the slack
+            // basis (see solveMilp).
+            if (fast.start.found) opt.start_compute = &fast.start.compute, opt.start_keep = &fast.start.keep;
             MilpOutcome lp = solveMilp(st, opt);
+            opt.start_compute = nullptr, opt.start_keep = nullptr;
             if (lp.status == MilpOutcome::Status::Stopped)
                 return fallback(milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", limit, footprint),
                                 lp.stopped_by + " was reached in the LP relaxation, before any bound");
@@ -529,8 +629,11 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
             bound = lp.objective_s + backward;
             out.params["lp_bound_s"] = number(*bound);
             out.params["lp_iterations"] =
-                std::to_string(lp.iterations) + (lp.warm ? " (from the LP basis of another budget)" : "");
+                std::to_string(lp.iterations) + (lp.warm         ? " (from the LP basis of another budget)"
+                                                 : lp.from_start ? " (from the basis of " + fast.start.source + ")"
+                                                                 : "");
             Rounded r = roundLp(g, st, lp.keep_value, limit, timeUp);
+            if (search) polish(g, st, limit, r, timeUp);
             // The paper's budget search: roundings of the LP at a smaller budget overshoot it less, so they fit the
             // real one more often. Each try costs one more LP: from scratch, only while three more fit in the time
             // left; from this one's basis (the model is the same, its right-hand sides lower) while a tenth of the
@@ -546,17 +649,19 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
                 MilpOutcome lower = solveMilp(st, tighter);
                 if (lower.status != MilpOutcome::Status::Optimal) break;
                 Rounded more = roundLp(g, st, lower.keep_value, limit, timeUp);
-                more.tried += r.tried;
+                if (search) polish(g, st, limit, more, timeUp);
+                more.tried += r.tried, more.polished += r.polished;
                 if (more.found && (!r.found || more.plan.makespan_s < r.plan.makespan_s)) {
                     r = std::move(more);
                     out.params["lp_rounding_budget_factor"] = number(factor);
                 } else {
-                    r.tried = more.tried, r.stopped = more.stopped;
+                    r.tried = more.tried, r.polished = more.polished, r.stopped = more.stopped;
                 }
             }
             if (ctx.cancelled())
                 return fail("checkmate: cancelled after the LP relaxation and " + std::to_string(r.tried) +
                             " roundings");
+            const long long polishTries = r.polished + fast.start.polished;
             if (fast.start.found && (!r.found || fast.start.plan.makespan_s < r.plan.makespan_s)) {
                 fast.start.tried = r.tried, fast.start.stopped = r.stopped;
                 r = std::move(fast.start);
@@ -564,6 +669,7 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
             }
             if (!rounding && r.found) out.params["mip_start"] = r.source + " (" + number(r.plan.makespan_s) + " s)";
             out.params["roundings_tried"] = std::to_string(r.tried);
+            if (search) out.params["polish_tries"] = std::to_string(polishTries);
             if (r.stopped)
                 out.params["roundings_stopped"] = "the time limit of " + formatSeconds(seconds) + " was reached";
             if (rounding && r.found) {
@@ -669,10 +775,18 @@ GraphSchedulerInfo checkmateScheduler() {
     mode.type = ParamType::Choice;
     mode.default_value = "milp";
     mode.choices = {"milp", "lp-rounding"};
+    ParamSpec search;
+    search.name = "local_search";
+    search.description = "on: in milp mode, the fast schedulers' plans and the LP's roundings are improved by a local "
+                         "search (keep what is recomputed, or swap it for faster recomputations) before CBC starts; "
+                         "off: the paper's roundings as they are";
+    search.type = ParamType::Choice;
+    search.default_value = "on";
+    search.choices = {"on", "off"};
     ParamSpec iterations = milpNodeLimitParam();
     iterations.name = "iteration_limit";
     iterations.description = "simplex iterations at most for the LP relaxation (0: no limit); at the limit no plan";
-    s.params = {mode, milpTimeLimitParam(), milpNodeLimitParam(), iterations, milpMemoryParam()};
+    s.params = {mode, milpTimeLimitParam(), milpNodeLimitParam(), iterations, milpMemoryParam(), search};
     s.solve = solveCheckmate;
     return s;
 }

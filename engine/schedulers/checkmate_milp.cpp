@@ -348,6 +348,29 @@ BasisCache& lpBases() {
     return cache;
 }
 
+// The basis of a known plan: the LP with the binaries fixed at the plan's values is solved (its presolve leaves little
+// to do), and the bounds are restored. That basis is primal feasible, and the dual simplex goes on from it in about
+// half the iterations it takes from the slack basis (ResNet-50 at 30 %: 37,168 against 85,053). False, with the slack
+// basis back, when the plan does not fit the model's accounting.
+bool startBasis(OsiClpSolverInterface& si, const Indices& x, const StageSets& compute, const StageSets& keep) {
+    const int columns = si.getNumCols();
+    const std::vector<double> lower(si.getColLower(), si.getColLower() + columns);
+    const std::vector<double> upper(si.getColUpper(), si.getColUpper() + columns);
+    auto fix = [&](const std::vector<std::vector<int>>& cols, const StageSets& values) {
+        for (std::size_t t = 0; t < cols.size(); ++t)
+            for (std::size_t p = 0; p < cols[t].size(); ++p)
+                if (const int c = cols[t][p]; c >= 0) si.setColBounds(c, values[t][p], values[t][p]);
+    };
+    fix(x.R, compute);
+    fix(x.S, keep);
+    si.initialSolve();
+    const bool solved = si.isProvenOptimal();
+    si.setColLower(lower.data());
+    si.setColUpper(upper.data());
+    if (!solved) si.setWarmStart(nullptr);
+    return solved;
+}
+
 // Past this many columns a MIP start is given to CBC as a cutoff (see solveMilp).
 constexpr int kMipStartColumns = 20000;
 
@@ -430,12 +453,16 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
         si.getModelPtr()->setMaximumWallSeconds(opt.seconds);
         if (opt.iterations > 0)
             si.getModelPtr()->setMaximumIterations(int(std::min<long long>(opt.iterations, INT_MAX)));
-        const std::string key = opt.implementations ? "" : modelKey(st);
+        const std::string key = opt.implementations || !opt.basis_cache ? "" : modelKey(st);
         const auto basis = key.empty() ? nullptr : lpBases().find(key);
         if (basis && si.setWarmStart(basis.get())) {
             si.setHintParam(OsiDoDualInResolve, true, OsiHintDo);
             si.resolve();
             out.warm = true;
+        } else if (opt.start_compute && opt.start_keep && startBasis(si, x, *opt.start_compute, *opt.start_keep)) {
+            si.setHintParam(OsiDoDualInResolve, true, OsiHintDo);
+            si.resolve();
+            out.from_start = true;
         } else {
             si.initialSolve();
         }

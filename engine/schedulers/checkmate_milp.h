@@ -78,7 +78,9 @@ struct MilpOptions {
     long long iterations = 0; // > 0: the LP relaxation stops after this many simplex iterations
     double margin_bytes = 0;  // the memory rows stop this far under the limit (CBC's tolerances, see checkmate.cpp)
     const std::atomic<bool>* cancel = nullptr;
-    // A known schedule (compute, keep) handed to CBC as its first incumbent (a MIP start); empty: none.
+    bool basis_cache = true; // relax: start from (and keep) the last basis of the same model at another budget
+    // A known schedule (compute, keep) handed to CBC as its first incumbent (a MIP start), or with relax, whose basis
+    // starts the LP when no basis of the same model is cached; empty: none.
     const StageSets* start_compute = nullptr;
     const StageSets* start_keep = nullptr;
     // MONeT (Shah et al. 2021): per position, its implementations, the node's own first (names unused). A position with
@@ -105,7 +107,8 @@ struct MilpOutcome {
     std::vector<int> implementation;             // per position, the chosen one (with implementations)
     std::shared_ptr<const SolvedLp> lp;          // the LP relaxation solved to optimality (relax only), for reuse
     long long iterations = 0;                    // the LP's simplex iterations (relax only)
-    bool warm = false; // the LP started from the basis of the same model at another budget (relax only)
+    bool warm = false;       // the LP started from the basis of the same model at another budget (relax only)
+    bool from_start = false; // the LP started from the basis of start_compute and start_keep (relax only)
 };
 MilpOutcome solveMilp(const Stages& stages, const MilpOptions& options);
 
