@@ -300,7 +300,8 @@ Rounded roundLp(const Graph& g, const Stages& st, const std::vector<std::vector<
 // recomputation at a time, slowest first, is replaced by keeping its output from where it was last available, and the
 // stage sets are repaired around it (the inputs recomputed only for it go too). Where that overshoots the limit, the
 // same change is tried together with dropping one run of stages that holds a faster-to-recompute output, the fastest
-// first (a swap). A change that makes the plan faster and still fits stays. Each try costs O(T n) and a simulation;
+// first (a swap), and then with dropping several such runs at once while they cost less than the recomputation saved.
+// A change that makes the plan faster and still fits stays. Each try costs O(T n) and a simulation;
 // `stop` is asked before each.
 template <class Stop> void polish(const Graph& g, const Stages& st, std::int64_t limit, Rounded& r, Stop stop) {
     if (!r.found) return;
