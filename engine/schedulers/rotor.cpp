@@ -40,30 +40,43 @@
 #include <system_error>
 #include <thread>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace ckpt {
 namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int kRotorMaxSteps = 20000;
 
-// Sixteen floats, in whatever vector registers the target has (GCC and Clang vector extensions): one AVX-512 register
-// in the native release build, four SSE ones in the portable build. The helpers below are inlined within this file,
-// so the note that passing such a vector by value has another ABI without AVX-512 does not concern them.
-#pragma GCC diagnostic ignored "-Wpsabi"
-typedef float Floats16 __attribute__((vector_size(64)));
-typedef int Ints16 __attribute__((vector_size(64)));
-const Ints16 kLanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-inline Floats16 load16(const float* p) {
-    Floats16 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-inline void store16(float* p, Floats16 v) {
-    __builtin_memcpy(p, &v, sizeof v);
-}
-// std::min(a, b) lane by lane: b where b < a, else a.
-inline Floats16 min16(Floats16 a, Floats16 b) {
+// The fill's inner loops are written as plain loops over 16 or 32 floats, which the compiler turns into whatever
+// vector instructions the target has (four SSE, two AVX or one AVX-512 register for 16 floats). On x86-64 the
+// functions that run them are compiled once per instruction set level and the loader picks the one this CPU runs
+// (GCC's target_clones), so the portable build fills as fast as a -march=native one. `(b < a) ? b : a` is
+// std::min(a, b), lane by lane, which the vector min instructions compute exactly.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) &&                           \
+    !defined(CKPT_NO_VECTOR_CLONES)
+#define CKPT_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
+#else
+#define CKPT_VECTOR_CLONES
+#endif
+inline float minOf(float a, float b) {
     return b < a ? b : a;
 }
+// Gates, read from an offset: kGateUntil + 32 - d gives d lanes of +infinity, then zeros; kGateFrom + 32 - d gives d
+// zeros, then +infinity. Added to a finite value they keep it or make it +infinity, exactly.
+constexpr float kGateUntil[64] = {kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf,
+                                  kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf,
+                                  kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf};
+constexpr float kGateFrom[64] = {0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                                 0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                                 0,    0,    0,    0,    0,    0,    kInf, kInf, kInf, kInf, kInf, kInf, kInf,
+                                 kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf,
+                                 kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf};
+// The lower bounds of an option on 16 runs of slots, one lane per run.
+struct alignas(64) Lanes16 {
+    float v[16];
+};
 
 constexpr int kTile = 24; // cells per tile side (1000 steps: sides of 16 and 32 are 7 % and 2 % slower)
 constexpr int kRun = 32;  // slots per run of the bounds, two vectors (runs of 16 and 64: 6 % and 12 % slower)
@@ -102,9 +115,18 @@ struct FreeFloats {
     void operator()(float* p) const { std::free(p); }
 };
 using AlignedFloats = std::unique_ptr<float[], FreeFloats>;
+// A table of several huge pages (2 MiB) is aligned on one and asked to live in them (Linux's transparent huge pages,
+// in their madvise mode): the fill's first touch of 1 GB then takes 512 times fewer page faults, which cost about
+// 40 % of the fill of 1000 steps in 4 KiB pages on a virtual machine.
 AlignedFloats alignedFloats(std::size_t count) {
-    void* p = std::aligned_alloc(64, (count * sizeof(float) + 63) / 64 * 64);
+    constexpr std::size_t kHuge = std::size_t(2) << 20;
+    const std::size_t bytes = count * sizeof(float);
+    const std::size_t align = bytes >= 4 * kHuge ? kHuge : 64;
+    void* p = std::aligned_alloc(align, (bytes + align - 1) / align * align);
     if (!p) throw std::bad_alloc();
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align == kHuge) ::madvise(p, (bytes + align - 1) / align * align, MADV_HUGEPAGE); // a hint: no harm if refused
+#endif
     return AlignedFloats(static_cast<float*>(p));
 }
 } // namespace
@@ -626,8 +648,8 @@ private:
         int count = 0;             // the options that fit with grad x_t held
         const float* right[kTile]; // row (k, t), shifted by x_s (cs)
         int from[kTile];
-        Floats16 bound[kTile]; // on 16 runs
-        Floats16 least;
+        Lanes16 bound[kTile]; // on 16 runs
+        Lanes16 least;
         float cap; // capOf the cell
     };
     // The rows (k, t) of the split points of a block, in layer 0: the same for every s.
@@ -666,7 +688,7 @@ private:
         checkpoints(c, a, s, t, f);
     }
 
-    void checkpoints(Checkpoints& c, const After& a, int s, int t, int f) {
+    CKPT_VECTOR_CLONES void checkpoints(Checkpoints& c, const After& a, int s, int t, int f) {
         const int cs = paper && f ? 0 : X[size_t(s)], g = G(t); // what x_s costs, as in fill()
         c.count = 0;
         for (int j = 0; j < c.options; ++j) {
@@ -682,16 +704,26 @@ private:
         for (int g0 = 0; g0 < runs; g0 += 16) {
             // Lower bounds of each option on runs g0..g0+15 (the value at a run's last slot, bounded again by the rows'
             // values there: the rows are non-increasing in m), +infinity where the option does not reach the run;
-            // and the least of them over the options.
-            const Ints16 run = kLanes + g0;
-            const Ints16 lastSlot = run * kRun + (kRun - 1);
-            const Floats16 infinity = Floats16{} + kInf;
-            c.least = infinity;
+            // and the least of them over the options. The lanes of runs an option does not reach, and those past the
+            // row, get +infinity added (gates, not selects: the compiler makes vectors of additions at any width, not
+            // always of selects).
+            float least[16];
+            for (int q = 0; q < 16; ++q)
+                least[q] = kInf;
+            const float* pastRow = kGateFrom + 32 - std::clamp(runs - g0, 0, 16);
             for (int j = 0; j < c.count; ++j) {
-                const Floats16 b = c.adv[j] + load16(a.ends[j] + g0) + load16(c.leftEnds[j] + g0);
-                c.bound[j] = ((run < runs) & (lastSlot >= c.from[j])) ? b : infinity;
-                c.least = min16(c.least, c.bound[j]);
+                const float adv = c.adv[j];
+                const float *after = a.ends[j] + g0, *before = c.leftEnds[j] + g0;
+                const int reached = std::clamp(c.from[j] / kRun - g0, 0, 16); // runs before it have no slot >= from
+                const float* before0 = kGateUntil + 32 - reached;
+                float bound[16];
+                for (int q = 0; q < 16; ++q) {
+                    bound[q] = adv + after[q] + before[q] + before0[q] + pastRow[q];
+                    least[q] = minOf(least[q], bound[q]);
+                }
+                std::memcpy(c.bound[j].v, bound, sizeof bound);
             }
+            std::memcpy(c.least.v, least, sizeof least);
             for (int r = g0; r < std::min(runs, g0 + 16); ++r) {
                 static_assert(kRun == 32, "a run is two vectors, or one at the end of a row");
                 if (std::min(kRun, stride - r * kRun) == kRun)
@@ -707,41 +739,38 @@ private:
     // run's first slot (an upper bound of the cell over the run) lowers nothing there, and is skipped; so is one whose
     // bound is not below the cell's cap.
     template <int V> void checkpointRun(float* out, int r, int q, const Checkpoints& c) const {
+        constexpr int W = 16 * V; // slots of the run
         const int first = r * kRun;
-        if (!(c.least[q] < std::min(out[first], c.cap))) return;
-        Floats16 acc[V];
-        for (int v = 0; v < V; ++v)
-            acc[v] = load16(out + first + 16 * v);
+        if (!(c.least.v[q] < std::min(out[first], c.cap))) return;
+        float acc[W];
+        for (int i = 0; i < W; ++i)
+            acc[i] = out[first + i];
         if (c.from[c.count - 1] <= first) { // every option covers the run (`from` grows with k; 1000 steps: 4 % faster)
             for (int j = 0; j < c.count; ++j) {
-                if (!(c.bound[j][q] < std::min(acc[0][0], c.cap))) continue;
+                if (!(c.bound[j].v[q] < std::min(acc[0], c.cap))) continue;
                 const float adv = c.adv[j];
                 const float *R = c.right[j] + first, *L = c.left[j] + first;
-                for (int v = 0; v < V; ++v)
-                    acc[v] = min16(acc[v], adv + load16(R + 16 * v) + load16(L + 16 * v));
+                for (int i = 0; i < W; ++i)
+                    acc[i] = minOf(acc[i], adv + R[i] + L[i]);
             }
-            for (int v = 0; v < V; ++v)
-                store16(out + first + 16 * v, acc[v]);
-            return;
-        }
-        for (int j = 0; j < c.count; ++j) {
-            if (!(c.bound[j][q] < std::min(acc[0][0], c.cap))) continue;
-            const int from = c.from[j];
-            const float adv = c.adv[j];
-            const float *R = c.right[j] + first, *L = c.left[j] + first;
-            if (from <= first) {
-                for (int v = 0; v < V; ++v)
-                    acc[v] = min16(acc[v], adv + load16(R + 16 * v) + load16(L + 16 * v));
-            } else { // the run where the option starts: slots below `from` keep their value
+        } else {
+            for (int j = 0; j < c.count; ++j) {
+                if (!(c.bound[j].v[q] < std::min(acc[0], c.cap))) continue;
+                const int from = c.from[j];
+                const float adv = c.adv[j];
+                const float *R = c.right[j] + first, *L = c.left[j] + first;
                 for (int v = 0; v < V; ++v) {
-                    if (first + 16 * v + 15 < from) continue; // (its loads could reach past the 16 before the row)
-                    const Ints16 open = (kLanes + (first + 16 * v)) >= from;
-                    acc[v] = open ? min16(acc[v], adv + load16(R + 16 * v) + load16(L + 16 * v)) : acc[v];
+                    // The run where the option starts: slots below `from` keep their value. (A vector of 16 wholly
+                    // below it is not read: its loads could reach past the 16 floats before the row.)
+                    if (first + 16 * v + 15 < from) continue;
+                    const float* gate = kGateUntil + 32 - std::max(0, from - first); // +infinity below `from`
+                    for (int i = 16 * v; i < 16 * v + 16; ++i)
+                        acc[i] = minOf(acc[i], adv + R[i] + L[i] + gate[i]);
                 }
             }
         }
-        for (int v = 0; v < V; ++v)
-            store16(out + first + 16 * v, acc[v]);
+        for (int i = 0; i < W; ++i)
+            out[first + i] = acc[i];
     }
 };
 
