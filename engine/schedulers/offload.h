@@ -4,6 +4,7 @@
 // combination of rematerialization and offloading for training DNNs" (NeurIPS 2021) study the policy against
 // recomputation.
 #include "schedulers/registry.h"
+#include "util/table_cache.h"
 
 #include <limits>
 #include <optional>
@@ -35,5 +36,9 @@ struct OffloadDpResult {
 Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, int level, std::int64_t budget,
                                        int slots, std::size_t pruneAbove = std::numeric_limits<std::size_t>::max());
 SchedulerInfo offloadDpScheduler();
+// offload-dp keeps its tables between solves, as rotor does (schedulers/rotor.h): what the cache holds, and emptying
+// it.
+TableCacheStats offloadDpCacheStats();
+void clearOffloadDpCache();
 
 } // namespace ckpt

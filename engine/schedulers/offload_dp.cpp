@@ -18,11 +18,13 @@
 #include "schedulers/rotor.h"
 #include "schedulers/store_all.h"
 #include "sim/simulator.h"
+#include "util/table_cache.h"
 #include "util/units.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace ckpt {
 namespace {
@@ -34,44 +36,150 @@ enum Choice : int { kNone = 0, kTurn = -1, kKeep = -2, kOffload = -3 }; // > 0: 
 
 namespace {
 
-// The programme at one budget; `noPlan` is set when nothing fits it (the caller then names the least that does).
-Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int level, std::int64_t budget, int slots,
-                                std::size_t pruneAbove, bool& noPlan) {
+// std::min(a, b) as a select, which the compiler makes vectors of.
+inline double minOf(double a, double b) {
+    return b < a ? b : a;
+}
+
+// Everything the programme's table depends on besides the budget, which only picks the column read: the chain in
+// slots of `unit`, and the machine's transfers to the slower level.
+struct OffloadKey {
+    Chain chain;
+    Hardware hw;
+    int level = 1;
+    std::int64_t unit = 1;
+    bool operator==(const OffloadKey&) const = default;
+};
+
+// D(s, m, p) for m = 0..M. As rotor's, an entry does not depend on M (an option needing more than M is skipped for
+// every m <= M alike), so a table of more slots answers a smaller budget exactly as one built for it would. The
+// choices are not stored: emit evaluates the options again in the fill's order, with the same operations, and takes
+// the first that reaches the stored value, which is the one the fill kept.
+struct OffloadTable {
+    RotorProgramme prog; // rotor's rows, for the parts before the checkpoints (kept alive with this table)
+    int n = 0, M = 0;
+    std::vector<int> X, T, FT, BT;
+    std::vector<double> F, B, S, E, R;
+    std::vector<char> eligible;
+    std::vector<std::vector<int>> cand; // [s]: the tapes p that may still be in flight at x_s (0: none)
+    std::vector<std::vector<double>> value;
+
+    int slots() const { return M; }
+    std::size_t bytes() const {
+        std::size_t b = 0;
+        for (std::size_t s = 0; s < value.size(); ++s)
+            b += value[s].size() * sizeof(double) + cand[s].size() * sizeof(int);
+        return b + X.size() * (4 * sizeof(int) + 5 * sizeof(double) + 1);
+    }
+    int norm(int p, int s) const { return p > 0 && E[std::size_t(p)] > S[std::size_t(s)] ? p : 0; }
+    std::size_t slot(int s, int p) const {
+        const auto& c = cand[std::size_t(s)];
+        return std::size_t(std::find(c.begin(), c.end(), p) - c.begin());
+    }
+    int inFlight(int p, int j) const {
+        return p > 0 && E[std::size_t(p)] > S[std::size_t(j) - 1] ? T[std::size_t(p)] : 0;
+    }
+    int peakB(int i) const {
+        const auto u = std::size_t(i);
+        return T[u] + X[u] + X[u - 1] + BT[u];
+    }
+    const double* row(int s, int p) const { return value[std::size_t(s)].data() + slot(s, p) * (std::size_t(M) + 1); }
+
+    // The options of D(s, ., p) in the fill's order: offer(lo, choice, cost) for each, with cost(m) its time at m >=
+    // lo slots; an offer that returns true ends the list.
+    template <typename Offer> void options(int s, int p, Offer&& offer) const {
+        const auto us = std::size_t(s);
+        const int i = s + 1, xs = X[us];
+        const auto ui = std::size_t(i);
+        const int fp = xs + X[ui] + T[ui] + FT[ui] + inFlight(p, i), bp = peakB(i);
+        if (i == n) {
+            offer(std::max(fp, bp), int(kTurn), [&](int) { return F[ui] + B[ui]; });
+            return;
+        }
+        {
+            const double* sub = row(i, norm(p, i));
+            if (offer(std::max({fp, bp, T[ui]}), int(kKeep), [&](int m) { return F[ui] + B[ui] + sub[m - T[ui]]; }))
+                return;
+        }
+        if (eligible[ui] && (p == 0 || E[std::size_t(p)] <= S[ui])) {
+            const double* sub = row(i, norm(i, i));
+            const double wait = std::max(0.0, R[ui] - B[ui + 1]);
+            if (offer(std::max({fp, bp, peakB(i + 1) + T[ui]}), int(kOffload),
+                      [&](int m) { return F[ui] + B[ui] + wait + sub[m]; }))
+                return;
+        }
+        int advPeak = 0;
+        for (int k = i; k < n; ++k) {
+            const auto uk = std::size_t(k);
+            advPeak = std::max(advPeak, xs + (k > i ? X[uk - 1] : 0) + X[uk] + FT[uk] + inFlight(p, k));
+            if (advPeak > M) break; // longer advances only need more
+            const double* right = row(k, norm(p, k));
+            const float* left = prog.row(s, k);
+            const double adv = S[uk] - S[us];
+            if (offer(std::max(advPeak, xs), k, [&](int m) { return adv + right[m - xs] + double(left[m]); })) return;
+        }
+    }
+
+    // The option D(s, m, p) takes (kNone if none reaches it: a table read outside what it holds).
+    int chosen(int s, int p, int m) const {
+        const double target = row(s, p)[m];
+        int which = kNone;
+        options(s, p, [&](int lo, int choice, auto&& cost) {
+            if (m < std::max(lo, 0) || !(cost(m) == target)) return false;
+            which = choice;
+            return true;
+        });
+        return which;
+    }
+};
+
+// Tables between solves (the explorer's slider), as rotor's: a 1000-step uniform chain at 2000 slots takes 16 MiB a
+// tape in flight.
+TableCache<OffloadKey, OffloadTable>& offloadTables() {
+    static TableCache<OffloadKey, OffloadTable> cache(4, std::size_t(256) << 20);
+    return cache;
+}
+
+// The table of `slots` slots for the programme `prog` (whose rotor table holds at least as many).
+Result<std::shared_ptr<const OffloadTable>> buildTable(const Chain& chain, const Hardware& hw, int level,
+                                                       const RotorProgramme& prog, int slots) {
     const std::string name = "offload-dp";
     const int n = chain.length();
-    auto prog = rotorProgramme(chain, budget, slots, pruneAbove);
-    if (!prog) return prog.errorValue();
-    const std::int64_t unit = prog->unit;
-    const int M = prog->M;
-    auto units = [&](std::int64_t b) { return slotsOf(b, unit); };
+    auto t = std::make_shared<OffloadTable>();
+    t->prog = prog;
+    t->n = n;
+    t->M = slots;
+    const int M = slots;
+    auto units = [&](std::int64_t b) { return slotsOf(b, prog.unit); };
     const auto N = std::size_t(n) + 1;
-    std::vector<int> X(N), T(N, 0), FT(N, 0), BT(N, 0);
-    std::vector<double> F(N, 0), B(N, 0), S(N, 0), E(N, kInfinity), R(N, 0);
+    t->X.assign(N, 0), t->T.assign(N, 0), t->FT.assign(N, 0), t->BT.assign(N, 0);
+    t->F.assign(N, 0), t->B.assign(N, 0), t->S.assign(N, 0), t->E.assign(N, kInfinity), t->R.assign(N, 0);
     for (int j = 0; j <= n; ++j)
-        X[std::size_t(j)] = units(chain.stateBytes(j));
+        t->X[std::size_t(j)] = units(chain.stateBytes(j));
     for (int i = 1; i <= n; ++i) {
         const Step& st = chain.step(i);
         const auto u = std::size_t(i);
-        T[u] = units(st.tape_bytes), FT[u] = units(st.forward_tmp_bytes), BT[u] = units(st.backward_tmp_bytes);
-        F[u] = st.forward, B[u] = st.backward;
-        S[u] = S[u - 1] + F[u]; // the simulator's clock, added in the same order
+        t->T[u] = units(st.tape_bytes), t->FT[u] = units(st.forward_tmp_bytes), t->BT[u] = units(st.backward_tmp_bytes);
+        t->F[u] = st.forward, t->B[u] = st.backward;
+        t->S[u] = t->S[u - 1] + t->F[u]; // the simulator's clock, added in the same order
     }
     // A tape may be offloaded when its write ends by the end of the sweep (so no read ever waits behind a write).
-    std::vector<char> eligible(N, 0);
+    t->eligible.assign(N, 0);
     for (int i = 1; i < n; ++i) {
         const auto u = std::size_t(i);
-        E[u] = S[u] + hw.writeSeconds(level, chain.step(i).tape_bytes);
-        R[u] = hw.readSeconds(level, chain.step(i).tape_bytes);
-        eligible[u] = E[u] <= S[size_t(n)];
+        t->E[u] = t->S[u] + hw.writeSeconds(level, chain.step(i).tape_bytes);
+        t->R[u] = hw.readSeconds(level, chain.step(i).tape_bytes);
+        t->eligible[u] = t->E[u] <= t->S[size_t(n)];
     }
     // The tapes that may still be in flight when the sweep stands at x_s: p with E_p > S_s.
-    std::vector<std::vector<int>> cand(N);
+    t->cand.assign(N, {});
     std::size_t widest = 1;
     for (int s = 0; s < n; ++s) {
-        cand[std::size_t(s)].push_back(0);
+        auto& c = t->cand[std::size_t(s)];
+        c.push_back(0);
         for (int p = 1; p <= s; ++p)
-            if (eligible[std::size_t(p)] && E[std::size_t(p)] > S[std::size_t(s)]) cand[std::size_t(s)].push_back(p);
-        widest = std::max(widest, cand[std::size_t(s)].size());
+            if (t->eligible[std::size_t(p)] && t->E[std::size_t(p)] > t->S[std::size_t(s)]) c.push_back(p);
+        widest = std::max(widest, c.size());
     }
     const double cells = double(n) * double(widest) * double(M + 1);
     if (cells > kMaxTableCells)
@@ -82,67 +190,60 @@ Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int leve
         return tooLarge(name + "'s programme for " + std::to_string(n) + " steps and " + std::to_string(M) + " slots",
                         ops, kMaxTableOperations, "steps of its inner loop", "lower the slots parameter");
 
-    auto norm = [&](int p, int s) { return p > 0 && E[std::size_t(p)] > S[std::size_t(s)] ? p : 0; };
-    auto slot = [&](int s, int p) {
-        const auto& c = cand[std::size_t(s)];
-        return std::size_t(std::find(c.begin(), c.end(), p) - c.begin());
-    };
-    auto inFlight = [&](int p, int j) {
-        return p > 0 && E[std::size_t(p)] > S[std::size_t(j) - 1] ? T[std::size_t(p)] : 0;
-    };
-    auto peakB = [&](int i) {
-        const auto u = std::size_t(i);
-        return T[u] + X[u] + X[u - 1] + BT[u];
-    };
-    std::vector<std::vector<double>> value(N);
-    std::vector<std::vector<int>> choice(N);
     const auto W = std::size_t(M) + 1;
-    auto row = [&](int s, int p) { return value[std::size_t(s)].data() + slot(s, p) * W; };
-
+    t->value.assign(N, {});
     for (int s = n - 1; s >= 0; --s) {
         const auto us = std::size_t(s);
-        value[us].assign(cand[us].size() * W, kInfinity);
-        choice[us].assign(cand[us].size() * W, kNone);
-        const int i = s + 1, xs = X[us];
-        const auto ui = std::size_t(i);
-        for (std::size_t c = 0; c < cand[us].size(); ++c) {
-            const int p = cand[us][c];
-            double* out = value[us].data() + c * W;
-            int* why = choice[us].data() + c * W;
-            auto offer = [&](int lo, int mo, auto&& cost) {
-                for (int m = std::max(lo, 0); m <= M; ++m) {
-                    const double v = cost(m);
-                    if (v < out[m]) out[m] = v, why[m] = mo;
-                }
-            };
-            const int fp = xs + X[ui] + T[ui] + FT[ui] + inFlight(p, i), bp = peakB(i);
-            if (i == n) {
-                offer(std::max(fp, bp), kTurn, [&](int) { return F[ui] + B[ui]; });
-                continue;
-            }
-            {
-                const double* sub = row(i, norm(p, i));
-                offer(std::max({fp, bp, T[ui]}), kKeep, [&](int m) { return F[ui] + B[ui] + sub[m - T[ui]]; });
-            }
-            if (eligible[ui] && (p == 0 || E[std::size_t(p)] <= S[ui])) {
-                const double* sub = row(i, norm(i, i));
-                const double wait = std::max(0.0, R[ui] - B[ui + 1]);
-                offer(std::max({fp, bp, peakB(i + 1) + T[ui]}), kOffload,
-                      [&](int m) { return F[ui] + B[ui] + wait + sub[m]; });
-            }
-            int advPeak = 0;
-            for (int k = i; k < n; ++k) {
-                const auto uk = std::size_t(k);
-                advPeak = std::max(advPeak, xs + (k > i ? X[uk - 1] : 0) + X[uk] + FT[uk] + inFlight(p, k));
-                if (advPeak > M) break; // longer advances only need more
-                const double* right = row(k, norm(p, k));
-                const float* left = prog->row(s, k);
-                const double adv = S[uk] - S[us];
-                offer(std::max(advPeak, xs), k, [&](int m) { return adv + right[m - xs] + double(left[m]); });
-            }
+        t->value[us].assign(t->cand[us].size() * W, kInfinity);
+        for (std::size_t c = 0; c < t->cand[us].size(); ++c) {
+            double* out = t->value[us].data() + c * W;
+            t->options(s, t->cand[us][c], [&](int lo, int, auto&& cost) {
+                for (int m = std::max(lo, 0); m <= M; ++m)
+                    out[m] = minOf(out[m], cost(m));
+                return false;
+            });
         }
     }
-    const double best = row(0, 0)[M];
+    return std::shared_ptr<const OffloadTable>(std::move(t));
+}
+
+// The programme at one budget; `noPlan` is set when nothing fits it (the caller then names the least that does).
+// An unpruned rotor table (all but the largest) serves every budget up to its slots, and so does the table built on
+// it, which is kept for the next budget as rotor keeps its own (grown twofold when a larger budget misses).
+Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int level, std::int64_t budget, int slots,
+                                std::size_t pruneAbove, bool& noPlan) {
+    const std::string name = "offload-dp";
+    const int n = chain.length();
+    auto prog = rotorProgramme(chain, budget, slots, pruneAbove);
+    if (!prog) return prog.errorValue();
+    const std::int64_t unit = prog->unit;
+    const int M = prog->M;
+    std::shared_ptr<const OffloadTable> table;
+    if (prog->bound) {
+        auto built = buildTable(chain, hw, level, *prog, M);
+        if (!built) return built.errorValue();
+        table = std::move(*built);
+    } else {
+        const OffloadKey key{chain, hw, level, unit};
+        std::shared_ptr<const OffloadTable> smaller;
+        table = offloadTables().find(
+            key, [M](const OffloadTable& t) { return t.M >= M; }, &smaller);
+        if (!table) {
+            const int most = prog->slots(); // what rotor's rows hold
+            const int grown = grownSlots(M, smaller ? smaller->M : 0, most);
+            auto built = buildTable(chain, hw, level, *prog, grown);
+            if (!built && grown > M) built = buildTable(chain, hw, level, *prog, M);
+            if (!built) return built.errorValue();
+            table = std::move(*built);
+            offloadTables().keep(key, table);
+        }
+    }
+    const OffloadTable& D = *table;
+    const auto N = std::size_t(n) + 1;
+    const std::vector<int>& X = D.X;
+    const std::vector<int>& T = D.T;
+    auto norm = [&](int p, int s) { return D.norm(p, s); };
+    const double best = D.row(0, 0)[M];
     // A pruned rotor table serves an optimum within its bound only (RotorProgramme::trusts): else, solve unpruned.
     if (!prog->trusts(best))
         return solveAt(chain, hw, level, budget, slots, std::numeric_limits<std::size_t>::max(), noPlan);
@@ -174,12 +275,13 @@ Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int leve
         if (t.kind == 2) {
             inner.actions.clear();
             double ignored = 0;
-            prog->emit(t.s, t.p, t.m, inner, ignored);
+            D.prog.emit(t.s, t.p, t.m, inner, ignored);
             acts.insert(acts.end(), inner.actions.begin(), inner.actions.end());
             continue;
         }
         const int s = t.s, i = s + 1;
-        const int c = choice[std::size_t(s)][slot(s, t.p) * W + std::size_t(t.m)];
+        const int c = D.chosen(s, t.p, t.m);
+        if (c == kNone) return fail(name + ": its table does not hold the plan it found (an internal error)");
         if (c == kTurn) {
             acts.push_back(Action::forward(i, Keep::Tape));
             acts.push_back(Action::backward(i));
@@ -255,6 +357,14 @@ Result<OffloadDpResult> offloadDpSolve(const Chain& chain, const Hardware& hw, i
     e.message += " (its own least feasible budget, with sizes rounded up to slots of the budget / " +
                  std::to_string(slots) + ")";
     return e;
+}
+
+TableCacheStats offloadDpCacheStats() {
+    return offloadTables().stats();
+}
+
+void clearOffloadDpCache() {
+    offloadTables().clear();
 }
 
 SchedulerInfo offloadDpScheduler() {

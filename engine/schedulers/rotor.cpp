@@ -883,6 +883,10 @@ float RotorProgramme::cost(int s, int t, int m) const {
     return table->value(s, t, m);
 }
 
+int RotorProgramme::slots() const {
+    return table->slots();
+}
+
 int RotorProgramme::threads() const {
     return table->threads();
 }

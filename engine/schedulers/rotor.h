@@ -68,6 +68,7 @@ struct RotorProgramme {
     // +infinity if m is too few.
     float cost(int s, int t, int m) const;
     int threads() const;                  // that filled the table
+    int slots() const;                    // the table holds m = 0..slots() (at least M)
     const float* row(int s, int t) const; // cost(s, t, m) for m = 0..M
     // Appends that schedule's actions to `plan`, adding their compute time to `time`.
     void emit(int s, int t, int m, Plan& plan, double& time) const;

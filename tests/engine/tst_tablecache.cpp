@@ -1,9 +1,10 @@
-// The programme tables kept between solves (util/table_cache.h) by rotor, bptt-dp and multistage: a solve that reads
-// a kept table gives exactly the plan a fresh solve gives, whatever came before it (other budgets in any order, an
-// edited chain, other threads), and every such plan passes the simulator.
+// The programme tables kept between solves (util/table_cache.h) by rotor, offload-dp, bptt-dp and multistage: a solve
+// that reads a kept table gives exactly the plan a fresh solve gives, whatever came before it (other budgets in any
+// order, an edited chain, other threads), and every such plan passes the simulator.
 #include "schedulers/bptt_dp.h"
 #include "schedulers/fit.h"
 #include "schedulers/multistage.h"
+#include "schedulers/offload.h"
 #include "schedulers/registry.h"
 #include "schedulers/rotor.h"
 #include "schedulers/store_all.h"
@@ -38,6 +39,8 @@ const std::vector<Case> kCases = {
     {"multistage", {}},
     {"multistage", {{"variant", "periodic-disk-revolve"}}},
     {"multistage", {{"variant", "h-revolve"}}},
+    {"offload-dp", {}},
+    {"offload-dp", {{"slots", "60"}}},
 };
 
 QString nameOf(const Case& c) {
@@ -59,9 +62,12 @@ void clearAll() {
     clearRotorCache();
     clearBpttCache();
     clearMultistageCache();
+    clearOffloadDpCache();
 }
 
-long long hits() {
+// The hits of the scheduler's own cache (offload-dp reads rotor's tables too, but its own must be reused).
+long long hits(const std::string& scheduler) {
+    if (scheduler == "offload-dp") return offloadDpCacheStats().hits;
     return rotorCacheStats().hits + bpttCacheStats().hits + multistageCacheStats().hits;
 }
 
@@ -123,7 +129,7 @@ private slots:
                 std::vector<std::pair<std::int64_t, Result<Plan>>> kept;
                 for (std::int64_t budget : order)
                     kept.emplace_back(budget, solveOne(c, chain, budget));
-                const long long reused = hits();
+                const long long reused = hits(c.scheduler);
                 int plans = 0;
                 for (const auto& [budget, plan] : kept) {
                     clearAll();
@@ -174,6 +180,29 @@ private slots:
                 if (!differs(before, fresh, e, budget).isEmpty()) ++changed;
             }
         QVERIFY2(changed >= int(kCases.size()), qPrintable(QString("only %1 edits changed the plan").arg(changed)));
+    }
+
+    // offload-dp's table depends on the machine's link too: solved on one machine, then on another whose link is
+    // slower, it gives the fresh plan of the second (the kept table of the first would offload tapes whose writes no
+    // longer end in time).
+    void offloadDpKeepsATablePerMachine() {
+        const Chain chain = uniformChain(40);
+        const std::int64_t budget = budgets(chain, 5)[1];
+        const Hardware fast = machine();
+        Hardware slow = machine();
+        slow = *Hardware::make(
+            "slow link", {slow.level(0), MemoryLevel{"dram", std::int64_t(1) << 50, 1e-3, 1e-3, 0}, slow.level(2)});
+        clearAll();
+        auto onFast = offloadDpSolve(chain, fast, 1, budget, 500);
+        auto onSlow = offloadDpSolve(chain, slow, 1, budget, 500);
+        clearAll();
+        auto fresh = offloadDpSolve(chain, slow, 1, budget, 500);
+        QVERIFY(onFast && onSlow && fresh);
+        QVERIFY2(onFast->offloaded > 0, "the fast link offloads tapes");
+        QCOMPARE(onSlow->offloaded, fresh->offloaded);
+        QCOMPARE(onSlow->plan.actions, fresh->plan.actions);
+        QCOMPARE(onSlow->dp_cost, fresh->dp_cost);
+        QVERIFY2(onSlow->plan.actions != onFast->plan.actions, "the machines must call for different plans");
     }
 
     // Solves in several threads share the caches; each gets the plan a lone fresh solve gives.
