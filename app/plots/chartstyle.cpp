@@ -1,5 +1,7 @@
 #include "chartstyle.h"
 
+#include "replot.h"
+
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -158,5 +160,5 @@ PaperColours::PaperColours(QCustomPlot* plot) : m_plot(plot) {
 PaperColours::~PaperColours() {
     if (!m_plot) return;
     applyChartColours(m_plot, chartColours(m_plot->palette()));
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(m_plot);
 }

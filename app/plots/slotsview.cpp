@@ -1,5 +1,6 @@
 #include "slotsview.h"
 
+#include "replot.h"
 #include "schedulerstyle.h"
 
 #include <QVBoxLayout>
@@ -68,5 +69,5 @@ void SlotsView::setRuns(const std::vector<std::shared_ptr<const Run>>& runs) {
     }
     const double pad = std::max(0.5, (xmax - xmin) * 0.04);
     m_plot->xAxis->setRange(xmin - pad, xmax + pad);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(m_plot);
 }

@@ -2,6 +2,8 @@
 
 #include "charthint.h"
 #include "chartstyle.h"
+#include "narrations.h"
+#include "replot.h"
 #include "tickers.h"
 
 #include <QComboBox>
@@ -177,7 +179,7 @@ void SweepView::setEmptyText(const QString& text) {
     m_emptyText = text;
     if (!m_run) {
         m_hint->show(text);
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        replotWhenSeen(m_plot);
     }
 }
 
@@ -189,7 +191,7 @@ void SweepView::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::PaletteChange) {
         applyChartColours(m_plot, chartColours(palette()));
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        replotWhenSeen(m_plot);
     }
 }
 
@@ -215,10 +217,9 @@ void SweepView::setRun(std::shared_ptr<const Run> run, const Chain& chain, const
             if (std::isnan(m_start[k])) m_start[k] = m_end[k] = t;
             t = m_end[k];
         }
-        if (m_run->feasible && n <= kMaxNarratedActions)
-            if (auto told = narrate(chain, hw, *plan, m_run->budget_bytes))
-                m_told = std::make_unique<Narration>(std::move(*told));
     }
+    m_chain = chain;
+    m_hw = hw;
     m_cursor = actionCount() - 1; // a new plan is shown whole
     m_note.clear();
     m_slider->blockSignals(true);
@@ -229,9 +230,28 @@ void SweepView::setRun(std::shared_ptr<const Run> run, const Chain& chain, const
         m_plot->xAxis->setRange(0, std::max(1e-12, m_run->timeline->totals.makespan_s));
         m_plot->yAxis->setRange(-0.5, double(m_run->timeline->totals.steps) + 0.5);
     }
-    rebuild();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    // On a hidden tab the narration and the drawing wait until the diagram is shown (ensureCurrent).
+    m_stale = true;
+    if (!hiddenInShownWindow(this)) ensureCurrent();
     emit cursorChanged(m_cursor);
+}
+
+void SweepView::ensureCurrent() {
+    if (!m_stale) return;
+    m_stale = false;
+    m_told = m_chain ? sharedNarration(m_run, *m_chain, m_hw) : nullptr;
+    rebuild();
+    replotWhenSeen(m_plot);
+}
+
+void SweepView::showEvent(QShowEvent* e) {
+    ensureCurrent();
+    QWidget::showEvent(e);
+}
+
+QCustomPlot* SweepView::plot() {
+    ensureCurrent();
+    return m_plot;
 }
 
 void SweepView::rebuild() {
@@ -357,11 +377,18 @@ void SweepView::rebuild() {
     m_label->setText(text);
 }
 
-int SweepView::storeMarkCount() const {
+int SweepView::lifetimeCount() {
+    ensureCurrent();
+    return m_lifetimes;
+}
+
+int SweepView::storeMarkCount() {
+    ensureCurrent();
     return m_marks->data()->size();
 }
 
-int SweepView::restoreMarkCount() const {
+int SweepView::restoreMarkCount() {
+    ensureCurrent();
     return m_restores->data()->size();
 }
 
@@ -375,8 +402,10 @@ void SweepView::setCursor(int action) {
     const bool moved = action != m_cursor;
     m_cursor = action;
     if (moved) m_note.clear();
-    rebuild();
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (!m_stale) { // else drawn at the cursor when shown
+        rebuild();
+        replotWhenSeen(m_plot);
+    }
     if (moved) emit cursorChanged(m_cursor);
 }
 

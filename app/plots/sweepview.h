@@ -16,6 +16,7 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QCustomPlot;
@@ -36,7 +37,7 @@ public:
     explicit SweepView(QWidget* parent = nullptr);
     ~SweepView() override;
     void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain& chain, const ckpt::Hardware& hw);
-    QCustomPlot* plot() const { return m_plot; }
+    QCustomPlot* plot();                                    // drawn for the shown run (an export of a hidden tab)
     int actionCount() const { return int(m_start.size()); } // the plan's actions (0 without a chain plan)
     QString emptyHint() const; // the line shown instead of the chart when there is no chain plan, else empty
     // What to do to fill the view, shown while it has no run (default: "Run a scheduler (F5) to see its plan").
@@ -47,9 +48,9 @@ public:
     double speed() const; // actions per second while playing
     // What is drawn at the cursor, for tests and the legend: checkpoint bars (lifetimes, open or closed), stores
     // marked, restores marked (0 when the plan is too dense to mark).
-    int lifetimeCount() const { return m_lifetimes; }
-    int storeMarkCount() const;
-    int restoreMarkCount() const;
+    int lifetimeCount();
+    int storeMarkCount();
+    int restoreMarkCount();
 
 signals:
     void cursorChanged(int action); // the cursor moved (controls, keyboard, a click, setCursor)
@@ -65,8 +66,10 @@ public slots:
 
 protected:
     void changeEvent(QEvent* e) override; // a new palette (a dark style): new chart colours
+    void showEvent(QShowEvent* e) override;
 
 private:
+    void ensureCurrent(); // narrates and draws the run set while the view was hidden
     void rebuild();
     void tick();
     void updateButtons();
@@ -89,8 +92,11 @@ private:
     std::unique_ptr<ChartHint> m_hint;
     QString m_emptyText; // ChartHint::runHint() unless set
     std::shared_ptr<const ckpt::Run> m_run;
-    std::unique_ptr<ckpt::Narration> m_told; // what is held after each action (plans up to kMaxNarratedActions)
-    std::vector<double> m_start, m_end;      // [action]: when it runs (an action without an interval: its moment)
+    std::shared_ptr<const ckpt::Narration> m_told; // what is held after each action (up to kMaxNarratedActions)
+    std::optional<ckpt::Chain> m_chain;            // the run's chain and machine, for its narration
+    ckpt::Hardware m_hw = ckpt::Hardware::unbounded();
+    bool m_stale = false;               // the run changed while the view was hidden: not yet narrated nor drawn
+    std::vector<double> m_start, m_end; // [action]: when it runs (an action without an interval: its moment)
     int m_cursor = -1;
     int m_lifetimes = 0;
     QString m_note; // why a jump stayed

@@ -4,6 +4,7 @@
 #include "chartstyle.h"
 #include "ganttplottable.h"
 #include "memoryareaplottable.h"
+#include "replot.h"
 #include "tickers.h"
 #include "util/units.h"
 
@@ -210,7 +211,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     connect(d->memoryRect->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this](const QCPRange& r) { emit timeRangeChanged(r.lower, r.upper); });
 
-    connect(p, &QCustomPlot::afterLayout, this, [this] { nameLanes(); }); // the lanes' height is known now
+    connect(p, &QCustomPlot::afterLayout, this, [this] { nameLanes(true); }); // the lanes' height is known now
     connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
         d->history.push_back(time->range());
@@ -233,7 +234,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
             d->rangeRect->topLeft->setCoords(std::min(d->rangeStart, t), 0);
             d->rangeRect->bottomRight->setCoords(std::max(d->rangeStart, t), 1);
             d->rangeRect->setVisible(true);
-            d->plot->replot(QCustomPlot::rpQueuedReplot);
+            replotWhenSeen(d->plot);
             return;
         }
         int k = d->ganttRect->rect().contains(e->pos()) ? d->gantt->intervalAt(e->pos()) : -1;
@@ -270,7 +271,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
                                        .arg(QString::fromStdString(formatSeconds(t1 - t0)), dm < 0 ? "−" : "+",
                                             QString::fromStdString(formatBytes(std::abs(dm)))));
             d->rangeLabel->setVisible(true);
-            d->plot->replot(QCustomPlot::rpQueuedReplot);
+            replotWhenSeen(d->plot);
             emit rangeSelected(t0, t1, t1 - t0, dm);
             return;
         }
@@ -331,7 +332,7 @@ void TimelineView::markAction(int action) {
         line->point2->setCoords(at, 1);
         line->setVisible(d->markedAction >= 0);
     }
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(d->plot);
 }
 
 int TimelineView::markedAction() const {
@@ -379,7 +380,7 @@ void TimelineView::setRun(std::shared_ptr<const Run> run, const Hardware& hw) {
         if (why.size() > 110) why = why.section(QStringLiteral("; "), 0, 0);
         if (why.size() > 110) why = why.left(109) + QStringLiteral("…");
         showEmpty(why.isEmpty() ? d->emptyText : why);
-        d->plot->replot(QCustomPlot::rpQueuedReplot);
+        replotWhenSeen(d->plot);
         return;
     }
     showEmpty({});
@@ -452,7 +453,7 @@ void TimelineView::setMemoryLevel(int level) {
     d->budgetAbove->setVisible(d->limitBytes > 0 &&
                                double(d->limitBytes) > d->memoryRect->axis(QCPAxis::atLeft)->range().upper);
     refreshLegend();
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(d->plot);
 }
 
 QCustomPlot* TimelineView::plot() const {
@@ -486,13 +487,13 @@ void TimelineView::setEmptyText(const QString& text) {
     d->emptyText = text;
     if (!d->run) {
         showEmpty(text);
-        d->plot->replot(QCustomPlot::rpQueuedReplot);
+        replotWhenSeen(d->plot);
     }
 }
 
 void TimelineView::highlightStep(int step) {
     d->gantt->setHighlightedStep(step);
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(d->plot);
 }
 
 void TimelineView::zoomBack() {
@@ -500,18 +501,18 @@ void TimelineView::zoomBack() {
     QCPRange r = d->history.back();
     d->history.pop_back();
     d->memoryRect->axis(QCPAxis::atBottom)->setRange(r);
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(d->plot);
 }
 
 void TimelineView::resetZoom() {
     d->memoryRect->axis(QCPAxis::atBottom)->setRange(d->fullRange);
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(d->plot);
 }
 
 void TimelineView::zoomTo(double t0, double t1) {
     d->history.push_back(d->memoryRect->axis(QCPAxis::atBottom)->range());
     d->memoryRect->axis(QCPAxis::atBottom)->setRange(t0, t1);
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(d->plot);
 }
 
 QCPRange TimelineView::timeRange() const {
@@ -563,7 +564,7 @@ void TimelineView::updateLegendWrap() {
 
 // The lanes' names, on every lane when a line of text fits each, else on every second, third... lane (a pipeline of
 // twelve stages draws 23 lanes, its devices and the links between them, in a short chart: every third is named).
-void TimelineView::nameLanes() {
+void TimelineView::nameLanes(bool inLayout) {
     const int n = int(d->laneNames.size());
     const double perLane = n > 0 ? double(d->ganttRect->height()) / n : 0;
     const double line = QFontMetricsF(d->ganttRect->axis(QCPAxis::atLeft)->tickLabelFont()).height();
@@ -575,7 +576,12 @@ void TimelineView::nameLanes() {
     for (int row = 0; row < n; ++row)
         names->addTick(row, row % step == 0 ? d->laneNames[row] : QString());
     d->ganttRect->axis(QCPAxis::atLeft)->setTicker(names);
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    if (!inLayout) return replotWhenSeen(d->plot);
+    // Within a replot, after its layout and before its drawing: lay out again with the new names (their width sets the
+    // margin), and this replot draws them; a second replot for them would double the cost of every new plan.
+    QCPLayoutGrid* layout = d->plot->plotLayout();
+    for (auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        layout->update(phase);
 }
 
 int TimelineView::laneNameStep() const {
@@ -600,14 +606,14 @@ void TimelineView::setMemoryOnly(bool on) {
     refreshLegend();
     updateGanttHeight();
     d->memoryRect->axis(QCPAxis::atBottom)->setTickLabels(true);
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(d->plot);
 }
 
 void TimelineView::setTimeRange(const QCPRange& range) {
     QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
     if (time->range() == range) return;
     time->setRange(range);
-    d->plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(d->plot);
 }
 
 // The Gantt's share of the height follows its rows: a plan that never transfers has one lane, not three.
@@ -629,6 +635,6 @@ void TimelineView::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::PaletteChange) {
         applyChartColours(d->plot, chartColours(palette()));
-        d->plot->replot(QCustomPlot::rpQueuedReplot);
+        replotWhenSeen(d->plot);
     }
 }

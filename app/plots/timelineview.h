@@ -67,8 +67,8 @@ private:
     void refreshLegend();
     void updateLegendWrap();
     void updateGanttHeight();
-    void nameLanes();
-    void showEmpty(const QString& hint); // an empty hint shows the charts
+    void nameLanes(bool inLayout = false); // inLayout: between a replot's layout and its drawing
+    void showEmpty(const QString& hint);   // an empty hint shows the charts
     struct Impl;
     std::unique_ptr<Impl> d;
 };

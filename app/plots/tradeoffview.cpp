@@ -2,6 +2,7 @@
 
 #include "charthint.h"
 #include "chartstyle.h"
+#include "replot.h"
 #include "schedulerstyle.h"
 #include "tickers.h"
 #include "util/units.h"
@@ -362,7 +363,7 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         m_hint->show(m_runs.empty() ? tr("Run all (Shift+F5) to fill the trade-off")
                                     : tr("No run was feasible: raise the budgets that 'Run all' compares"));
     applyChartColours(m_plot, chartColours(palette()));
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenSeen(m_plot);
 }
 
 bool TradeoffView::samePoints(const QCPGraph* a, const QCPGraph* b) {
@@ -423,6 +424,6 @@ void TradeoffView::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
     if (e->type() == QEvent::PaletteChange) {
         applyChartColours(m_plot, chartColours(palette()));
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        replotWhenSeen(m_plot);
     }
 }

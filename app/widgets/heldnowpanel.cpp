@@ -1,5 +1,7 @@
 #include "heldnowpanel.h"
 
+#include "plots/narrations.h"
+#include "plots/replot.h"
 #include "util/units.h"
 
 #include <QLabel>
@@ -28,26 +30,46 @@ HeldNowPanel::HeldNowPanel(QWidget* parent) : QWidget(parent) {
 void HeldNowPanel::setRun(std::shared_ptr<const Run> run, const Chain* chain, const Hardware& hw) {
     m_run = std::move(run);
     m_hw = hw;
+    m_chain = chain ? std::optional<Chain>(*chain) : std::nullopt;
     m_told.reset();
-    m_action = -1;
     const Plan* plan = m_run ? m_run->chainPlan() : nullptr;
-    if (plan && chain && m_run->feasible && plan->actions.size() <= kMaxActions)
-        if (auto told = narrate(*chain, hw, *plan, m_run->budget_bytes))
-            m_told = std::make_unique<Narration>(std::move(*told));
-    if (m_told) m_action = int(m_told->actions.size()) - 1;
-    refresh();
+    m_action =
+        plan && chain && m_run->feasible && plan->actions.size() <= kMaxActions ? int(plan->actions.size()) - 1 : -1;
+    // On a hidden tab the narration waits until the panel is shown or asked for it (ensureCurrent).
+    m_stale = true;
+    if (!hiddenInShownWindow(this)) ensureCurrent();
+}
+
+void HeldNowPanel::ensureCurrent() const {
+    if (!m_stale) return;
+    m_stale = false;
+    if (m_chain) m_told = sharedNarration(m_run, *m_chain, m_hw);
+    if (!m_told) m_action = -1;
+    const_cast<HeldNowPanel*>(this)->refresh();
+}
+
+const Narration* HeldNowPanel::narration() const {
+    ensureCurrent();
+    return m_told.get();
+}
+
+void HeldNowPanel::showEvent(QShowEvent* e) {
+    ensureCurrent();
+    QWidget::showEvent(e);
 }
 
 void HeldNowPanel::setAction(int action) {
     m_action = action;
-    refresh();
+    if (!m_stale) refresh();
 }
 
 QString HeldNowPanel::sentence() const {
+    ensureCurrent();
     return m_sentence->text();
 }
 
 QString HeldNowPanel::heldText() const {
+    ensureCurrent();
     QString plain = m_levels->text();
     plain.replace("<br>", "\n");
     plain.remove(QRegularExpression("<[^>]*>"));

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 class QLabel;
 
@@ -22,17 +23,23 @@ public:
     void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain* chain, const ckpt::Hardware& hw);
     void setAction(int action); // -1: before the first action
     int action() const { return m_action; }
-    const ckpt::Narration* narration() const { return m_told.get(); } // null: not narrated
-    QString sentence() const;                                         // what the panel says of the action
-    QString heldText() const;                                         // the levels, as plain text
+    const ckpt::Narration* narration() const; // null: not narrated
+    QString sentence() const;                 // what the panel says of the action
+    QString heldText() const;                 // the levels, as plain text
+
+protected:
+    void showEvent(QShowEvent* e) override;
 
 private:
     void refresh();
+    void ensureCurrent() const; // narrates the run set while the panel was hidden
 
     std::shared_ptr<const ckpt::Run> m_run;
     ckpt::Hardware m_hw = ckpt::Hardware::unbounded();
-    std::unique_ptr<ckpt::Narration> m_told;
-    int m_action = -1;
+    std::optional<ckpt::Chain> m_chain;
+    mutable std::shared_ptr<const ckpt::Narration> m_told;
+    mutable int m_action = -1;
+    mutable bool m_stale = false; // the run changed while the panel was hidden: not yet narrated
     QLabel* m_sentence;
     QLabel* m_levels;
 };

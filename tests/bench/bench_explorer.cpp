@@ -2,7 +2,8 @@
 // QT_QPA_PLATFORM=offscreen; `--slider [scheduler...]` runs the second part only, for the schedulers named):
 //  - replot of the Gantt after a zoom, for plans of 10 000, 100 000 and 1 000 000 actions (aim: < 30 ms at 1M);
 //  - a budget-slider change to redrawn charts on the 1000-step LSTM example on the A100 preset, for every chain
-//    scheduler the machine can run (issue 11: median < 100 ms each; printed as PASS/FAIL, the exit code stays 0).
+//    scheduler the machine can run (issue 11: median < 100 ms each; printed as PASS/FAIL, the exit code stays 0;
+//    CKPT_BENCH_VERBOSE=1 prints every position, where a table is built and where it is read).
 #include "io/json_io.h"
 #include "models/document.h"
 #include "plots/sweepview.h"
@@ -132,6 +133,8 @@ void benchSlider(const std::vector<std::string>& only) {
             redraw.push_back(ms - run->solve_ms - run->simulate_ms);
             feasible += run->feasible ? 1 : 0;
             if (run->feasible && timelineReplots == before) ++undrawn;
+            if (std::getenv("CKPT_BENCH_VERBOSE"))
+                std::printf("    %s position %d: %.1f ms (solve %.1f)\n", name.c_str(), k, ms, run->solve_ms);
         }
         const double m = median(total);
         const bool runs = feasible > 0;
