@@ -20,6 +20,7 @@
 #include "sim/simulator.h"
 #include "util/table_cache.h"
 #include "util/units.h"
+#include "util/vector_clones.h"
 
 #include <algorithm>
 #include <cmath>
@@ -140,6 +141,25 @@ TableCache<OffloadKey, OffloadTable>& offloadTables() {
     return cache;
 }
 
+// D's rows, s from n - 1 down: for each cell, the least of its options at every m (a loop the compiler vectorises,
+// cloned per instruction set level like rotor's fill).
+CKPT_VECTOR_CLONES void fill(OffloadTable& t) {
+    const int M = t.M;
+    t.value.assign(t.X.size(), {});
+    for (int s = t.n - 1; s >= 0; --s) {
+        const auto us = std::size_t(s);
+        t.value[us].assign(t.cand[us].size() * (std::size_t(M) + 1), kInfinity);
+        for (std::size_t c = 0; c < t.cand[us].size(); ++c) {
+            double* out = t.value[us].data() + c * (std::size_t(M) + 1);
+            t.options(s, t.cand[us][c], [&](int lo, int, auto&& cost) {
+                for (int m = std::max(lo, 0); m <= M; ++m)
+                    out[m] = minOf(out[m], cost(m));
+                return false;
+            });
+        }
+    }
+}
+
 // The table of `slots` slots for the programme `prog` (whose rotor table holds at least as many).
 Result<std::shared_ptr<const OffloadTable>> buildTable(const Chain& chain, const Hardware& hw, int level,
                                                        const RotorProgramme& prog, int slots) {
@@ -190,20 +210,7 @@ Result<std::shared_ptr<const OffloadTable>> buildTable(const Chain& chain, const
         return tooLarge(name + "'s programme for " + std::to_string(n) + " steps and " + std::to_string(M) + " slots",
                         ops, kMaxTableOperations, "steps of its inner loop", "lower the slots parameter");
 
-    const auto W = std::size_t(M) + 1;
-    t->value.assign(N, {});
-    for (int s = n - 1; s >= 0; --s) {
-        const auto us = std::size_t(s);
-        t->value[us].assign(t->cand[us].size() * W, kInfinity);
-        for (std::size_t c = 0; c < t->cand[us].size(); ++c) {
-            double* out = t->value[us].data() + c * W;
-            t->options(s, t->cand[us][c], [&](int lo, int, auto&& cost) {
-                for (int m = std::max(lo, 0); m <= M; ++m)
-                    out[m] = minOf(out[m], cost(m));
-                return false;
-            });
-        }
-    }
+    fill(*t);
     return std::shared_ptr<const OffloadTable>(std::move(t));
 }
 

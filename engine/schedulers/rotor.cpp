@@ -26,6 +26,7 @@
 #include "schedulers/revolve.h"
 #include "schedulers/store_all.h"
 #include "util/table_cache.h"
+#include "util/vector_clones.h"
 
 #include <algorithm>
 #include <atomic>
@@ -50,16 +51,10 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int kRotorMaxSteps = 20000;
 
 // The fill's inner loops are written as plain loops over 16 or 32 floats, which the compiler turns into whatever
-// vector instructions the target has (four SSE, two AVX or one AVX-512 register for 16 floats). On x86-64 the
-// functions that run them are compiled once per instruction set level and the loader picks the one this CPU runs
-// (GCC's target_clones), so the portable build fills as fast as a -march=native one. `(b < a) ? b : a` is
-// std::min(a, b), lane by lane, which the vector min instructions compute exactly.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) &&                           \
-    !defined(CKPT_NO_VECTOR_CLONES)
-#define CKPT_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
-#else
-#define CKPT_VECTOR_CLONES
-#endif
+// vector instructions the target has (four SSE, two AVX or one AVX-512 register for 16 floats); the function that runs
+// them is cloned per instruction set level (util/vector_clones.h), so the portable build fills as fast as a
+// -march=native one. `(b < a) ? b : a` is std::min(a, b), lane by lane, which the vector min instructions compute
+// exactly.
 inline float minOf(float a, float b) {
     return b < a ? b : a;
 }
@@ -416,7 +411,7 @@ private:
 
     // Uniform chains by span; otherwise (the tiles' reference, tests) cell by cell in the recurrence's order, by the
     // end t and then the start s downwards, on one thread.
-    void run() {
+    CKPT_VECTOR_CLONES void run() {
         if (uniform) {
             for (int span = 1; span <= n; ++span) {
                 if (span < n) fill(0, span); // any interior span
