@@ -6,6 +6,7 @@
 #include "common.h"
 #include "io/graph_io.h"
 #include "io/onnx_import.h"
+#include "onnx_bench.h"
 #include "run/runner.h"
 #include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
@@ -20,6 +21,28 @@
 #include <sstream>
 
 namespace ckpt::cli {
+
+// A shipped network as `ckpt bench` imports it: --batch fills an open first dimension, and an input with another open
+// one (a sequence) gets `seq` there.
+Result<OnnxImport> importForBench(const std::string& file, std::int64_t batch, int seq) {
+    OnnxImportOptions options;
+    options.batch = batch;
+    auto imported = importOnnxFile(file, options);
+    if (imported) return imported;
+    auto inputs = onnxInputs(file);
+    if (!inputs) return inputs.errorValue();
+    for (const OnnxInput& in : *inputs) {
+        std::vector<std::int64_t> dims = in.dims;
+        bool open = false;
+        for (std::size_t d = 1; d < dims.size(); ++d)
+            if (dims[d] <= 0) dims[d] = seq, open = true;
+        if (!open) continue;
+        if (dims[0] <= 0) dims[0] = batch;
+        options.inputs.push_back({in.name, dims});
+    }
+    return options.inputs.empty() ? imported : importOnnxFile(file, options);
+}
+
 namespace {
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -149,27 +172,7 @@ int benchOnnxDir(const Args& args) {
     bool headerDone = false;
     Table t({});
     for (const std::string& file : files) {
-        auto inputs = onnxInputs(file);
-        if (!inputs) {
-            complain("bench: " + inputs.error());
-            return BadInput;
-        }
-        // --batch fills an open first dimension; an input with another open one (a sequence) gets --seq there.
-        OnnxImportOptions options;
-        options.batch = batch;
-        auto imported = importOnnxFile(file, options);
-        if (!imported) {
-            for (const OnnxInput& in : *inputs) {
-                std::vector<std::int64_t> dims = in.dims;
-                bool open = false;
-                for (std::size_t d = 1; d < dims.size(); ++d)
-                    if (dims[d] <= 0) dims[d] = seq, open = true;
-                if (!open) continue;
-                if (dims[0] <= 0) dims[0] = batch;
-                options.inputs.push_back({in.name, dims});
-            }
-            if (!options.inputs.empty()) imported = importOnnxFile(file, options);
-        }
+        auto imported = importForBench(file, batch, seq);
         if (!imported) {
             complain("bench: " + imported.error());
             return BadInput;

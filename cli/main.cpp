@@ -36,7 +36,7 @@ usage:
   ckpt bench --graphs [--graph FILE,...] [--budgets LIST] [--schedulers a,b] [--param NAME.k=v]... [--reduction a,b]
              [--overheads 1,1.1,1.33] [--reduction-max-nodes N]
   ckpt bench --graphs --onnx-dir DIR [--batch N] [--seq N] [--budgets LIST] [--schedulers a,b] [--param NAME.k=v]...
-  ckpt bench --onnx MODEL.onnx [--batch N] [--repeat K] [--json]
+  ckpt bench --onnx MODEL.onnx [--batch N] [--seq N] [--repeat K] [--json]
   ckpt train [--cell lstm|gru|rnn] [--hidden H] [--batch B] [--input I] [--length T] [--task copy|adding|sine|text]
              [--text FILE] [--scheduler NAME] [--slots N | --budget BYTES|P%] [--param k=v]... [--hardware HW|measured]
              [--iterations K] [--precision fp32|fp64] [--optimizer adam|sgd] [--lr X] [--clip X] [--seed N]

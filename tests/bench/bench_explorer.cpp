@@ -4,6 +4,7 @@
 //  - a budget-slider change to redrawn charts on the 1000-step LSTM example on the A100 preset, for every chain
 //    scheduler the machine can run (issue 11: median < 100 ms each; printed as PASS/FAIL, the exit code stays 0;
 //    CKPT_BENCH_VERBOSE=1 prints every position, where a table is built and where it is read).
+// --json: the table on stderr, and on stdout one JSON object of the figures (scripts/bench reads it).
 #include "io/json_io.h"
 #include "models/document.h"
 #include "plots/sweepview.h"
@@ -28,6 +29,14 @@ namespace {
 constexpr double kSliderTargetMs = 100; // issue 11: a slider move to redrawn charts
 constexpr int kPositions = 20;
 
+// The table goes to stdout, or to stderr with --json, which prints the figures as one JSON object on stdout
+// (scripts/bench reads it).
+FILE* g_out = stdout;
+std::vector<std::pair<std::string, double>> g_figures;
+void figure(const std::string& key, double value) {
+    g_figures.emplace_back(key, value);
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t h = v.size() / 2;
@@ -50,7 +59,7 @@ void drainEvents() {
 }
 
 int benchGantt() {
-    std::printf("Gantt replot after a zoom (1600x900, median of 10)\n");
+    std::fprintf(g_out, "Gantt replot after a zoom (1600x900, median of 10)\n");
     for (int n : {5000, 50000, 500000}) {
         // Periodic with ~sqrt(n) segments: about 2n actions.
         Chain chain = *Chain::uniform("bench", n, Step{1e-3, 2e-3, 1 << 20, 3 << 20, 0, 0});
@@ -79,16 +88,19 @@ int benchGantt() {
             view.plot()->replot(QCustomPlot::rpImmediateRefresh);
             zoomed.push_back(t.nsecsElapsed() / 1e6);
         }
-        std::printf("  %8d intervals: whole plan %7.2f ms, zoomed to 5%% %7.2f ms\n", view.intervalCount(),
-                    median(full), median(zoomed));
+        std::fprintf(g_out, "  %8d intervals: whole plan %7.2f ms, zoomed to 5%% %7.2f ms\n", view.intervalCount(),
+                     median(full), median(zoomed));
+        figure("gantt_" + std::to_string(n) + "_steps_whole_ms", median(full));
+        figure("gantt_" + std::to_string(n) + "_steps_zoomed_ms", median(zoomed));
     }
     return 0;
 }
 
 void benchSlider(const std::vector<std::string>& only) {
-    std::printf("Budget slider on the 1000-step LSTM example, A100 preset: solve + simulate + every view's redraw\n"
-                "(20 slider positions per scheduler, each a fresh solve; target: median < %.0f ms)\n",
-                kSliderTargetMs);
+    std::fprintf(g_out,
+                 "Budget slider on the 1000-step LSTM example, A100 preset: solve + simulate + every view's redraw\n"
+                 "(20 slider positions per scheduler, each a fresh solve; target: median < %.0f ms)\n",
+                 kSliderTargetMs);
     MainWindow w;
     w.setInteractive(false);
     w.resize(1600, 1000);
@@ -100,8 +112,8 @@ void benchSlider(const std::vector<std::string>& only) {
     for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
         QObject::connect(plot, &QCustomPlot::afterReplot, [&replots] { ++replots; });
     QObject::connect(w.timelineView()->plot(), &QCustomPlot::afterReplot, [&timelineReplots] { ++timelineReplots; });
-    std::printf("  %-22s %8s %8s %8s %8s %8s %8s %9s %7s\n", "scheduler", "median", "max", "cpu", "solve", "simulate",
-                "redraw", "feasible", "target");
+    std::fprintf(g_out, "  %-22s %8s %8s %8s %8s %8s %8s %9s %7s\n", "scheduler", "median", "max", "cpu", "solve",
+                 "simulate", "redraw", "feasible", "target");
     bool allPass = true;
     for (const SchedulerInfo& info : schedulers()) {
         const std::string& name = info.name;
@@ -134,23 +146,29 @@ void benchSlider(const std::vector<std::string>& only) {
             feasible += run->feasible ? 1 : 0;
             if (run->feasible && timelineReplots == before) ++undrawn;
             if (std::getenv("CKPT_BENCH_VERBOSE"))
-                std::printf("    %s position %d: %.1f ms (solve %.1f)\n", name.c_str(), k, ms, run->solve_ms);
+                std::fprintf(g_out, "    %s position %d: %.1f ms (solve %.1f)\n", name.c_str(), k, ms, run->solve_ms);
         }
         const double m = median(total);
         const bool runs = feasible > 0;
         const bool pass = m < kSliderTargetMs;
         if (runs) allPass = allPass && pass;
         const char* verdict = !runs ? "n/a" : pass ? "PASS" : "FAIL";
-        std::printf("  %-22s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %6d/%-2d %7s%s\n", name.c_str(), m,
-                    *std::max_element(total.begin(), total.end()), median(cpu), median(solve), median(simulate),
-                    median(redraw), feasible, kPositions, verdict, undrawn ? "  (timeline not redrawn!)" : "");
+        if (runs) {
+            figure("slider_" + name + "_median_ms", m);
+            figure("slider_" + name + "_max_ms", *std::max_element(total.begin(), total.end()));
+            figure("slider_" + name + "_solve_median_ms", median(solve));
+        }
+        std::fprintf(g_out, "  %-22s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %6d/%-2d %7s%s\n", name.c_str(), m,
+                     *std::max_element(total.begin(), total.end()), median(cpu), median(solve), median(simulate),
+                     median(redraw), feasible, kPositions, verdict, undrawn ? "  (timeline not redrawn!)" : "");
     }
-    std::printf(
+    std::fprintf(
+        g_out,
         "  (ms of wall clock, median and max; cpu: median CPU time of the process; solve and simulate as the run "
         "records them, redraw = the rest; %.1f chart replots a move)\n",
         double(replots) / std::max(1, moves));
-    std::printf("Slider target (median < %.0f ms for every scheduler that finds a plan): %s\n", kSliderTargetMs,
-                allPass ? "PASS" : "FAIL");
+    std::fprintf(g_out, "Slider target (median < %.0f ms for every scheduler that finds a plan): %s\n", kSliderTargetMs,
+                 allPass ? "PASS" : "FAIL");
 }
 
 } // namespace
@@ -158,12 +176,23 @@ void benchSlider(const std::vector<std::string>& only) {
 int main(int argc, char** argv) {
     if (!qEnvironmentVariableIsSet("DISPLAY")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const bool sliderOnly = argc > 1 && std::string(argv[1]) == "--slider";
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (auto j = std::find(args.begin(), args.end(), "--json"); j != args.end()) {
+        g_out = stderr;
+        args.erase(j);
+    }
+    const bool sliderOnly = !args.empty() && args[0] == "--slider";
     if (!sliderOnly)
         if (int rc = benchGantt()) return rc;
     std::vector<std::string> only; // `--slider name...`: those schedulers only (for a profiler)
-    for (int i = 2; sliderOnly && i < argc; ++i)
-        only.push_back(argv[i]);
+    for (std::size_t i = 1; sliderOnly && i < args.size(); ++i)
+        only.push_back(args[i]);
     benchSlider(only);
+    if (g_out == stderr) {
+        std::printf("{");
+        for (std::size_t i = 0; i < g_figures.size(); ++i)
+            std::printf("%s\"%s\": %.3f", i ? ", " : "", g_figures[i].first.c_str(), g_figures[i].second);
+        std::printf("}\n");
+    }
     return 0;
 }
