@@ -236,9 +236,12 @@ Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int leve
         table = offloadTables().find(
             key, [M](const OffloadTable& t) { return t.M >= M; }, &smaller);
         if (!table) {
-            const int most = prog->slots(); // what rotor's rows hold
+            // Grown twofold over the kept table, up to what the budget's unit can ask for (4x the slots with the
+            // chain's common unit, else the slots), with rotor's rows grown alike.
+            const int most = std::max(M, prog->M > slots ? 4 * slots : slots);
             const int grown = grownSlots(M, smaller ? smaller->M : 0, most);
-            auto built = buildTable(chain, hw, level, *prog, grown);
+            const RotorProgramme rows = rotorProgrammeGrown(*prog, chain, grown);
+            auto built = buildTable(chain, hw, level, rows, std::min(grown, rows.slots()));
             if (!built && grown > M) built = buildTable(chain, hw, level, *prog, M);
             if (!built) return built.errorValue();
             table = std::move(*built);

@@ -947,6 +947,11 @@ Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int sl
         common > 0 && budget / common <= 4 * std::int64_t(slots) &&
         RotorTable::tableBytes(n, int(budget / common), chain.isUniform(), paper) <= (std::size_t(512) << 20);
     if (exact) unit = common;
+    // Otherwise the least multiple of the common unit that divides the budget into at most the asked slots: sizes
+    // round up no more than with budget / slots (a multiple of the common unit holds each size as well), and nearby
+    // budgets share a unit, so the slider's moves read one kept table instead of building one each.
+    else if (common > 1)
+        unit = (unit + common - 1) / common * common;
     const int M = int(budget / unit);
     std::size_t bytes = RotorTable::tableBytes(n, M, chain.isUniform(), paper);
     if (bytes > (std::size_t(1) << 30))
@@ -964,6 +969,13 @@ Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int sl
 
 Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove) {
     return programme(chain, budget, slots, pruneAbove, false);
+}
+
+RotorProgramme rotorProgrammeGrown(const RotorProgramme& p, const Chain& chain, int slots) {
+    if (p.bound || p.slots() >= slots) return p;
+    RotorProgramme grown = p;
+    grown.table = rotorTable(chain, p.unit, slots, slots);
+    return grown;
 }
 
 std::size_t rotorPruneAbove() {
