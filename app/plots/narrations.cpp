@@ -8,7 +8,6 @@ std::shared_ptr<const Narration> sharedNarration(const std::shared_ptr<const Run
                                                  const Hardware& hw) {
     struct Kept {
         std::weak_ptr<const Run> run;
-        const Run* address = nullptr;
         std::optional<Chain> chain;
         Hardware hw = Hardware::unbounded();
         std::shared_ptr<const Narration> told;
@@ -16,10 +15,9 @@ std::shared_ptr<const Narration> sharedNarration(const std::shared_ptr<const Run
     static Kept kept; // the GUI thread's views only
     const Plan* plan = run ? run->chainPlan() : nullptr;
     if (!plan || !run->feasible || plan->actions.size() > kMaxNarratedActions) return nullptr;
-    if (kept.address == run.get() && kept.run.lock() == run && kept.chain && *kept.chain == chain && kept.hw == hw)
-        return kept.told;
+    if (kept.run.lock() == run && kept.chain && *kept.chain == chain && kept.hw == hw) return kept.told;
     std::shared_ptr<const Narration> told;
     if (auto n = narrate(chain, hw, *plan, run->budget_bytes)) told = std::make_shared<const Narration>(std::move(*n));
-    kept = Kept{run, run.get(), chain, hw, told};
+    kept = Kept{run, chain, hw, told};
     return told;
 }

@@ -37,11 +37,6 @@ enum Choice : int { kNone = 0, kTurn = -1, kKeep = -2, kOffload = -3 }; // > 0: 
 
 namespace {
 
-// std::min(a, b) as a select, which the compiler makes vectors of.
-inline double minOf(double a, double b) {
-    return b < a ? b : a;
-}
-
 // Everything the programme's table depends on besides the budget, which only picks the column read: the chain in
 // slots of `unit`, and the machine's transfers to the slower level.
 struct OffloadKey {
@@ -239,7 +234,7 @@ Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int leve
             // Grown twofold over the kept table, up to what the budget's unit can ask for (4x the slots with the
             // chain's common unit, else the slots), with rotor's rows grown alike. (Building all of that at the
             // second budget halves the slider's median but takes longer in all: 3.8 s at 2000 slots for 1000 steps.)
-            const int most = std::max(M, prog->M > slots ? 4 * slots : slots);
+            const int most = std::max(M, M > slots ? 4 * slots : slots);
             const int grown = grownSlots(M, smaller ? smaller->M : 0, most);
             const RotorProgramme rows = rotorProgrammeGrown(*prog, chain, grown);
             auto built = buildTable(chain, hw, level, rows, std::min(grown, rows.slots()));

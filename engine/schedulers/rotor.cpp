@@ -55,9 +55,6 @@ constexpr int kRotorMaxSteps = 20000;
 // them is cloned per instruction set level (util/vector_clones.h), so the portable build fills as fast as a
 // -march=native one. `(b < a) ? b : a` is std::min(a, b), lane by lane, which the vector min instructions compute
 // exactly.
-inline float minOf(float a, float b) {
-    return b < a ? b : a;
-}
 // Gates, read from an offset: kGateUntil + 32 - d gives d lanes of +infinity, then zeros; kGateFrom + 32 - d gives d
 // zeros, then +infinity. Added to a finite value they keep it or make it +infinity, exactly.
 constexpr float kGateUntil[64] = {kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf,
@@ -117,10 +114,11 @@ AlignedFloats alignedFloats(std::size_t count) {
     constexpr std::size_t kHuge = std::size_t(2) << 20;
     const std::size_t bytes = count * sizeof(float);
     const std::size_t align = bytes >= 4 * kHuge ? kHuge : 64;
-    void* p = std::aligned_alloc(align, (bytes + align - 1) / align * align);
+    const std::size_t rounded = (bytes + align - 1) / align * align;
+    void* p = std::aligned_alloc(align, rounded);
     if (!p) throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (align == kHuge) ::madvise(p, (bytes + align - 1) / align * align, MADV_HUGEPAGE); // a hint: no harm if refused
+    if (align == kHuge) ::madvise(p, rounded, MADV_HUGEPAGE); // a hint: no harm if refused
 #endif
     return AlignedFloats(static_cast<float*>(p));
 }
@@ -710,10 +708,10 @@ private:
                 const float adv = c.adv[j];
                 const float *after = a.ends[j] + g0, *before = c.leftEnds[j] + g0;
                 const int reached = std::clamp(c.from[j] / kRun - g0, 0, 16); // runs before it have no slot >= from
-                const float* before0 = kGateUntil + 32 - reached;
+                const float* unreached = kGateUntil + 32 - reached;
                 float bound[16];
                 for (int q = 0; q < 16; ++q) {
-                    bound[q] = adv + after[q] + before[q] + before0[q] + pastRow[q];
+                    bound[q] = adv + after[q] + before[q] + unreached[q] + pastRow[q];
                     least[q] = minOf(least[q], bound[q]);
                 }
                 std::memcpy(c.bound[j].v, bound, sizeof bound);
