@@ -5,7 +5,9 @@
 #include "sim/graph_simulator.h"
 #include "sim/simulator.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <new>
 
@@ -116,6 +118,44 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
                                            : takePlan(r, solve(scheduler, *problem.chain(), hw, request), t0);
         if (planned) simulateInto(r, problem, hw);
     });
+}
+
+PreparedTables prepareTables(const std::string& scheduler, const Problem& problem, const Hardware& hw,
+                             const std::map<std::string, std::string>& params, const std::vector<std::int64_t>& budgets,
+                             std::int64_t near, const std::atomic<bool>* stop) {
+    PreparedTables out;
+    const auto t0 = std::chrono::steady_clock::now();
+    const SchedulerInfo* info = findScheduler(scheduler);
+    const Chain* chain = problem.chain();
+    if (!info || !info->table_budgets || !chain || !machineLacks(*info, hw).empty()) return out;
+    if (chain->memoryModel() == MemoryModel::RotorPaper && !info->paper_model) return out;
+    auto checked = checkParams(scheduler, info->params, params);
+    if (!checked) return out;
+    try {
+        std::vector<std::int64_t> todo = info->table_budgets(*chain, hw, *checked, budgets);
+        out.tables = int(todo.size());
+        auto distance = [&](std::int64_t b) {
+            return near > 0 ? std::abs(std::log(double(b)) - std::log(double(near))) : -double(b);
+        };
+        std::stable_sort(todo.begin(), todo.end(),
+                         [&](std::int64_t a, std::int64_t b) { return distance(a) < distance(b); });
+        const long long evicted = info->table_stats().evictions;
+        for (std::int64_t b : todo) {
+            if (stop && *stop) break;
+            SolveRequest req;
+            req.params = params;
+            req.budget_bytes = b;
+            req.cancel = stop;
+            (void)solve(scheduler, *chain, hw, req); // only its tables matter; an infeasible budget builds them too
+            ++out.solved;
+            if (info->table_stats().evictions != evicted) break;
+        }
+        out.complete = out.solved == out.tables && info->table_stats().evictions == evicted;
+    } catch (const std::exception&) { // out of memory: the solves the slider asks for will say so
+        out.complete = false;
+    }
+    out.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
 }
 
 Run runPlan(const AnyPlan& plan, const Problem& problem, const Hardware& hw) {

@@ -42,6 +42,21 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
 // chain runs on its chain; a plan of the other kind is refused as bad input.
 Run runPlan(const AnyPlan& plan, const Problem& problem, const Hardware& hw);
 
+// What prepareTables did.
+struct PreparedTables {
+    int tables = 0;        // the tables that solves at the budgets read (SchedulerInfo::table_budgets)
+    int solved = 0;        // solves made ahead, one a table (each builds its table unless it is kept already)
+    bool complete = false; // every table built and kept
+    double ms = 0;
+};
+// Solves a chain scheduler that keeps its tables (SchedulerInfo::table_budgets) ahead, at one budget a table, so that
+// a solve at any of `budgets` (the explorer's slider positions) reads a kept table rather than building one: those
+// nearest `near` (0: the largest) first. Does nothing for other schedulers and for graphs. Stops when `stop` is set
+// (between solves) and when the scheduler's cache drops a table to make room: the rest would push out what it built.
+PreparedTables prepareTables(const std::string& scheduler, const Problem& problem, const Hardware& hw,
+                             const std::map<std::string, std::string>& params, const std::vector<std::int64_t>& budgets,
+                             std::int64_t near, const std::atomic<bool>* stop = nullptr);
+
 // The fields of `ckpt solve --json`: scheduler, feasible, steps, forward_steps, backward_steps, recomputed_steps,
 // makespan_s, compute_s, overhead, peak_bytes (per level), budget_bytes, actions, solve_ms, available (false: the
 // machine cannot run the scheduler, and "reason" says why), ...

@@ -305,6 +305,18 @@ SchedulerInfo bpttDpScheduler() {
         return largestFitting("bptt-dp", "slots", lo, most, limit, chain, hw,
                               [&](int k) { return table.plan(chain, k); });
     };
+    // One table for every budget (the largest budget's slots serve every smaller one), but where every tape fits (for
+    // HSM: where Revolve with a slot per state does), which reads none.
+    s.table_budgets = [](const Chain& chain, const Hardware& hw, const Params& params,
+                         const std::vector<std::int64_t>& budgets) {
+        const std::int64_t none = params.text("variant") == "hsm" && params.integer("slots") == 0
+                                      ? planPeak(chain, hw, revolvePlan(chain, chain.length()))
+                                      : std::numeric_limits<std::int64_t>::max();
+        return largestBudgetPerTable(chain, hw, budgets, [&](std::int64_t limit) {
+            return std::pair<std::int64_t, std::int64_t>{none >= 0 && limit >= none ? -1 : 0, limit};
+        });
+    };
+    s.table_stats = bpttCacheStats;
     return s;
 }
 

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -328,6 +329,20 @@ SchedulerInfo multistageScheduler() {
         return largestFitting(who, "memory_slots", lo, most, limit, chain, hw,
                               [&](int cm) { return finish(make(cm), cm); });
     };
+    // One table for every budget (the largest budget's slots serve every smaller one), but where Revolve with a slot
+    // for every state fits: no table is read there (the solve's shortcut above).
+    s.table_budgets = [](const Chain& chain, const Hardware& hw, const Params& params,
+                         const std::vector<std::int64_t>& budgets) {
+        if (params.text("variant") == "stumm-walther") return std::vector<std::int64_t>{}; // no table
+        const int n = chain.length();
+        const std::int64_t roomForAll = params.integer("memory_slots") > 0 || n < 2
+                                            ? std::numeric_limits<std::int64_t>::max()
+                                            : planPeak(chain, hw, revolvePlan(chain, n - 1));
+        return largestBudgetPerTable(chain, hw, budgets, [&](std::int64_t limit) {
+            return std::pair<std::int64_t, std::int64_t>{roomForAll >= 0 && limit >= roomForAll ? -1 : 0, limit};
+        });
+    };
+    s.table_stats = multistageCacheStats;
     return s;
 }
 

@@ -130,9 +130,9 @@ struct OffloadTable {
 };
 
 // Tables between solves (the explorer's slider), as rotor's: a 1000-step uniform chain at 2000 slots takes 16 MiB a
-// tape in flight.
+// tape in flight. One a slot unit, as rotor's: the 1000-step LSTM's slider on the A100 asks for 15.
 TableCache<OffloadKey, OffloadTable>& offloadTables() {
-    static TableCache<OffloadKey, OffloadTable> cache(4, std::size_t(256) << 20);
+    static TableCache<OffloadKey, OffloadTable> cache(24, std::size_t(512) << 20);
     return cache;
 }
 
@@ -419,6 +419,16 @@ SchedulerInfo offloadDpScheduler() {
         }
         return std::move(r->plan);
     };
+    // A table a slot unit (rotor's, for the budget and the slots), as rotor's.
+    s.table_budgets = [](const Chain& chain, const Hardware& hw, const Params& params,
+                         const std::vector<std::int64_t>& budgets) {
+        const int slots = int(params.integer("slots"));
+        return largestBudgetPerTable(chain, hw, budgets, [&](std::int64_t limit) {
+            const std::int64_t unit = rotorSlotUnit(chain, limit, slots);
+            return std::pair{unit, limit / unit};
+        });
+    };
+    s.table_stats = offloadDpCacheStats;
     return s;
 }
 

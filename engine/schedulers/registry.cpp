@@ -12,8 +12,10 @@
 #include "schedulers/store_all.h"
 #include "util/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 namespace ckpt {
 
@@ -62,6 +64,27 @@ std::string machineLacks(const SchedulerInfo& s, const Hardware& hw) {
     return "needs " + std::to_string(s.min_levels) +
            " memory levels (it writes states to a slower level); the machine '" + hw.name() + "' has " +
            std::to_string(hw.levelCount());
+}
+
+std::vector<std::int64_t>
+largestBudgetPerTable(const Chain& chain, const Hardware& hw, const std::vector<std::int64_t>& budgets,
+                      const std::function<std::pair<std::int64_t, std::int64_t>(std::int64_t limit)>& key) {
+    const std::int64_t all = storeAllPeakBytes(chain);
+    std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> largest; // key -> (size, budget)
+    for (std::int64_t b : budgets) {
+        const std::int64_t limit = levelZeroLimit(hw, b);
+        if (limit <= 0 || limit >= all) continue; // no table: store-all's plan
+        const auto [k, size] = key(limit);
+        if (k < 0) continue; // a table not kept
+        auto [it, fresh] = largest.emplace(k, std::pair{size, b});
+        if (!fresh && it->second < std::pair{size, b}) it->second = {size, b};
+    }
+    std::vector<std::int64_t> out;
+    for (std::int64_t b : budgets)
+        if (std::any_of(largest.begin(), largest.end(), [b](const auto& kv) { return kv.second.second == b; }) &&
+            std::find(out.begin(), out.end(), b) == out.end())
+            out.push_back(b);
+    return out;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include "model/hardware.h"
 #include "plan/plan.h"
 #include "util/result.h"
+#include "util/table_cache.h"
 
 #include <atomic>
 #include <functional>
@@ -54,7 +55,21 @@ struct SchedulerInfo {
     bool paper_model = false;
     std::vector<ParamSpec> params;
     std::function<Result<Plan>(const Chain&, const Hardware&, const Params&, std::int64_t budget)> solve;
+    // Schedulers that keep their tables between solves (util/table_cache.h), so that a budget slider reads them: the
+    // budgets among `budgets` whose solves build every table a solve at any of them reads (one budget a table, the
+    // largest it serves), and what the cache holds. The explorer solves at those ahead (run/runner.h prepareTables).
+    std::function<std::vector<std::int64_t>(const Chain&, const Hardware&, const Params&,
+                                            const std::vector<std::int64_t>& budgets)>
+        table_budgets;
+    std::function<TableCacheStats()> table_stats;
 };
+
+// For table_budgets: for each table (`key` of level 0's limit: the table's key, negative for one too large to keep,
+// and the slots it needs there), the budget needing the most slots of it, leaving out the budgets where no table is
+// read (no limit, or store-all fits); in `budgets`' order.
+std::vector<std::int64_t>
+largestBudgetPerTable(const Chain& chain, const Hardware& hw, const std::vector<std::int64_t>& budgets,
+                      const std::function<std::pair<std::int64_t, std::int64_t>(std::int64_t limit)>& key);
 
 const std::vector<SchedulerInfo>& schedulers();
 const SchedulerInfo* findScheduler(const std::string& name);

@@ -34,6 +34,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <new>
 #include <numeric>
@@ -825,10 +826,12 @@ namespace {
 using rotor_detail::RotorInputs;
 using rotor_detail::RotorTable;
 
-// Tables between solves: a uniform chain of 1000 steps at 2000 slots takes 16 MiB.
+// Tables between solves: a uniform chain of 1000 steps at 2000 slots takes 16 MiB. Budgets past 4x the slots of the
+// common unit each have a unit of their own (slotUnit): the explorer builds the slider's tables ahead, one a unit, so
+// the cache keeps up to 24 (a 1000-step LSTM's slider asks for about 5).
 constexpr std::size_t kKeptBytes = std::size_t(128) << 20;
 TableCache<RotorInputs, RotorTable>& rotorTables() {
-    static TableCache<RotorInputs, RotorTable> cache(4, kKeptBytes);
+    static TableCache<RotorInputs, RotorTable> cache(24, kKeptBytes);
     return cache;
 }
 
@@ -923,13 +926,14 @@ void prunedTable(RotorProgramme& p, const Chain& chain, int most, std::size_t pr
     p.table = std::make_shared<const RotorTable>(std::move(in), p.M);
 }
 
-// `pruneAbove`, `root`: see prunedTable (SIZE_MAX: never pruned).
-Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove,
-                                 bool root) {
+// The slot unit of a budget, and whether it is exact (every size a whole number of slots).
+struct SlotUnit {
+    std::int64_t unit = 1;
+    bool exact = false;
+};
+SlotUnit slotUnit(const Chain& chain, std::int64_t budget, int slots) {
     const int n = chain.length();
     const bool paper = chain.memoryModel() == MemoryModel::RotorPaper;
-    if (budget <= 0) return fail("rotor needs a budget > 0");
-    if (auto e = rotorCheckSize(n, slots, chain.isUniform())) return *e;
     // Sizes round up to whole slots, which costs optimality; when every size is a multiple of a common unit that
     // divides the budget into at most 4x the asked slots (and the table stays under 512 MiB), use that unit and lose
     // nothing.
@@ -944,12 +948,22 @@ Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int sl
     const bool exact =
         common > 0 && budget / common <= 4 * std::int64_t(slots) &&
         RotorTable::tableBytes(n, int(budget / common), chain.isUniform(), paper) <= (std::size_t(512) << 20);
-    if (exact) unit = common;
+    if (exact) return {common, true};
     // Otherwise the least multiple of the common unit that divides the budget into at most the asked slots: sizes
     // round up no more than with budget / slots (a multiple of the common unit holds each size as well), and nearby
     // budgets share a unit, so the slider's moves read one kept table instead of building one each.
-    else if (common > 1)
-        unit = (unit + common - 1) / common * common;
+    if (common > 1) unit = (unit + common - 1) / common * common;
+    return {unit, false};
+}
+
+// `pruneAbove`, `root`: see prunedTable (SIZE_MAX: never pruned).
+Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove,
+                                 bool root) {
+    const int n = chain.length();
+    const bool paper = chain.memoryModel() == MemoryModel::RotorPaper;
+    if (budget <= 0) return fail("rotor needs a budget > 0");
+    if (auto e = rotorCheckSize(n, slots, chain.isUniform())) return *e;
+    const auto [unit, exact] = slotUnit(chain, budget, slots);
     const int M = int(budget / unit);
     std::size_t bytes = RotorTable::tableBytes(n, M, chain.isUniform(), paper);
     if (bytes > (std::size_t(1) << 30))
@@ -964,6 +978,10 @@ Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int sl
 }
 
 } // namespace
+
+std::int64_t rotorSlotUnit(const Chain& chain, std::int64_t budget, int slots) {
+    return slotUnit(chain, budget, slots).unit;
+}
 
 Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots, std::size_t pruneAbove) {
     return programme(chain, budget, slots, pruneAbove, false);
@@ -1043,6 +1061,29 @@ SchedulerInfo rotorScheduler() {
         r->plan.params["unit_bytes"] = std::to_string(r->unit);
         return std::move(r->plan);
     };
+    // A table for each chain in slots (units that round every size alike share one), needing limit / unit slots.
+    s.table_budgets = [](const Chain& chain, const Hardware& hw, const Params& params,
+                         const std::vector<std::int64_t>& budgets) {
+        const int slots = int(params.integer("slots"));
+        const bool paper = chain.memoryModel() == MemoryModel::RotorPaper;
+        std::vector<RotorInputs> tables;
+        std::map<std::int64_t, std::int64_t> tableOf; // unit -> index in tables
+        return largestBudgetPerTable(chain, hw, budgets, [&](std::int64_t limit) {
+            const std::int64_t unit = rotorSlotUnit(chain, limit, slots);
+            const std::int64_t M = limit / unit;
+            if (RotorTable::tableBytes(chain.length(), int(M), chain.isUniform(), paper) > kKeptBytes)
+                return std::pair<std::int64_t, std::int64_t>{-1, M}; // pruned, and not kept
+            auto it = tableOf.find(unit);
+            if (it == tableOf.end()) {
+                RotorInputs in(chain, unit);
+                const auto index = std::int64_t(std::find(tables.begin(), tables.end(), in) - tables.begin());
+                if (index == std::int64_t(tables.size())) tables.push_back(std::move(in));
+                it = tableOf.emplace(unit, index).first;
+            }
+            return std::pair{it->second, M};
+        });
+    };
+    s.table_stats = rotorCacheStats;
     return s;
 }
 

@@ -78,6 +78,9 @@ struct RotorProgramme {
 Result<RotorProgramme> rotorProgramme(const Chain& chain, std::int64_t budget, int slots,
                                       std::size_t pruneAbove = std::numeric_limits<std::size_t>::max());
 std::size_t rotorPruneAbove();
+// The bytes a slot of the programme for `budget` bytes holds (RotorProgramme::unit): a table depends on the chain and
+// this unit, the budget picks its column.
+std::int64_t rotorSlotUnit(const Chain& chain, std::int64_t budget, int slots);
 // An unpruned programme `p` of `chain` with a table of at least `slots` slots (kept as rotor keeps its own), or of as
 // many as the kept tables allow; a pruned one as it is.
 RotorProgramme rotorProgrammeGrown(const RotorProgramme& p, const Chain& chain, int slots);

@@ -16,8 +16,11 @@ namespace ckpt {
 struct TableCacheStats {
     long long hits = 0;
     long long misses = 0;
+    long long evictions = 0; // tables dropped to stay within the bounds (not those replaced by a larger one)
     std::size_t tables = 0;
     std::size_t bytes = 0;
+    std::size_t max_tables = 0; // the bounds
+    std::size_t max_bytes = 0;
 };
 
 // Key: the inputs a table is computed from (operator==). Table: has `std::size_t bytes() const`.
@@ -58,15 +61,19 @@ public:
                 sum += e.bytes;
             return sum;
         };
-        while (m_entries.size() > m_maxTables || total() > m_maxBytes)
+        while (m_entries.size() > m_maxTables || total() > m_maxBytes) {
             m_entries.erase(std::min_element(m_entries.begin(), m_entries.end(),
                                              [](const Entry& a, const Entry& b) { return a.used < b.used; }));
+            ++m_stats.evictions;
+        }
     }
 
     TableCacheStats stats() const {
         std::lock_guard lock(m_mutex);
         TableCacheStats s = m_stats;
         s.tables = m_entries.size();
+        s.max_tables = m_maxTables;
+        s.max_bytes = m_maxBytes;
         for (const Entry& e : m_entries)
             s.bytes += e.bytes;
         return s;

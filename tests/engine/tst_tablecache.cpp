@@ -1,6 +1,7 @@
 // The programme tables kept between solves (util/table_cache.h) by rotor, offload-dp, bptt-dp and multistage: a solve
 // that reads a kept table gives exactly the plan a fresh solve gives, whatever came before it (other budgets in any
 // order, an edited chain, other threads), and every such plan passes the simulator.
+#include "run/runner.h"
 #include "schedulers/bptt_dp.h"
 #include "schedulers/fit.h"
 #include "schedulers/multistage.h"
@@ -147,6 +148,63 @@ private slots:
         }
     }
 
+    // The explorer's slider: after prepareTables, a solve at any of its budgets that finds a plan reads a kept table
+    // of the scheduler's (where none fits, offload-dp searches other budgets for its least: not counted), and the plan
+    // is the fresh solve's.
+    void preparedTablesServeEveryBudget() {
+        for (const Chain& chain : {uniformChain(60), randomChain(24, 3)}) {
+            const std::vector<std::int64_t> b = budgets(chain, 120);
+            for (const Case& c : kCases) {
+                clearAll();
+                const SchedulerInfo* info = findScheduler(c.scheduler);
+                QVERIFY(info && info->table_budgets && info->table_stats);
+                const PreparedTables p = prepareTables(c.scheduler, Problem(chain), machine(), c.params, b, b[60]);
+                // Random sizes have no common unit: rotor's and offload-dp's tables are a budget each, more than
+                // kept (checked below).
+                if (p.tables > int(info->table_stats().max_tables)) {
+                    QVERIFY(!p.complete && chain.name() == "random");
+                    continue;
+                }
+                QVERIFY2(p.complete && p.tables >= 1 && p.solved == p.tables,
+                         qPrintable(QString("%1 on %2: %3 of %4 tables")
+                                        .arg(nameOf(c), QString::fromStdString(chain.name()))
+                                        .arg(p.solved)
+                                        .arg(p.tables)));
+                int plans = 0, built = 0;
+                for (std::int64_t budget : b) {
+                    const long long misses = info->table_stats().misses;
+                    auto plan = solveOne(c, chain, budget);
+                    if (!plan) continue;
+                    ++plans;
+                    built += int(info->table_stats().misses - misses);
+                    if (budget % 7) continue; // a sample against the fresh solve
+                    clearAll();
+                    const QString why = differs(plan, solveOne(c, chain, budget), chain, budget);
+                    QVERIFY2(why.isEmpty(), qPrintable(nameOf(c) + ": " + why));
+                    prepareTables(c.scheduler, Problem(chain), machine(), c.params, b, b[60]);
+                }
+                QVERIFY2(plans >= int(b.size()) / 2, qPrintable(nameOf(c)));
+                QVERIFY2(built == 0, qPrintable(QString("%1 on %2: %3 tables built after preparing %4")
+                                                    .arg(nameOf(c), QString::fromStdString(chain.name()))
+                                                    .arg(built)
+                                                    .arg(p.tables)));
+            }
+        }
+        // More tables than the cache keeps (sizes with no common unit: a unit a budget): it stops at the first it
+        // would push out, and says it is incomplete.
+        Chain odd = randomChain(24, 5);
+        auto steps = odd.steps();
+        for (std::size_t i = 0; i < steps.size(); ++i)
+            steps[i].tape_bytes += std::int64_t(2 * i + 1);
+        odd = *Chain::make("odd", steps);
+        clearAll();
+        const PreparedTables p =
+            prepareTables("rotor", Problem(odd), machine(), {{"slots", "10"}}, budgets(odd, 1000), 0);
+        QVERIFY2(p.tables > int(rotorCacheStats().max_tables), qPrintable(QString::number(p.tables)));
+        QVERIFY(!p.complete && p.solved < p.tables);
+        QCOMPARE(rotorCacheStats().evictions, 1LL);
+    }
+
     // A table kept for a chain is never read for an edited one: the edited chain's solve equals its fresh solve. The
     // edits change a tape's size, a step's time, or the length; at least some of them change the plan, so a stale
     // table would show.
@@ -259,6 +317,7 @@ private slots:
         QVERIFY(smaller && smaller->size == 20);
         cache.keep(4, std::make_shared<const Blob>(Blob{30}));
         QCOMPARE(cache.stats().tables, std::size_t(2));
+        QCOMPARE(cache.stats().evictions, 3LL); // 2, then 1 and 3; not 6 (never kept) nor 4 (replaced)
         QCOMPARE(cache.find(4, any)->size, std::size_t(30));
         // Growth: the asked size first, then doubling within the most any request asks.
         QCOMPARE(grownSlots(100, 0, 2000), 100);
