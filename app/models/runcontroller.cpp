@@ -45,6 +45,8 @@ QString describe(const Run& r) {
 } // namespace
 
 RunController::RunController(Document* doc, QObject* parent) : QObject(parent), m_doc(doc) {
+    m_preparePool.setMaxThreadCount(1);
+    m_preparePool.setThreadPriority(QThread::LowPriority);
     connect(doc, &Document::chainChanged, this, [this] { problemChanged(tr("the chain changed"), false); });
     connect(doc, &Document::graphChanged, this, [this] { problemChanged(tr("the graph changed"), false); });
     connect(doc, &Document::hardwareChanged, this, [this] { problemChanged(tr("the machine changed"), false); });
@@ -52,6 +54,8 @@ RunController::RunController(Document* doc, QObject* parent) : QObject(parent), 
 }
 
 RunController::~RunController() {
+    if (m_prepareStop) *m_prepareStop = true;
+    m_preparePool.waitForDone();
     stopSolve();
     if (m_compareStop) *m_compareStop = true;
     for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>())
@@ -247,6 +251,7 @@ void RunController::problemChanged(const QString& what, bool reset) {
     m_changes.emplace_back(revision, what);
     if (m_changes.size() > 64) m_changes.erase(m_changes.begin()); // older changes: "the problem changed"
     dropSolve();                                                   // its result would be of the old problem
+    if (m_prepareStop) *m_prepareStop = true;                      // its tables would be of the old problem
     if (m_pinned && m_pinnedInputs.revision != revision) {
         m_unpinNote = tr("Unpinned %1: %2").arg(describe(*m_pinned), what);
         m_unpinRevision = revision;
@@ -348,4 +353,29 @@ BudgetRange RunController::budgetRange() const {
         m_rangeRevision = m_doc->revision();
     }
     return m_range;
+}
+
+void RunController::prepare(const std::string& scheduler, const std::map<std::string, std::string>& params,
+                            const std::vector<std::int64_t>& budgets, std::int64_t near) {
+    const RunInputs in = inputsNow(scheduler, params, 0);
+    if (isPreparing() && m_preparedInputs == in) return; // already under way
+    if (m_prepareStop) *m_prepareStop = true;
+    const SchedulerInfo* info = findScheduler(scheduler);
+    if (!info || !info->table_budgets || !m_doc->problem().chain()) { // nothing it could keep
+        m_preparing = {};
+        m_preparedInputs = {};
+        return;
+    }
+    m_preparedInputs = in;
+    m_prepareStop = std::make_shared<std::atomic<bool>>(false);
+    m_preparing = QtConcurrent::run(&m_preparePool, [problem = m_doc->problem(), hw = m_doc->hardware(), scheduler,
+                                                     params, budgets, near, stop = m_prepareStop] {
+        return prepareTables(scheduler, problem, hw, params, budgets, near, stop.get());
+    });
+}
+
+PreparedTables RunController::waitForPrepared() {
+    if (!m_preparing.isValid()) return {};
+    m_preparing.waitForFinished();
+    return m_preparing.result();
 }

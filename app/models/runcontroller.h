@@ -6,8 +6,10 @@
 #include "run/runner.h"
 
 #include <QElapsedTimer>
+#include <QFuture>
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -81,6 +83,15 @@ public:
     // Store-all's peak and the slider's floor for the document as it is now (computed once per revision).
     ckpt::BudgetRange budgetRange() const;
 
+    // Builds ahead, in the background, the tables the scheduler keeps between solves that a solve at any of `budgets`
+    // (the slider's positions) reads, nearest `near` first (ckpt::prepareTables), so that moving the slider reads them
+    // instead of building them. Replaces a preparation for other inputs; an edit of the problem or machine stops it.
+    void prepare(const std::string& scheduler, const std::map<std::string, std::string>& params,
+                 const std::vector<std::int64_t>& budgets, std::int64_t near);
+    bool isPreparing() const { return m_preparing.isValid() && !m_preparing.isFinished(); }
+    // Waits until the preparation in progress ends (benchmarks, tests); what the last one did.
+    ckpt::PreparedTables waitForPrepared();
+
 signals:
     void runStarted(const QString& what);
     void runFinished(const QString& message); // done, failed or cancelled, for the status bar
@@ -125,6 +136,10 @@ private:
     int m_compareDone = 0, m_compareTotal = 0;
     QElapsedTimer m_solveClock, m_compareClock;
     bool m_lastShownStale = false, m_lastComparisonStale = false;
+    QThreadPool m_preparePool; // its own thread, at low priority: a solve the user asks for never waits for it
+    QFuture<ckpt::PreparedTables> m_preparing;
+    RunInputs m_preparedInputs; // budget_bytes unused
+    std::shared_ptr<std::atomic<bool>> m_prepareStop;
     mutable quint64 m_rangeRevision = ~quint64(0);
     mutable ckpt::BudgetRange m_range;
 };

@@ -82,6 +82,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_solveTimer->setSingleShot(true);
     m_solveTimer->setInterval(0); // coalesce bursts of slider moves into one solve
     connect(m_solveTimer, &QTimer::timeout, this, &MainWindow::runCurrent);
+    m_prepareTimer = new QTimer(this);
+    m_prepareTimer->setSingleShot(true);
+    m_prepareTimer->setInterval(500); // after the solve the change asked for has started
+    connect(m_prepareTimer, &QTimer::timeout, this, &MainWindow::prepareSlider);
     m_autosaveTimer = new QTimer(this);
     m_autosaveTimer->setInterval(60'000);
     connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
@@ -89,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto edited = [this] {
         refreshBudgetRange();
         m_solveTimer->start();
+        m_prepareTimer->start();
     };
     // Modified means "not at the saved state": undoing back to it takes the "*" away.
     connect(m_doc->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
@@ -117,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_panel->setBudgetBytes(m_doc->settings().budget_bytes);
         updateTitle();
         m_solveTimer->start();
+        m_prepareTimer->start();
     });
     connect(m_doc, &Document::chainChanged, this, [this] {
         m_length->blockSignals(true);
@@ -241,7 +247,10 @@ void MainWindow::buildUi() {
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     resizeDocks({dock}, {480}, Qt::Horizontal); // the chain table's six columns at their values' width
 
-    connect(m_panel, &SchedulerPanel::currentChanged, this, [this] { m_solveTimer->start(); });
+    connect(m_panel, &SchedulerPanel::currentChanged, this, [this] {
+        m_solveTimer->start();
+        m_prepareTimer->start();
+    });
     connect(m_panel, &SchedulerPanel::budgetChanged, this, [this] { m_solveTimer->start(); });
 
     m_runStatus = new RunStatus(m_runs, this);

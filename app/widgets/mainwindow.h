@@ -87,6 +87,10 @@ public:
     // The same paths the buttons take, run to completion on this thread.
     std::shared_ptr<const ckpt::Run> runCurrentNow();
     void runAllNow();
+    // Builds, in the background, the tables the current scheduler reads at the budget slider's positions (its
+    // parameters, this problem and machine), nearest the slider first. The window does so half a second after the
+    // scheduler, a parameter, the problem or the machine changes, so that the slider's moves read kept tables.
+    void prepareSlider();
     // Every run of the window, and what each was made from; the views show what it holds.
     RunController* runController() const { return m_runs; }
     RunStatus* runStatus() const { return m_runStatus; }
@@ -239,6 +243,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QTimer* m_solveTimer = nullptr;
+    QTimer* m_prepareTimer = nullptr; // prepareSlider, once changes settle
     QTimer* m_autosaveTimer = nullptr;
     Autosave m_autosave;
     QString m_path;       // the project file, once opened or saved as one

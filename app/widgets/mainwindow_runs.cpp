@@ -145,6 +145,11 @@ void MainWindow::runAll() {
     m_runs->compare(req);
 }
 
+void MainWindow::prepareSlider() {
+    m_runs->prepare(m_panel->currentScheduler(), m_panel->currentParams(), m_panel->sliderBudgets(),
+                    m_panel->budgetBytes());
+}
+
 void MainWindow::runAllNow() {
     CompareRequest req;
     sweepRequest(req, nullptr);

@@ -300,9 +300,21 @@ void SchedulerPanel::setBudgetRange(std::int64_t lowest, std::int64_t highest) {
 std::int64_t SchedulerPanel::budgetBytes() const {
     if (m_exact > 0 && m_slider->value() == m_exactAt) return m_exact;
     if (m_slider->value() >= kSliderSteps || m_high <= m_low) return 0;
+    return budgetAt(m_slider->value());
+}
+
+std::int64_t SchedulerPanel::budgetAt(int position) const {
     // Logarithmic: small budgets get as much room as large ones.
-    double f = double(m_slider->value()) / kSliderSteps;
+    double f = double(position) / kSliderSteps;
     return std::int64_t(std::exp(std::log(double(m_low)) + f * (std::log(double(m_high)) - std::log(double(m_low)))));
+}
+
+std::vector<std::int64_t> SchedulerPanel::sliderBudgets() const {
+    std::vector<std::int64_t> out;
+    if (m_high <= m_low) return out;
+    for (int v = 0; v < kSliderSteps; ++v)
+        out.push_back(budgetAt(v));
+    return out;
 }
 
 void SchedulerPanel::setBudgetBytes(std::int64_t bytes) {

@@ -30,6 +30,7 @@ public:
     // As the user would (one undoable edit), and exactly these bytes until the slider moves (a shown run's budget).
     void setBudgetBytes(std::int64_t bytes);
     QSlider* budgetSlider() const { return m_slider; }
+    std::vector<std::int64_t> sliderBudgets() const; // the budget at each of the slider's positions but "no budget"
     void reload(); // after the document was replaced (or turned from a chain into a graph)
     // Every widget shows the document's settings again (after an edit, an undo or a redo); the signals say what
     // changed.
@@ -44,7 +45,8 @@ signals:
 private:
     void sync();
     void placeSlider(std::int64_t bytes); // no edit while m_syncing
-    void editBudget();                    // the slider's budget into the document, one undo step per drag
+    std::int64_t budgetAt(int position) const;
+    void editBudget(); // the slider's budget into the document, one undo step per drag
     void buildForm();
     void fillList();
     void updateBudgetLabel();

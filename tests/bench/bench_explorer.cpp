@@ -2,11 +2,15 @@
 // QT_QPA_PLATFORM=offscreen; `--slider [scheduler...]` runs the second part only, for the schedulers named):
 //  - replot of the Gantt after a zoom, for plans of 10 000, 100 000 and 1 000 000 actions (aim: < 30 ms at 1M);
 //  - a budget-slider change to redrawn charts on the 1000-step LSTM example on the A100 preset, for every chain
-//    scheduler the machine can run (issue 11: median < 100 ms each; printed as PASS/FAIL, the exit code stays 0;
-//    CKPT_BENCH_VERBOSE=1 prints every position, where a table is built and where it is read).
+//    scheduler the machine can run (issues 11 and 35: median < 100 ms and max < 200 ms each; printed as PASS/FAIL,
+//    the exit code stays 0;
+//    CKPT_BENCH_VERBOSE=1 prints every position, where a table is built and where it is read). The schedulers that
+//    keep tables have them built ahead first, as the window does when one is chosen (MainWindow::prepareSlider),
+//    timed apart.
 // --json: the table on stderr, and on stdout one JSON object of the figures (scripts/bench reads it).
 #include "io/json_io.h"
 #include "models/document.h"
+#include "models/runcontroller.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "schedulers/periodic.h"
@@ -26,7 +30,8 @@
 using namespace ckpt;
 
 namespace {
-constexpr double kSliderTargetMs = 100; // issue 11: a slider move to redrawn charts
+constexpr double kSliderTargetMs = 100; // issue 11: a slider move to redrawn charts, median
+constexpr double kSliderMaxMs = 200;    // issue 35: and the slowest move
 constexpr int kPositions = 20;
 
 // The table goes to stdout, or to stderr with --json, which prints the figures as one JSON object on stdout
@@ -99,8 +104,8 @@ int benchGantt() {
 void benchSlider(const std::vector<std::string>& only) {
     std::fprintf(g_out,
                  "Budget slider on the 1000-step LSTM example, A100 preset: solve + simulate + every view's redraw\n"
-                 "(20 slider positions per scheduler, each a fresh solve; target: median < %.0f ms)\n",
-                 kSliderTargetMs);
+                 "(20 slider positions per scheduler, each a fresh solve; target: median < %.0f ms, max < %.0f ms)\n",
+                 kSliderTargetMs, kSliderMaxMs);
     MainWindow w;
     w.setInteractive(false);
     w.resize(1600, 1000);
@@ -112,8 +117,8 @@ void benchSlider(const std::vector<std::string>& only) {
     for (QCustomPlot* plot : w.findChildren<QCustomPlot*>())
         QObject::connect(plot, &QCustomPlot::afterReplot, [&replots] { ++replots; });
     QObject::connect(w.timelineView()->plot(), &QCustomPlot::afterReplot, [&timelineReplots] { ++timelineReplots; });
-    std::fprintf(g_out, "  %-22s %8s %8s %8s %8s %8s %8s %9s %7s\n", "scheduler", "median", "max", "cpu", "solve",
-                 "simulate", "redraw", "feasible", "target");
+    std::fprintf(g_out, "  %-22s %8s %8s %8s %8s %8s %8s %9s %7s %12s\n", "scheduler", "median", "max", "cpu", "solve",
+                 "simulate", "redraw", "feasible", "target", "tables");
     bool allPass = true;
     for (const SchedulerInfo& info : schedulers()) {
         const std::string& name = info.name;
@@ -124,6 +129,13 @@ void benchSlider(const std::vector<std::string>& only) {
         w.schedulerPanel()->setCurrentScheduler(name);
         w.schedulerPanel()->blockSignals(false);
         drainEvents();
+        // What the window does half a second after a scheduler is chosen: its tables for the slider's positions built
+        // in the background. Timed apart: the moves below start once it is done, as a user's drag a moment later.
+        w.schedulerPanel()->budgetSlider()->blockSignals(true);
+        w.schedulerPanel()->budgetSlider()->setValue(300);
+        w.schedulerPanel()->budgetSlider()->blockSignals(false);
+        w.prepareSlider();
+        const PreparedTables prepared = w.runController()->waitForPrepared();
         std::vector<double> total, cpu, solve, simulate, redraw;
         int feasible = 0, undrawn = 0;
         for (int k = 0; k < kPositions; ++k) {
@@ -150,25 +162,32 @@ void benchSlider(const std::vector<std::string>& only) {
         }
         const double m = median(total);
         const bool runs = feasible > 0;
-        const bool pass = m < kSliderTargetMs;
+        const bool pass = m < kSliderTargetMs && *std::max_element(total.begin(), total.end()) < kSliderMaxMs;
         if (runs) allPass = allPass && pass;
         const char* verdict = !runs ? "n/a" : pass ? "PASS" : "FAIL";
         if (runs) {
             figure("slider_" + name + "_median_ms", m);
             figure("slider_" + name + "_max_ms", *std::max_element(total.begin(), total.end()));
             figure("slider_" + name + "_solve_median_ms", median(solve));
+            if (prepared.tables > 0) figure("slider_" + name + "_prepare_ms", prepared.ms);
         }
-        std::fprintf(g_out, "  %-22s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %6d/%-2d %7s%s\n", name.c_str(), m,
+        char ready[48] = "-";
+        if (prepared.tables > 0)
+            std::snprintf(ready, sizeof ready, "%.2f s/%d%s", prepared.ms / 1e3, prepared.tables,
+                          prepared.complete ? "" : "!");
+        std::fprintf(g_out, "  %-22s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %6d/%-2d %7s %12s%s\n", name.c_str(), m,
                      *std::max_element(total.begin(), total.end()), median(cpu), median(solve), median(simulate),
-                     median(redraw), feasible, kPositions, verdict, undrawn ? "  (timeline not redrawn!)" : "");
+                     median(redraw), feasible, kPositions, verdict, ready, undrawn ? "  (timeline not redrawn!)" : "");
     }
     std::fprintf(
         g_out,
         "  (ms of wall clock, median and max; cpu: median CPU time of the process; solve and simulate as the run "
-        "records them, redraw = the rest; %.1f chart replots a move)\n",
+        "records them, redraw = the rest; %.1f chart replots a move; tables: the time to build the slider's tables "
+        "ahead when the scheduler is chosen, and how many, '!' when not all could be kept)\n",
         double(replots) / std::max(1, moves));
-    std::fprintf(g_out, "Slider target (median < %.0f ms for every scheduler that finds a plan): %s\n", kSliderTargetMs,
-                 allPass ? "PASS" : "FAIL");
+    std::fprintf(g_out,
+                 "Slider target (median < %.0f ms and max < %.0f ms for every scheduler that finds a plan): %s\n",
+                 kSliderTargetMs, kSliderMaxMs, allPass ? "PASS" : "FAIL");
 }
 
 } // namespace
