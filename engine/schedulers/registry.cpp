@@ -12,10 +12,10 @@
 #include "schedulers/store_all.h"
 #include "util/units.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 namespace ckpt {
 
@@ -79,11 +79,12 @@ largestBudgetPerTable(const Chain& chain, const Hardware& hw, const std::vector<
         auto [it, fresh] = largest.emplace(k, std::pair{size, b});
         if (!fresh && it->second < std::pair{size, b}) it->second = {size, b};
     }
+    std::set<std::int64_t> chosen;
+    for (const auto& kv : largest)
+        chosen.insert(kv.second.second);
     std::vector<std::int64_t> out;
     for (std::int64_t b : budgets)
-        if (std::any_of(largest.begin(), largest.end(), [b](const auto& kv) { return kv.second.second == b; }) &&
-            std::find(out.begin(), out.end(), b) == out.end())
-            out.push_back(b);
+        if (chosen.erase(b)) out.push_back(b);
     return out;
 }
 

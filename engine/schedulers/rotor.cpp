@@ -827,8 +827,8 @@ using rotor_detail::RotorInputs;
 using rotor_detail::RotorTable;
 
 // Tables between solves: a uniform chain of 1000 steps at 2000 slots takes 16 MiB. Budgets past 4x the slots of the
-// common unit each have a unit of their own (slotUnit): the explorer builds the slider's tables ahead, one a unit, so
-// the cache keeps up to 24 (a 1000-step LSTM's slider asks for about 5).
+// common unit each have a unit of their own (slotUnit): the explorer builds the slider's tables ahead, one for each
+// chain in slots, so the cache keeps up to 24 (the 1000-step LSTM's slider on the A100 asks for 3).
 constexpr std::size_t kKeptBytes = std::size_t(128) << 20;
 TableCache<RotorInputs, RotorTable>& rotorTables() {
     static TableCache<RotorInputs, RotorTable> cache(24, kKeptBytes);
