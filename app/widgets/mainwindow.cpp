@@ -211,6 +211,9 @@ void MainWindow::buildUi() {
     // A scheduler's parameters can make a long line (checkmate's widened the window past the screen): it wraps.
     m_summary->setWordWrap(true);
     m_summary->setMinimumWidth(200);
+    // Two lines, a plan's summary at the usual widths, even for a one-line message (an infeasible budget): a line
+    // more or less resized every chart below, which then drew itself again from new buffers (120 ms, issue 35).
+    m_summary->setMinimumHeight(2 * m_summary->fontMetrics().lineSpacing());
     cl->addWidget(m_summary);
     m_staleBanner = new QLabel(central);
     m_staleBanner->setStyleSheet(

@@ -456,6 +456,40 @@ private slots:
                  qPrintable(w.heldNowPanel()->sentence()));
     }
 
+    // Issue 35: moving from a budget with no plan back to one with a plan took 250 ms where 130 would do: the line
+    // above the charts went from one line (the refusal) to two (the plan's summary), which resized every chart. The
+    // charts keep their size across a refusal.
+    void aRefusalDoesNotResizeTheCharts() {
+        MainWindow w;
+        openLstmWithRevolve10(w);
+        // The A100's three levels make the plan's summary two lines at this width.
+        auto a100 = loadHardware(CKPT_SOURCE_DIR "/resources/hardware/gpu-a100.ckpt-hardware.json");
+        QVERIFY(a100);
+        w.document()->setHardware(*a100);
+        w.resize(1600, 1000);
+        w.show();
+        auto drain = [] {
+            for (int i = 0; i < 3; ++i) {
+                QCoreApplication::sendPostedEvents();
+                QCoreApplication::processEvents();
+            }
+        };
+        const std::int64_t peak = storeAllPeakBytes(w.document()->chain());
+        w.schedulerPanel()->setBudgetBytes(peak / 4);
+        QVERIFY(w.runCurrentNow()->feasible);
+        drain();
+        const QSize before = w.timelineView()->plot()->size();
+        w.schedulerPanel()->setBudgetBytes(1); // the slider's floor: revolve's 10 slots need more
+        auto refused = w.runCurrentNow();
+        QVERIFY(refused && !refused->feasible && !refused->message.empty());
+        drain();
+        QCOMPARE(w.timelineView()->plot()->size(), before);
+        w.schedulerPanel()->setBudgetBytes(peak / 3);
+        QVERIFY(w.runCurrentNow()->feasible);
+        drain();
+        QCOMPARE(w.timelineView()->plot()->size(), before);
+    }
+
     // Issue 35: a slider move that had to build a table took up to 2.3 s (offload-dp) or 0.4 s (rotor, bptt-dp) on
     // the 1000-step LSTM. Choosing a scheduler now builds its tables for every position of the slider ahead, in the
     // background: afterwards a solve at any position reads a kept table. With 10 slots, the 12-step example's budgets

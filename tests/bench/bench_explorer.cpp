@@ -148,7 +148,8 @@ void benchSlider(const std::vector<std::string>& only) {
             const double cpu0 = cpuMs();
             t.start();
             auto run = w.runCurrentNow(); // the solve and the simulator's validation (runScheduler)
-            drainEvents();                // the queued replots of every view, and the window's paint
+            const double ran = t.nsecsElapsed() / 1e6;
+            drainEvents(); // the queued replots of every view, and the window's paint
             const double ms = t.nsecsElapsed() / 1e6;
             total.push_back(ms);
             cpu.push_back(cpuMs() - cpu0);
@@ -158,7 +159,8 @@ void benchSlider(const std::vector<std::string>& only) {
             feasible += run->feasible ? 1 : 0;
             if (run->feasible && timelineReplots == before) ++undrawn;
             if (std::getenv("CKPT_BENCH_VERBOSE"))
-                std::fprintf(g_out, "    %s position %d: %.1f ms (solve %.1f)\n", name.c_str(), k, ms, run->solve_ms);
+                std::fprintf(g_out, "    %s position %d: %.1f ms (solve %.1f, simulate %.1f, shown %.1f)\n",
+                             name.c_str(), k, ms, run->solve_ms, run->simulate_ms, ran);
         }
         const double m = median(total);
         const bool runs = feasible > 0;
