@@ -252,6 +252,29 @@ private:
     }
 };
 
+// The search's estimated work over `sets` lower sets of which `nested` pairs are nested (see kMaxSearchSteps).
+double pairSteps(const Graph& g, double sets, double nested) {
+    return sets * (sets - 1) / 2 + nested * (double(g.size()) + double(g.edges().size()));
+}
+
+// The same over the family as built, its nested pairs counted. Every lower set: pair by pair. Ancestor closures (after
+// finish, ∅ first and V last): the closure of u lies in a lower set exactly when u does, so a closure holds ∅ and the
+// closures of its other nodes, size-many, and V holds ∅ and the n closures (n - 1 others when V is one of them).
+double searchSteps(const Graph& g, const Family& f, LowerSetFamily family) {
+    const std::size_t count = f.rows.size();
+    double nested = 0;
+    if (family == LowerSetFamily::Approximate) {
+        for (std::size_t b = 1; b + 1 < count; ++b)
+            nested += f.size[b];
+        nested += count == std::size_t(g.size()) + 2 ? double(g.size()) + 1 : double(g.size());
+    } else {
+        for (std::size_t a = 0; a < count; ++a)
+            for (std::size_t b = a + 1; b < count; ++b)
+                nested += f.size[a] < f.size[b] && f.subset(int(a), int(b));
+    }
+    return pairSteps(g, double(count), nested);
+}
+
 struct Label {
     double time = 0;
     std::int64_t checkpoints = 0;
@@ -352,6 +375,16 @@ Result<GraphPlan> lowerSetDp(const Graph& g, std::int64_t limit, LowerSetFamily 
     if (s.best < 0 && limit > 0) {
         f = Family{};
         f.words = (n + 63) / 64;
+        // Refused before the family is built: the approximate family's closures take n^2 / 8 bytes, and a graph has
+        // at least n + 1 lower sets, the prefixes of a topological order, all nested.
+        const std::string hint = "try dtr or chen-greedy, which scale to 1e5 nodes";
+        if (family == LowerSetFamily::Approximate && n > kMaxClosureNodes)
+            return fail(std::string(name) + ": the graph has " + std::to_string(n) + " nodes, over its limit of " +
+                        std::to_string(kMaxClosureNodes) + " (its ancestor closures take n^2 / 8 bytes); " + hint);
+        if (const double least = double(n) + 1, steps = pairSteps(g, least, least * (least - 1) / 2);
+            family == LowerSetFamily::Exact && steps > kMaxSearchSteps)
+            return tooLarge(name, steps, kMaxSearchSteps,
+                            "steps of its search over at least " + std::to_string(n + 1) + " lower sets", hint);
         if (family == LowerSetFamily::Exact) {
             if (long long count = allLowerSets(g, f); count > kMaxLowerSets)
                 return fail(std::string(name) + ": the graph has " +
@@ -363,6 +396,9 @@ Result<GraphPlan> lowerSetDp(const Graph& g, std::int64_t limit, LowerSetFamily 
             ancestorClosures(g, f);
         }
         f.finish();
+        if (const double steps = searchSteps(g, f, family); steps > kMaxSearchSteps)
+            return tooLarge(name, steps, kMaxSearchSteps,
+                            "steps of its search over " + std::to_string(f.rows.size()) + " lower sets", hint);
         // Approximate fronts keep labels a 1/kFrontLabels of the budget apart (see search).
         const std::int64_t grain = family == LowerSetFamily::Exact ? 0 : limit / kFrontLabels;
         s = search(g, f, limit, Goal::Time, grain, cancel);

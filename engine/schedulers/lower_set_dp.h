@@ -19,6 +19,12 @@ constexpr long long kMaxLowerSets = 20000;
 constexpr long long kCountedLowerSets = 2'000'000;
 // The approximate variant's fronts keep labels at least a 1/kFrontLabels of the budget apart in checkpoint bytes.
 constexpr std::int64_t kFrontLabels = 512;
+// The search's work, estimated before it starts: one step per pair of lower sets compared, and a pass over the
+// nodes and edges per nested pair (the transition between them). Past kMaxSearchSteps it is refused with the estimate
+// (a 1000-node random graph, 9e8 steps, takes 8 s in a release build; DenseNet-121 1.3e8). The approximate variant
+// takes graphs of up to kMaxClosureNodes nodes (its closures' bits take n^2 / 8 bytes).
+constexpr double kMaxSearchSteps = 1e9;
+constexpr int kMaxClosureNodes = 16384;
 
 // The fastest segmentation whose modelled peak stays within `limit` (0: none, so one segment, store-all's time).
 // The plan records the modelled peak (predicted_peak_bytes, >= the simulated one) and the exact makespan. When no

@@ -16,6 +16,7 @@
 #include "run/runner.h"
 #include "schedulers/graph_fit.h"
 #include "schedulers/graph_registry.h"
+#include "schedulers/lower_set_dp.h"
 #include "sim/graph_simulator.h"
 
 #include <QtTest>
@@ -332,6 +333,46 @@ private slots:
         // Without a budget, or with one that a single segment fits, no lower set is needed.
         QVERIFY(solve(wide, 0, "exact").ok());
         QVERIFY(solve(wide, graphStoreAllPeak(wide) * 2, "exact").ok());
+    }
+
+    // The search's work is estimated before it starts, and past kMaxSearchSteps refused with the estimate: one step per
+    // pair of lower sets, a pass over the nodes and edges per nested pair. Closed forms: a chain of n nodes has n + 1
+    // lower sets, all nested (approximate: the closures are its prefixes); two chains of m nodes joined by a sink have
+    // (m + 1)^2 + 1, of which C(m + 2, 2)^2 pairs are nested. Within the limit, a 10^4-node graph ran for minutes.
+    void refusesASearchOverItsLimit() {
+        auto refusal = [](const Graph& g, const char* variant) {
+            auto plan = solve(g, graphStoreAllPeak(g) / 2, variant);
+            if (plan.ok() || plan.errorValue().infeasible) qFatal("%s: not refused", g.name().c_str());
+            return plan.error();
+        };
+        auto says = [](const std::string& message, const std::string& what) {
+            if (message.find(what) == std::string::npos)
+                qFatal("expected \"%s\" in: %s", what.c_str(), message.c_str());
+        };
+        // 1101 * 1100 / 2 * (1 + 1100 + 1099) = 1.332e9
+        says(refusal(linearGraph(1100), "approximate"),
+             "would take 1.33 × 10⁹ steps of its search over 1101 lower sets, over the limit of 10⁹");
+        // 2001 * 2000 / 2 * (1 + 2000 + 1999) = 8.004e9, refused before the lower sets are enumerated
+        says(refusal(linearGraph(2000), "exact"),
+             "would take 8 × 10⁹ steps of its search over at least 2001 lower sets, over the limit of 10⁹");
+        says(refusal(linearGraph(kMaxClosureNodes + 1), "approximate"),
+             "the graph has " + std::to_string(kMaxClosureNodes + 1) + " nodes, over its limit of " +
+                 std::to_string(kMaxClosureNodes));
+        auto twoChains = [](int m) {
+            std::vector<GraphNode> nodes;
+            std::vector<GraphEdge> edges;
+            for (char c : {'a', 'b'})
+                for (int i = 0; i < m; ++i) {
+                    const std::string id = c + std::to_string(i);
+                    nodes.push_back(GraphNode{id, 1, 2, 1000 + i, 0, true, false, false});
+                    edges.push_back({id, i + 1 < m ? c + std::to_string(i + 1) : "sink"});
+                }
+            nodes.push_back(GraphNode{"sink", 1, 2, 10, 0, true, false, false});
+            return *Graph::make("two-chains", nodes, edges);
+        };
+        // 4226 * 4225 / 2 + 2145^2 * (129 + 128) = 1.191e9; at m = 60, 8.6e8 is within the limit.
+        says(refusal(twoChains(64), "exact"),
+             "would take 1.19 × 10⁹ steps of its search over 4226 lower sets, over the limit of 10⁹");
     }
 
     // From the single segment's modelled peak on, the plan is that segment (store-all's time), found without the
