@@ -33,12 +33,7 @@ int cmdExplain(int argc, char** argv) {
         complain("explain: narrates chain plans; " + args.positional()[0] + " is a graph that is not a chain");
         return BadInput;
     }
-    auto told = narrate(*chain, *hw, *plan, run.budget_bytes);
-    if (!told) {
-        complain("explain: " + told.error());
-        return BadInput;
-    }
-    const long long count = (long long)told->actions.size();
+    const long long count = (long long)plan->actions.size();
     long long from = 0, to = count - 1;
     for (const char* key : {"from", "to"})
         if (args.has(key)) {
@@ -57,6 +52,12 @@ int cmdExplain(int argc, char** argv) {
                  "; expected from <= to");
         return BadInput;
     }
+    // Only the actions asked for are told: what each holds is copied for them alone.
+    auto told = narrate(*chain, *hw, *plan, run.budget_bytes, std::size_t(from), to);
+    if (!told) {
+        complain("explain: " + told.error());
+        return BadInput;
+    }
     const Timeline& tl = *run.timeline;
     std::printf("%s: %s", chain->name().c_str(), run.scheduler.c_str());
     for (const auto& [k, v] : run.params)
@@ -67,7 +68,7 @@ int cmdExplain(int argc, char** argv) {
                 formatBytes(double(tl.totals.peak_bytes[0])).c_str(), count);
     const int width = int(std::to_string(count).size());
     for (long long k = from; k <= to; ++k) {
-        const NarratedAction& a = told->actions[std::size_t(k)];
+        const NarratedAction& a = told->actions[std::size_t(k - from)];
         std::printf("%*lld  %s\n%*s  held: %s\n", width, k, a.sentence.c_str(), width, "",
                     heldLine(a, *told, *hw, run.budget_bytes).c_str());
     }

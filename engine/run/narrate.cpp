@@ -9,10 +9,6 @@ namespace ckpt {
 
 namespace {
 
-bool contains(const std::vector<int>& v, int x) {
-    return std::binary_search(v.begin(), v.end(), x);
-}
-
 std::string x(int j) {
     return "x" + std::to_string(j);
 }
@@ -24,29 +20,53 @@ std::string levelName(const Hardware& hw, int l) {
 
 } // namespace
 
-Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& plan, std::int64_t budget_bytes) {
+Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& plan, std::int64_t budget_bytes,
+                          std::size_t from, long long to) {
     Narration out;
     if (auto it = plan.params.find("slots"); it != plan.params.end()) out.slot_count = std::atoi(it->second.c_str());
     // A plan that moves states between levels counts its slots its own way (multistage's are per level, and states
     // read back take none): "3 of 1 slots in use" would mislead, so no slot count is told.
     for (const Action& a : plan.actions)
         if (a.isTransfer()) out.slot_count = 0;
+    const std::size_t count = plan.actions.size();
+    const std::size_t last = to < 0 || std::size_t(to) >= count ? count - 1 : std::size_t(to);
+    out.first = from;
     std::vector<Holdings> after;
-    after.reserve(plan.actions.size());
+    if (from < count && from <= last) after.reserve(last - from + 1);
+    // Every change of level 0 (action, state, held), to follow the checkpoints between the observed actions.
+    struct Change {
+        std::int32_t action;
+        int state;
+        bool held;
+    };
+    std::vector<Change> changes;
     SimOptions opt;
     opt.budget_bytes = budget_bytes;
     opt.memory_curve = false;
+    opt.observe_from = std::int32_t(std::min<std::size_t>(from, INT32_MAX));
+    opt.observe_to = std::int32_t(std::min<std::size_t>(last, INT32_MAX));
     opt.observe = [&](std::int32_t, const Holdings& h) { after.push_back(h); };
+    opt.on_state = [&](std::int32_t action, int level, int state, bool held) {
+        if (level == 0) changes.push_back({action, state, held});
+    };
     if (auto sim = simulate(chain, hw, plan.actions, opt); !sim) return sim.errorValue();
 
     std::vector<int> runs(std::size_t(chain.length()) + 1, 0);
+    std::vector<char> held(std::size_t(chain.length()) + 1, 0), heldBefore = held;
+    held[0] = 1; // the chain's input
     std::set<int> checkpoints;
-    Holdings before;
-    before.states.assign(std::size_t(hw.levelCount()), {});
-    before.states[0] = {0}; // the chain's input
-    for (std::size_t k = 0; k < plan.actions.size(); ++k) {
+    std::size_t next = 0; // the first change not applied yet
+    for (std::size_t k = 0; k < count && k <= last; ++k) {
         const Action& a = plan.actions[k];
-        const Holdings& now = after[k];
+        const bool told = k >= from;
+        // What level 0 held before the action, for the states it changes.
+        std::vector<int> changed;
+        for (; next < changes.size() && std::size_t(changes[next].action) == k; ++next) {
+            const int j = changes[next].state;
+            if (std::find(changed.begin(), changed.end(), j) == changed.end())
+                changed.push_back(j), heldBefore[std::size_t(j)] = held[std::size_t(j)];
+            held[std::size_t(j)] = changes[next].held;
+        }
         const int i = a.index;
         std::string s;
         switch (a.kind) {
@@ -93,22 +113,22 @@ Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& pl
             s = "Free the tape of step " + std::to_string(i) + " on " + levelName(hw, a.level);
             break;
         }
-        // What the action let go in level 0 (the simulator frees what can never be used again).
-        std::vector<int> freed;
-        for (int j : before.states[0])
-            if (!contains(now.states[0], j) && checkpoints.count(j)) freed.push_back(j);
-        for (int j : freed) {
-            s += "; checkpoint " + x(j) + " freed";
-            checkpoints.erase(j);
-        }
+        // What the action let go in level 0 (the simulator frees what can never be used again), in ascending order;
+        // then a checkpoint this action named but level 0 does not hold is no checkpoint.
+        std::sort(changed.begin(), changed.end());
+        for (int j : changed)
+            if (heldBefore[std::size_t(j)] && !held[std::size_t(j)] && checkpoints.erase(j))
+                s += "; checkpoint " + x(j) + " freed";
         for (auto it = checkpoints.begin(); it != checkpoints.end();)
-            it = contains(now.states[0], *it) ? std::next(it) : checkpoints.erase(it);
+            it = held[std::size_t(*it)] ? std::next(it) : checkpoints.erase(it);
+        if (!told) continue;
         if (out.slot_count > 0)
             s += "; " + std::to_string(checkpoints.size()) + " of " + std::to_string(out.slot_count) + " slots in use";
         else if (!checkpoints.empty())
             s += "; " + std::to_string(checkpoints.size()) +
                  (checkpoints.size() == 1 ? " checkpoint" : " checkpoints") + " held";
 
+        const Holdings& now = after[k - from];
         NarratedAction n;
         n.sentence = std::move(s);
         n.held = now;
@@ -124,7 +144,6 @@ Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& pl
                 n.bytes[l] += chain.step(t).tape_bytes;
         if (now.gradient >= 0) n.bytes[0] += chain.stateBytes(now.gradient);
         out.actions.push_back(std::move(n));
-        before = now;
     }
     return out;
 }
@@ -134,7 +153,8 @@ std::string heldLine(const NarratedAction& a, const Narration& n, const Hardware
     for (int l = 0; l < hw.levelCount() && l < int(a.held.states.size()); ++l) {
         const auto& states = a.held.states[std::size_t(l)];
         static const std::vector<int> none;
-        const auto& slowTapes = l > 0 && std::size_t(l) < a.held.slowTapes.size() ? a.held.slowTapes[std::size_t(l)] : none;
+        const auto& slowTapes =
+            l > 0 && std::size_t(l) < a.held.slowTapes.size() ? a.held.slowTapes[std::size_t(l)] : none;
         if (l > 0 && states.empty() && slowTapes.empty()) continue;
         if (!line.empty()) line += " | ";
         line += "L" + std::to_string(l) + ":";

@@ -26,13 +26,17 @@ struct NarratedAction {
 };
 
 struct Narration {
-    std::vector<NarratedAction> actions;
+    std::vector<NarratedAction> actions; // the plan's actions first..first + size - 1
+    std::size_t first = 0;
     int slot_count = 0; // the plan's slot count when it has one (revolve, periodic...), else 0 (also for plans that
                         // write states to a slower level: their slots are counted per level)
 };
 
-// Fails as the simulator does on an invalid plan. `budget_bytes` as SimOptions.
-Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& plan, std::int64_t budget_bytes = 0);
+// Fails as the simulator does on an invalid plan. `budget_bytes` as SimOptions. Only actions from..to (to < 0: the
+// last) are told, in time and memory proportional to them and the plan's length: what each holds is copied from the
+// simulator for them alone, the checkpoints before them followed through the simulator's on_state.
+Result<Narration> narrate(const Chain& chain, const Hardware& hw, const Plan& plan, std::int64_t budget_bytes = 0,
+                          std::size_t from = 0, long long to = -1);
 
 // "L0: x0 x3 [2/3 slots] · tapes 7 8 · grad x6 · 12 MiB of 16 MiB", one level per part, for a handout line.
 std::string heldLine(const NarratedAction& a, const Narration& n, const Hardware& hw, std::int64_t budget_bytes);

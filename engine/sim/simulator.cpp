@@ -81,7 +81,7 @@ public:
                 why = "action " + std::to_string(k) + " (" + toString(schedule[k]) + "): " + err;
                 break;
             }
-            if (opt.observe) opt.observe(cur, holdings());
+            if (opt.observe && cur >= opt.observe_from && cur <= opt.observe_to) opt.observe(cur, holdings());
         }
         if (bad < 0 && !backwardDone[1]) {
             int missing = n;
@@ -152,6 +152,7 @@ private:
         if (!c.held) return;
         if (c.inTape) return; // it goes with its tape
         c.held = false;
+        if (opt.on_state) opt.on_state(cur, level, j, false);
         event(std::max(t, c.pinned_until), level, cur, MemoryCategory::State, -chain.stateBytes(j), j);
     }
 
@@ -159,8 +160,10 @@ private:
         Copy& c = tapes[static_cast<std::size_t>(level)][static_cast<std::size_t>(i)];
         if (!c.held) return;
         c.held = false;
-        if (Copy& x = copies[static_cast<std::size_t>(level)][static_cast<std::size_t>(i)]; x.inTape)
+        if (Copy& x = copies[static_cast<std::size_t>(level)][static_cast<std::size_t>(i)]; x.inTape) {
             x.held = x.inTape = false; // the output that lived inside it
+            if (opt.on_state) opt.on_state(cur, level, i, false);
+        }
         event(std::max(t, c.pinned_until), level, cur, MemoryCategory::Tape, -chain.step(i).tape_bytes, i);
     }
 
@@ -242,6 +245,7 @@ private:
         // The paper's taped forward writes its output into its tape: no bytes of its own.
         const bool outInTape = paper && keep == Keep::Tape;
         if (!out.held && !outInTape) event(start, 0, cur, MemoryCategory::State, outBytes, i);
+        if (!out.held && opt.on_state) opt.on_state(cur, 0, i, true);
         out.held = true;
         out.ready = end;
         out.pinned_until = 0;
@@ -308,6 +312,7 @@ private:
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
         dst = Copy{true, true, end, 0};
+        if (opt.on_state) opt.on_state(cur, l, j, true);
         event(start, l, cur, MemoryCategory::State, bytes, j);
         tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Write});
         if (!checkedAdd(tl.totals.bytes_written, bytes, tl.totals.bytes_written))
@@ -331,6 +336,7 @@ private:
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
         dst = Copy{true, dst.written, end, 0};
+        if (opt.on_state) opt.on_state(cur, 0, j, true);
         event(start, 0, cur, MemoryCategory::State, bytes, j);
         tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Read});
         if (!checkedAdd(tl.totals.bytes_read, bytes, tl.totals.bytes_read))

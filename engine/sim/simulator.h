@@ -7,6 +7,8 @@
 #include "sim/timeline.h"
 #include "util/result.h"
 
+#include <climits>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -23,8 +25,13 @@ struct Holdings {
 struct SimOptions {
     std::int64_t budget_bytes = 0; // > 0: level 0 may hold at most this much (in addition to its capacity)
     bool memory_curve = true;      // false: totals and peaks only (faster, for sweeps)
-    // Called after each valid action with its index and what is then held. Empty: not called (no cost).
+    // Called after each valid action from observe_from to observe_to with its index and what is then held (a copy of
+    // it all, so O(steps) per call). Empty: not called (no cost).
     std::function<void(std::int32_t action, const Holdings& held)> observe;
+    std::int32_t observe_from = 0, observe_to = INT32_MAX;
+    // Called whenever a copy of state x_j comes to or leaves a level, with the action doing it (O(1) per call: what a
+    // narration of a long plan follows between its observed actions).
+    std::function<void(std::int32_t action, int level, int state, bool held)> on_state;
     // Set: filled with every allocation of level 0 and its lifetime (sim/layout.h places them at addresses); the graph
     // simulator too, where an in-place output continues its input's buffer.
     std::vector<TensorLife>* tensors = nullptr;

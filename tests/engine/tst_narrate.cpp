@@ -123,6 +123,50 @@ private slots:
         }
     }
 
+    // A part of the plan (ckpt explain --from/--to) reads as the same lines of the whole: the checkpoints before the
+    // part are followed through the simulator's on_state, what is held is copied for the part alone. Plans with
+    // checkpoints freed, slots, and states written to and read back from a slower level.
+    void aPartReadsAsTheWhole() {
+        auto chain = loadChain(QString(CKPT_SOURCE_DIR "/examples/small-hetero-12.ckpt-chain.json").toStdString());
+        QVERIFY(chain);
+        MemoryLevel gpu{"gpu"}, host{"host"};
+        host.read_bytes_per_s = host.write_bytes_per_s = 1e10;
+        const Hardware hw = *Hardware::make("two levels", {gpu, host});
+        const std::vector<std::pair<const char*, std::map<std::string, std::string>>> cases = {
+            {"revolve", {{"slots", "3"}}},
+            {"bptt-dp", {{"slots", "4"}}},
+            {"multistage", {{"memory_slots", "2"}, {"disk_slots", "3"}}},
+            {"async-multistage", {{"slots", "2"}, {"interval", "3"}}},
+        };
+        for (const auto& [name, params] : cases) {
+            const Run run = solved(name, *chain, hw, params);
+            QVERIFY2(run.feasible, (std::string(name) + ": " + run.message).c_str());
+            auto whole = narrate(*chain, hw, *run.chainPlan(), run.budget_bytes);
+            QVERIFY(whole);
+            const std::size_t count = whole->actions.size();
+            int freed = 0;
+            for (const NarratedAction& a : whole->actions)
+                freed += a.sentence.find("freed") != std::string::npos;
+            QVERIFY2(freed > 0, name);
+            for (std::size_t from = 0; from < count; from += 7) {
+                const std::size_t to = std::min(count - 1, from + 4);
+                auto part = narrate(*chain, hw, *run.chainPlan(), run.budget_bytes, from, (long long)to);
+                QVERIFY(part);
+                QCOMPARE(part->first, from);
+                QCOMPARE(part->actions.size(), to - from + 1);
+                for (std::size_t k = from; k <= to; ++k) {
+                    const NarratedAction &a = whole->actions[k], &b = part->actions[k - from];
+                    QCOMPARE(b.sentence, a.sentence);
+                    QCOMPARE(b.checkpoints, a.checkpoints);
+                    QCOMPARE(b.bytes, a.bytes);
+                    QCOMPARE(b.held.states, a.held.states);
+                    QCOMPARE(b.held.tapes, a.held.tapes);
+                    QCOMPARE(b.held.gradient, a.held.gradient);
+                }
+            }
+        }
+    }
+
     // An invalid plan is refused with the simulator's message, naming the action.
     void anInvalidPlanIsRefused() {
         const Chain chain = *Chain::uniform("u3", 3, Step{1, 1, 8, 8, 0, 0});
