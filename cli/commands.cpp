@@ -2,6 +2,7 @@
 
 #include "common.h"
 #include "io/files.h"
+#include "progress.h"
 #include "run/plan_files.h"
 #include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
@@ -235,9 +236,25 @@ int cmdCompare(int argc, char** argv) {
         }
         req.params[kv.substr(0, dot)][kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
     }
-    std::vector<Run> runs = compare(*problem, *hw, req);
+    // Runs go budget by budget, each over the schedulers in order: after `done` of them, the next is known.
+    const std::vector<std::string> names = req.schedulers.empty() ? schedulerNames(*problem) : req.schedulers;
+    Progress progress("compare");
+    auto running = [&](int done, int total) {
+        std::string now;
+        if (done < total && !names.empty()) {
+            const std::int64_t budget = req.budgets[std::size_t(done) / names.size()];
+            now = names[std::size_t(done) % names.size()] + " at " +
+                  (budget > 0 ? formatBytes(double(budget)) : std::string("no budget"));
+        }
+        progress.set(done, total, "runs", now);
+    };
+    running(0, int(names.size() * req.budgets.size()));
+    std::vector<Run> runs = compare(*problem, *hw, req, running);
+    progress.finish();
+    // A scheduler refused for the problem's size is a row (n/a, its note the estimate and the limit); any other error
+    // of the request ends the command.
     for (const Run& r : runs)
-        if (r.bad_input) {
+        if (r.bad_input && !r.too_large) {
             complain(r.scheduler + ": " + r.message);
             return BadInput;
         }
@@ -285,7 +302,7 @@ int cmdCompare(int argc, char** argv) {
                 auto it = std::find(notes.begin(), notes.end(), note);
                 if (it == notes.end()) it = notes.insert(notes.end(), note);
                 const std::string ref = "[" + std::to_string(it - notes.begin() + 1) + "]";
-                row.push_back((r.available ? "infeasible " : "n/a ") + ref);
+                row.push_back((r.available && !r.too_large ? "infeasible " : "n/a ") + ref);
             } else {
                 const Totals& tt = r.timeline->totals;
                 row.push_back(std::to_string(tt.forward_steps));
@@ -332,7 +349,7 @@ int cmdCompare(int argc, char** argv) {
                 csv += ",,,,";
                 for (int l = 0; l < hw->levelCount(); ++l)
                     csv += ",";
-                std::string msg = (r.available ? "" : "n/a: ") + r.message;
+                std::string msg = (r.available && !r.too_large ? "" : "n/a: ") + r.message;
                 for (char& c : msg)
                     if (c == '"') c = '\'';
                 csv += "," + fmt("%.3f", r.solve_ms) + ",\"" + msg + "\"\n";

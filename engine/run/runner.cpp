@@ -24,6 +24,7 @@ void takeTimeline(Run& run, Result<Timeline> tl, std::chrono::steady_clock::time
     if (!tl) {
         run.feasible = false;
         run.bad_input = !tl.errorValue().infeasible;
+        run.too_large = tl.errorValue().too_large;
         run.message = tl.error();
         return;
     }
@@ -54,6 +55,7 @@ template <typename P> bool takePlan(Run& run, Result<P> plan, std::chrono::stead
     if (!plan) {
         run.message = plan.error();
         run.bad_input = !plan.errorValue().infeasible;
+        run.too_large = plan.errorValue().too_large;
         return false;
     }
     run.params = plan->params;
@@ -67,7 +69,7 @@ template <typename F> Run guarded(Run run, F&& work) {
     try {
         work(run);
     } catch (const std::bad_alloc&) {
-        run.feasible = false, run.bad_input = true, run.timeline.reset(), run.plan.reset();
+        run.feasible = false, run.bad_input = run.too_large = true, run.timeline.reset(), run.plan.reset();
         run.message = run.scheduler + ": out of memory while solving or simulating; the problem or the plan is too "
                                       "large for this machine (try fewer steps, more slots or a larger budget)";
     } catch (const std::exception& e) {
@@ -178,6 +180,7 @@ nlohmann::json summaryJson(const Run& run) {
     if (!run.available) j["reason"] = run.message;
     if (!run.feasible) {
         j["message"] = run.message;
+        if (run.too_large) j["too_large"] = true;
         return j;
     }
     const Totals& t = run.timeline->totals;

@@ -22,9 +22,10 @@ struct Run {
     std::map<std::string, std::string> params; // what the plan was made with (after defaults and fitting)
     std::int64_t budget_bytes = 0;
     bool feasible = false;
-    bool bad_input = false;      // an error of the request (unknown parameter, value out of range, invalid plan)
-    bool available = true;       // false: the machine lacks what the scheduler needs (`message` says what); not solved
-    std::string message;         // why not feasible
+    bool bad_input = false; // an error of the request (unknown parameter, value out of range, invalid plan)
+    bool too_large = false; // and bad_input: refused for the problem's size (an estimate over a limit, memory ran out)
+    bool available = true;  // false: the machine lacks what the scheduler needs (`message` says what); not solved
+    std::string message;    // why not feasible
     std::optional<AnyPlan> plan; // a chain's plan (also a chain scheduler's on a graph that is a chain) or a graph's
     std::optional<Timeline> timeline;
     double solve_ms = 0;

@@ -392,8 +392,10 @@ struct FastPlans {
     Rounded start, raw;
     Rounded any; // the fastest plan that fits, in checkmate's order or not: the answer when the MILP gives none
 };
+// Without `tables`, the plans are taken as they are (`any`), never turned into stage sets: those take 2 n^2 bytes each
+// (a million nodes: 2 TB).
 FastPlans fastStart(const Graph& g, const Stages& st, std::int64_t budget, std::int64_t limit,
-                    const GraphSolveContext& ctx, std::map<std::string, std::string>& params) {
+                    const GraphSolveContext& ctx, std::map<std::string, std::string>& params, bool tables) {
     FastPlans best;
     std::string notInOrder;
     auto consider = [&](const char* name, StageSets compute, StageSets keep) {
@@ -409,7 +411,7 @@ FastPlans fastStart(const Graph& g, const Stages& st, std::int64_t budget, std::
         request.budget_bytes = budget, request.cancel = ctx.cancel;
         auto fast = solveGraph(name, g, Hardware::unbounded(), request);
         if (!fast) continue;
-        auto sets = stagesOf(st, fast->actions);
+        auto sets = tables ? stagesOf(st, fast->actions) : std::nullopt;
         if ((!best.any.found || fast->predicted_makespan_s < best.any.plan.makespan_s) &&
             simulateGraph(g, fast->actions, SimOptions{limit, false})) {
             best.any.found = true;
@@ -431,7 +433,10 @@ FastPlans fastStart(const Graph& g, const Stages& st, std::int64_t budget, std::
             consider(name, std::move(compute), std::move(keep));
         }
     }
-    if (!notInOrder.empty()) params["mip_start_skipped"] = notInOrder + " (not in checkmate's order)";
+    if (!tables)
+        params["mip_start_skipped"] = "every fast plan (their stage tables are over max_memory_mb)";
+    else if (!notInOrder.empty())
+        params["mip_start_skipped"] = notInOrder + " (not in checkmate's order)";
     return best;
 }
 
@@ -573,8 +578,11 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
         // The fast schedulers' plans first (milliseconds): the MIP start, and the answer whenever the MILP gives none
         // (too large to build, the time limit inside the LP relaxation, no plan in checkmate's order), marked not
         // proven, so checkmate answers wherever any of them does.
+        // Stage sets take 2 n^2 bytes each, and the fast plans' conversion and polish hold about eight.
+        const double maxBytes = double(params.integer("max_memory_mb")) * 1024 * 1024;
+        const bool tables = 16.0 * double(st.n) * double(st.n + 1) <= maxBytes;
         FastPlans fast;
-        if (!rounding) fast = fastStart(g, st, ctx.budget, limit, ctx, out.params);
+        if (!rounding) fast = fastStart(g, st, ctx.budget, limit, ctx, out.params, tables);
         auto timeUp = [&] { return ctx.cancelled() || secondsSince(started) > seconds; };
         // The MILP's start and fallback improved by local search (milliseconds to seconds, a tenth of the limit at
         // most: the LP needs the rest); lp-rounding stays the paper's heuristic.
@@ -596,7 +604,6 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
             // The model grows as n^2 and faster (stages x positions, and per stage the releases after each use):
             // refuse one that would not fit in memory before building it. The binaries alone bound it from below in
             // O(n); below that bound, a dry run of the build counts it (in time proportional to the limit).
-            const double maxBytes = double(params.integer("max_memory_mb")) * 1024 * 1024;
             const long long binaries = milpBinaries(st);
             MilpSize size;
             size.binaries = binaries;
@@ -611,7 +618,8 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
                                                         : ": at least ") +
                                          formatBytes(size.bytes, ByteUnits::Binary) +
                                          " to build and solve, over max_memory_mb (" + formatBytes(maxBytes) + ")";
-                return fallback(fail("checkmate: " + what + "; use dtr or chen-greedy on a graph this large"), what);
+                return fallback(overLimit("checkmate: " + what + "; use dtr or chen-greedy on a graph this large"),
+                                what);
             }
             out.params["milp_size"] = thousands(size.binaries) + " binaries, " + thousands(size.columns) +
                                       " columns, " + thousands(size.nonzeros) + " nonzeros";

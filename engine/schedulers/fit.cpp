@@ -86,8 +86,8 @@ std::int64_t leanestPeak(const Chain& c) {
 
 Error tooLarge(const std::string& what, double estimate, double limit, const std::string& unit,
                const std::string& hint) {
-    return fail(what + " would take " + formatCount(estimate) + " " + unit + ", over the limit of " +
-                formatCount(limit) + (hint.empty() ? "" : "; " + hint));
+    return overLimit(what + " would take " + formatCount(estimate) + " " + unit + ", over the limit of " +
+                     formatCount(limit) + (hint.empty() ? "" : "; " + hint));
 }
 
 std::optional<Error> checkPlanActions(const std::string& what, double actions, const std::string& hint) {

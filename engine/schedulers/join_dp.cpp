@@ -531,9 +531,9 @@ public:
 
 private:
     Error tooLarge(long long entries) const {
-        return fail("join-dp: " + std::to_string(m_g.size()) + " nodes at " + std::to_string(m_s.total) +
-                    " memory slots need " + std::to_string(entries) + " table entries (at most " +
-                    std::to_string(kMaxTableEntries) + "); use fewer slots");
+        return overLimit("join-dp: " + std::to_string(m_g.size()) + " nodes at " + std::to_string(m_s.total) +
+                         " memory slots need " + std::to_string(entries) + " table entries (at most " +
+                         std::to_string(kMaxTableEntries) + "); use fewer slots");
     }
 
     // Whether a branch's end is held when its reversal starts: when its backward needs it, unless it was dropped
@@ -676,8 +676,8 @@ Result<GraphPlan> joinDp(const Graph& g, std::int64_t limit, int slots, const st
     }
     const long long fitting = kMaxTableEntries / (4 * perSlot) - 1;
     if (fitting < 8)
-        return fail("join-dp: a join of " + std::to_string(g.size()) + " nodes needs tables of more than " +
-                    std::to_string(kMaxTableEntries) + " entries even at 8 memory slots");
+        return overLimit("join-dp: a join of " + std::to_string(g.size()) + " nodes needs tables of more than " +
+                         std::to_string(kMaxTableEntries) + " entries even at 8 memory slots");
     const int requested = slots;
     slots = int(std::min<long long>(slots, fitting));
     auto run = [&](std::int64_t bytes, int count) -> Result<Solved> {

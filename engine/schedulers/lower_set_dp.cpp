@@ -379,19 +379,19 @@ Result<GraphPlan> lowerSetDp(const Graph& g, std::int64_t limit, LowerSetFamily 
         // at least n + 1 lower sets, the prefixes of a topological order, all nested.
         const std::string hint = "try dtr or chen-greedy, which scale to 1e5 nodes";
         if (family == LowerSetFamily::Approximate && n > kMaxClosureNodes)
-            return fail(std::string(name) + ": the graph has " + std::to_string(n) + " nodes, over its limit of " +
-                        std::to_string(kMaxClosureNodes) + " (its ancestor closures take n^2 / 8 bytes); " + hint);
+            return overLimit(std::string(name) + ": the graph has " + std::to_string(n) + " nodes, over its limit of " +
+                             std::to_string(kMaxClosureNodes) + " (its ancestor closures take n^2 / 8 bytes); " + hint);
         if (const double least = double(n) + 1, steps = pairSteps(g, least, least * (least - 1) / 2);
             family == LowerSetFamily::Exact && steps > kMaxSearchSteps)
             return tooLarge(name, steps, kMaxSearchSteps,
                             "steps of its search over at least " + std::to_string(n + 1) + " lower sets", hint);
         if (family == LowerSetFamily::Exact) {
             if (long long count = allLowerSets(g, f); count > kMaxLowerSets)
-                return fail(std::string(name) + ": the graph has " +
-                            (count > kCountedLowerSets ? "more than " + std::to_string(kCountedLowerSets)
-                                                       : std::to_string(count)) +
-                            " lower sets, over the exact variant's limit of " + std::to_string(kMaxLowerSets) +
-                            " (its work grows with their square); use variant=approximate");
+                return overLimit(std::string(name) + ": the graph has " +
+                                 (count > kCountedLowerSets ? "more than " + std::to_string(kCountedLowerSets)
+                                                            : std::to_string(count)) +
+                                 " lower sets, over the exact variant's limit of " + std::to_string(kMaxLowerSets) +
+                                 " (its work grows with their square); use variant=approximate");
         } else {
             ancestorClosures(g, f);
         }

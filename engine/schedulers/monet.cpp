@@ -84,9 +84,9 @@ Result<GraphPlan> solveMonet(const Graph& g, const Hardware& hw, const Params& p
     const MilpSize size = countMilp(st, limit, ctx.cancel);
     if (ctx.cancelled()) return fail("monet: cancelled");
     if (size.bytes * double(1 + most) > maxBytes)
-        return fail("monet: the MILP for " + std::to_string(st.n) + " nodes with up to " + std::to_string(most) +
-                    " implementations each would take about " + formatBytes(size.bytes * double(1 + most)) +
-                    ", over max_memory_mb (" + std::to_string(params.integer("max_memory_mb")) + " MiB)");
+        return overLimit("monet: the MILP for " + std::to_string(st.n) + " nodes with up to " + std::to_string(most) +
+                         " implementations each would take about " + formatBytes(size.bytes * double(1 + most)) +
+                         ", over max_memory_mb (" + std::to_string(params.integer("max_memory_mb")) + " MiB)");
     MilpOptions opt;
     opt.limit = limit;
     opt.seconds = params.real("time_limit");

@@ -62,9 +62,9 @@ Result<std::shared_ptr<const HierarchicalRevolve>> buildTable(const std::string&
         char buf[240];
         std::snprintf(buf, sizeof buf, "%.2g table cells and %.2g steps (the limits are %.2g and %.2g)", e.cells,
                       e.operations, kMaxCells, kMaxOperations);
-        return fail(kName + " (" + what + "): the programme for " + std::to_string(length) + " steps and " +
-                    std::to_string(memory) + " memory slots would take " + buf +
-                    "; use variant periodic-disk-revolve, fewer memory slots, or async-multistage");
+        return overLimit(kName + " (" + what + "): the programme for " + std::to_string(length) + " steps and " +
+                         std::to_string(memory) + " memory slots would take " + buf +
+                         "; use variant periodic-disk-revolve, fewer memory slots, or async-multistage");
     }
     const TableKey key{length, c.uf, c.ub, c.levels};
     std::shared_ptr<const HierarchicalRevolve> smaller;

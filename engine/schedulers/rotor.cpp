@@ -864,8 +864,8 @@ std::optional<Error> rotorCheckSize(int n, int slots, bool uniform) {
     const std::string what = "rotor's programme for " + std::to_string(n) + (uniform ? " uniform" : " heterogeneous") +
                              " steps and " + std::to_string(slots) + " slots";
     if (n > kRotorMaxSteps)
-        return fail(what + ": the chain has " + std::to_string(n) + " steps, over the limit of " +
-                    std::to_string(kRotorMaxSteps) + "; use revolve or bptt-dp for longer chains");
+        return overLimit(what + ": the chain has " + std::to_string(n) + " steps, over the limit of " +
+                         std::to_string(kRotorMaxSteps) + "; use revolve or bptt-dp for longer chains");
     // Uniform chains fill O(n) rows of the table, each over O(n) splits; heterogeneous ones O(n^2) rows.
     const double operations =
         uniform ? 2.0 * double(n) * double(n) * slots / 2 : double(n) * double(n) * double(n) * slots / 6;
@@ -967,8 +967,9 @@ Result<RotorProgramme> programme(const Chain& chain, std::int64_t budget, int sl
     const int M = int(budget / unit);
     std::size_t bytes = RotorTable::tableBytes(n, M, chain.isUniform(), paper);
     if (bytes > (std::size_t(1) << 30))
-        return fail("rotor: " + std::to_string(n) + " heterogeneous steps with " + std::to_string(slots) +
-                    " memory slots need a " + std::to_string(bytes >> 20) + " MiB table; lower the slots parameter");
+        return overLimit("rotor: " + std::to_string(n) + " heterogeneous steps with " + std::to_string(slots) +
+                         " memory slots need a " + std::to_string(bytes >> 20) +
+                         " MiB table; lower the slots parameter");
     // The slots a budget can ask for with this unit: up to 4x the asked slots with the common unit, else the asked.
     RotorProgramme p;
     p.unit = unit;

@@ -5,6 +5,7 @@
 #include "util/units.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ckpt {
@@ -41,8 +42,9 @@ std::string checkSetup(const Chain& chain, const PipelineSetup& s) {
                "), not " + std::to_string(s.device_bytes.size());
     for (std::int64_t b : s.device_bytes)
         if (b < 0) return "device memory must be >= 0 (0: unbounded)";
-    if (!(s.link_bytes_per_s >= 0) || !(s.link_latency_s >= 0) || s.link_latency_s > kMaxSeconds)
-        return "link bandwidth and latency must be >= 0";
+    if (!(s.link_bytes_per_s >= 0) || !std::isfinite(s.link_bytes_per_s))
+        return "link bandwidth must be a finite number >= 0";
+    if (auto why = whyBadSeconds(s.link_latency_s); !why.empty()) return "link latency" + why;
     if (chain.memoryModel() != MemoryModel::Standard)
         return "the pipeline counts memory in this program's chain model, not the rotor paper's";
     return {};
@@ -193,8 +195,8 @@ Result<std::vector<int>> balancedCuts(const Chain& chain, const PipelineSetup& s
     if (auto e = checkSetup(chain, s); !e.empty()) return fail(e);
     const int n = chain.length(), K = s.stages, M = s.micro_batches;
     if (double(n) * n * K > 4e9)
-        return fail("choosing the cuts of " + std::to_string(n) + " steps over " + std::to_string(K) +
-                    " stages takes n^2 K steps, over the limit of 4e9: give the cuts");
+        return overLimit("choosing the cuts of " + std::to_string(n) + " steps over " + std::to_string(K) +
+                         " stages takes n^2 K steps, over the limit of 4e9: give the cuts");
     std::vector<int> cuts;
     if (solveCuts(chain, s, false, cuts) < std::numeric_limits<double>::infinity()) return cuts;
     std::vector<int> leanest;

@@ -438,10 +438,10 @@ double simulationBytes(std::size_t actions, bool curves) {
 
 Result<Timeline> simulate(const Chain& chain, const Hardware& hw, const Schedule& schedule, const SimOptions& opt) {
     if (schedule.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-        return fail("the plan has too many actions");
+        return overLimit("the plan has too many actions");
     if (const double need = simulationBytes(schedule.size(), opt.memory_curve); need > kMaxSimulationBytes)
-        return fail("simulating the plan's " + std::to_string(schedule.size()) + " actions would take about " +
-                    formatBytes(need) + ", over the limit of " + formatBytes(kMaxSimulationBytes));
+        return overLimit("simulating the plan's " + std::to_string(schedule.size()) + " actions would take about " +
+                         formatBytes(need) + ", over the limit of " + formatBytes(kMaxSimulationBytes));
     Replay r(chain, hw, schedule, opt);
     return r.run();
 }

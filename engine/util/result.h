@@ -11,6 +11,7 @@ struct Error {
     std::string message;
     long long index = -1;    // where the error is, when it has a place (e.g. the first bad action of a schedule)
     bool infeasible = false; // the input is fine but no plan meets the budget (the message names what would)
+    bool too_large = false;  // refused before the work, its estimate over a documented limit (the message gives both)
 };
 
 template <typename T> class Result {
@@ -40,6 +41,9 @@ inline Error fail(std::string message, long long index = -1) {
 }
 inline Error infeasible(std::string message) {
     return Error{std::move(message), -1, true};
+}
+inline Error overLimit(std::string message) {
+    return Error{std::move(message), -1, false, true};
 }
 
 } // namespace ckpt

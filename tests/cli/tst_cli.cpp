@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -112,6 +113,11 @@ private slots:
         QVERIFY2(one.out.contains("x slower)") && !one.out.contains("faster"), one.out.constData());
         QCOMPARE(ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "zero"}).code, 2);
         QCOMPARE(ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "99"}).code, 2);
+        // A latency past the bound of every time is named as such (it said "must be >= 0").
+        Output latency = ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "2",
+                                  "--link-latency", "1e300"});
+        QCOMPARE(latency.code, 2);
+        QVERIFY2(latency.err.contains("link latency must be at most 1e9 s"), latency.err.constData());
         Output graph = ckptRun({"pipeline", example("unet-small-b8-128.ckpt-graph.json")});
         QCOMPARE(graph.code, 2);
         QVERIFY2(graph.err.contains("not a chain"), graph.err.constData());
@@ -729,6 +735,21 @@ private slots:
         Output rotor = ckptRun({"solve", path("long.json"), "--scheduler", "rotor", "--budget", "1%"});
         QCOMPARE(rotor.code, 2);
         QVERIFY2(rotor.err.contains("100000 steps") && rotor.err.contains("limit of 20000"), rotor.err.constData());
+        // In a compare, a scheduler over its size limit is a row, n/a with the estimate in its note, and the others
+        // are listed: it used to end the command with exit 2 and no table.
+        Output cmp =
+            ckptRun({"compare", path("long.json"), "--schedulers", "rotor,revolve,periodic", "--budgets", "1%"});
+        QCOMPARE(cmp.code, 0);
+        QVERIFY2(QRegularExpression(R"(rotor +\S+ \S+ +- +n/a \[1\])").match(cmp.out).hasMatch(), cmp.out.constData());
+        QVERIFY2(cmp.out.contains("[1] rotor: rotor's programme for 100000 uniform steps") &&
+                     cmp.out.contains("over the limit of 20000"),
+                 cmp.out.constData());
+        QVERIFY2(QRegularExpression(R"(revolve +\S+ \S+ +slots=\d+ +\d+)").match(cmp.out).hasMatch(), cmp.out.constData());
+        Output json = ckptRun({"compare", path("long.json"), "--schedulers", "rotor", "--budgets", "1%", "--json"});
+        QCOMPARE(json.code, 0);
+        const QJsonObject row = QJsonDocument::fromJson(json.out).array().at(0).toObject();
+        QCOMPARE(row["too_large"].toBool(), true);
+        QCOMPARE(row["feasible"].toBool(), false);
     }
 };
 
