@@ -1,0 +1,29 @@
+#pragma once
+// Internal to engine/io (onnx_import.cpp): what the importer checks in a model before libonnx's shape inference sees
+// it, which takes much for granted (in Debian's libonnx 1.12 a malformed node can make it read past its vectors or
+// divide by zero). Every refusal names the source and the node. Only built with CKPT_HAVE_ONNX.
+#include "util/result.h"
+
+#include <onnx/onnx_pb.h>
+#include <optional>
+#include <string>
+
+namespace ckpt::onnxio {
+
+// The node's name, or its first output's when it has none, or else its place in the graph ("#3": the third node),
+// then the operator: "'conv1' (Conv)".
+std::string nodeLabel(const onnx::GraphProto& g, const onnx::NodeProto& n, const std::string& op);
+
+// Control flow (Loop, If, Scan, or any node with a body graph) is refused, naming the node: before shape inference,
+// which would walk the body graphs.
+std::optional<Error> refuseControlFlow(const onnx::GraphProto& g, const std::string& source);
+
+// Every value a node reads is a graph input, an initializer or an earlier node's output, and a node of an operator
+// libonnx knows has the inputs, outputs and attributes its schema allows (libonnx's own check, and message).
+std::optional<Error> checkNodes(const onnx::ModelProto& model, const std::string& source);
+
+// The convolutions' and poolings' attributes: strides, dilations and kernel sizes >= 1, pads >= 0; a convolution
+// without kernel_shape is given the one its stored weights hold.
+std::optional<Error> guardShapeInference(onnx::GraphProto& graph, const std::string& source);
+
+} // namespace ckpt::onnxio
