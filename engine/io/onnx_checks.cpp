@@ -8,9 +8,12 @@
 
 #include <onnx/defs/schema.h>
 
+#include <algorithm>
 #include <exception>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace ckpt::onnxio {
 
@@ -21,6 +24,161 @@ std::string nodeLabel(const onnx::GraphProto& g, const onnx::NodeProto& n, const
         for (int k = 0; k < g.node_size(); ++k)
             if (&g.node(k) == &n) return "#" + std::to_string(k + 1) + " (" + validUtf8(op) + ")";
     return "'" + validUtf8(name) + "' (" + validUtf8(op) + ")";
+}
+
+namespace {
+
+// libonnx's key of a model-local function, and of the operator a node calls: "domain:name" ("" for ai.onnx).
+std::string functionKey(const std::string& domain, const std::string& name) {
+    return (isDefaultDomain(domain) ? std::string() : domain) + ":" + name;
+}
+
+std::string functionLabel(const onnx::FunctionProto& f) {
+    return "'" + validUtf8(isDefaultDomain(f.domain()) ? f.name() : f.domain() + "." + f.name()) + "'";
+}
+
+// Calls `visit` on every node of `nodes` and of the graphs their attributes hold, at any depth (protobuf's parser
+// bounds it), without recursion.
+template <class Visit>
+void forEachNode(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes, const Visit& visit) {
+    std::vector<const onnx::NodeProto*> todo;
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it)
+        todo.push_back(&*it);
+    while (!todo.empty()) {
+        const onnx::NodeProto& n = *todo.back();
+        todo.pop_back();
+        visit(n);
+        for (const auto& a : n.attribute()) {
+            for (auto it = a.g().node().rbegin(); it != a.g().node().rend(); ++it)
+                todo.push_back(&*it);
+            for (const auto& g : a.graphs())
+                for (auto it = g.node().rbegin(); it != g.node().rend(); ++it)
+                    todo.push_back(&*it);
+        }
+    }
+}
+
+std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
+    std::int64_t s = 0;
+    return __builtin_add_overflow(a, b, &s) ? std::numeric_limits<std::int64_t>::max() : s;
+}
+
+} // namespace
+
+std::optional<Error> checkFunctions(const onnx::ModelProto& model, const std::string& source) {
+    const int count = model.functions_size();
+    if (count == 0) return std::nullopt;
+    std::unordered_map<std::string, int> index;
+    for (int k = 0; k < count; ++k) {
+        const auto& f = model.functions(k);
+        if (!index.emplace(functionKey(f.domain(), f.name()), k).second)
+            return fail(source + ": model-local function " + functionLabel(f) + " is defined twice");
+    }
+    auto callee = [&](const onnx::NodeProto& n) {
+        auto it = index.find(functionKey(n.domain(), n.op_type()));
+        return it == index.end() ? -1 : it->second;
+    };
+    struct Call {
+        int callee;
+        const onnx::NodeProto* node;
+    };
+    std::vector<std::vector<Call>> calls(std::size_t(count), std::vector<Call>{});
+    std::vector<std::int64_t> nodes(std::size_t(count), 0); // with every call expanded, once computed
+    for (int k = 0; k < count; ++k)
+        forEachNode(model.functions(k).node(), [&](const onnx::NodeProto& n) {
+            ++nodes[std::size_t(k)];
+            if (const int c = callee(n); c >= 0) calls[std::size_t(k)].push_back(Call{c, &n});
+        });
+    auto named = [&](int k) { return functionLabel(model.functions(k)); };
+
+    // Depth-first through the calls, with a stack of its own (5,000 nested calls must not overflow this one either):
+    // a call to a function still on the stack closes a cycle. Once a function's calls are done, its depth (the most
+    // functions on a chain of calls from it) and its nodes with every call expanded are known.
+    enum State : char { Unseen, Open, Done };
+    std::vector<State> state(std::size_t(count), Unseen);
+    std::vector<int> depth(std::size_t(count), 0), deepest(std::size_t(count), -1); // deepest: the call on its chain
+    std::vector<std::pair<int, std::size_t>> stack;                                 // function, next call
+    for (int root = 0; root < count; ++root) {
+        if (state[std::size_t(root)] != Unseen) continue;
+        stack.emplace_back(root, 0);
+        state[std::size_t(root)] = Open;
+        while (!stack.empty()) {
+            auto& [k, next] = stack.back();
+            const auto& out = calls[std::size_t(k)];
+            if (next < out.size()) {
+                const Call& call = out[next++];
+                const int c = call.callee;
+                if (state[std::size_t(c)] == Open) {
+                    if (c == k)
+                        return fail(
+                            source + ": model-local function " + named(k) + " calls itself" +
+                            (call.node->name().empty() ? "" : " (its node '" + validUtf8(call.node->name()) + "')") +
+                            ": the calls between functions must form no cycle; libonnx's shape inference "
+                            "would recurse until the stack overflows");
+                    std::string cycle;
+                    bool in = false;
+                    for (const auto& [f, unused] : stack) {
+                        in = in || f == c;
+                        if (in) cycle += named(f) + " -> ";
+                    }
+                    return fail(source + ": model-local functions call each other in a cycle: " + cycle + named(c) +
+                                "; the calls between functions must form no cycle; libonnx's shape inference would "
+                                "recurse until the stack overflows");
+                }
+                if (state[std::size_t(c)] == Unseen) {
+                    state[std::size_t(c)] = Open;
+                    stack.emplace_back(c, 0); // invalidates k and next
+                }
+                continue;
+            }
+            std::int64_t expanded = nodes[std::size_t(k)];
+            int most = 0;
+            for (const Call& call : out) {
+                expanded = saturatingAdd(expanded, nodes[std::size_t(call.callee)]);
+                if (depth[std::size_t(call.callee)] > most)
+                    most = depth[std::size_t(call.callee)], deepest[std::size_t(k)] = call.callee;
+            }
+            nodes[std::size_t(k)] = expanded;
+            depth[std::size_t(k)] = most + 1;
+            state[std::size_t(k)] = Done;
+            stack.pop_back();
+        }
+    }
+
+    const auto top = std::max_element(depth.begin(), depth.end()) - depth.begin();
+    if (depth[std::size_t(top)] > kMaxFunctionDepth) {
+        std::string chain;
+        int shown = 0;
+        for (int k = int(top); k >= 0; k = deepest[std::size_t(k)], ++shown) {
+            if (shown < 3 || deepest[std::size_t(k)] < 0)
+                chain += (shown ? " -> " : "") + named(k);
+            else if (shown == 3)
+                chain += " -> ...";
+        }
+        return fail(source + ": model-local functions nest their calls " + std::to_string(depth[std::size_t(top)]) +
+                    " deep (" + chain + "); this importer follows at most " + std::to_string(kMaxFunctionDepth) +
+                    " nested calls");
+    }
+    std::int64_t total = 0; // the nodes the main graph's calls expand into
+    forEachNode(model.graph().node(), [&](const onnx::NodeProto& n) {
+        if (const int c = callee(n); c >= 0) total = saturatingAdd(total, nodes[std::size_t(c)]);
+    });
+    const auto heaviest = std::max_element(nodes.begin(), nodes.end()) - nodes.begin();
+    const std::int64_t most = nodes[std::size_t(heaviest)];
+    if (std::max(total, most) > kMaxFunctionNodes) {
+        auto amount = [](std::int64_t n) {
+            return n == std::numeric_limits<std::int64_t>::max() ? "more than 2^63" : std::to_string(n);
+        };
+        const std::string why = "; libonnx's shape inference runs a function's body at every call, and this importer "
+                                "takes at most " +
+                                std::to_string(kMaxFunctionNodes) + " nodes in functions";
+        if (most > kMaxFunctionNodes)
+            return fail(source + ": model-local function " + named(int(heaviest)) + " expands into " + amount(most) +
+                        " nodes once the calls it makes are expanded" + why);
+        return fail(source + ": the model's calls to its model-local functions expand into " + amount(total) +
+                    " nodes (the largest function, " + named(int(heaviest)) + ", into " + amount(most) + ")" + why);
+    }
+    return std::nullopt;
 }
 
 std::optional<Error> refuseControlFlow(const onnx::GraphProto& g, const std::string& source) {

@@ -4,6 +4,7 @@
 // divide by zero). Every refusal names the source and the node. Only built with CKPT_HAVE_ONNX.
 #include "util/result.h"
 
+#include <cstdint>
 #include <onnx/onnx_pb.h>
 #include <optional>
 #include <string>
@@ -13,6 +14,15 @@ namespace ckpt::onnxio {
 // The node's name, or its first output's when it has none, or else its place in the graph ("#3": the third node),
 // then the operator: "'conv1' (Conv)".
 std::string nodeLabel(const onnx::GraphProto& g, const onnx::NodeProto& n, const std::string& op);
+
+// The model-local functions (ModelProto.functions), checked before libonnx's shape inference, which runs a function's
+// body at every call, recursing into the calls it makes: their calls must form no cycle (a function that calls itself,
+// or two that call each other, recursed until the stack overflowed), nest at most kMaxFunctionDepth deep (5,000 nested
+// calls overflowed it too) and expand into at most kMaxFunctionNodes nodes (a few levels that each call the next twice
+// make an exponential amount of work). A refusal names the functions; one defined twice is refused too.
+constexpr int kMaxFunctionDepth = 32;
+constexpr std::int64_t kMaxFunctionNodes = 200000;
+std::optional<Error> checkFunctions(const onnx::ModelProto& model, const std::string& source);
 
 // Control flow (Loop, If, Scan, or any node with a body graph) is refused, naming the node: before shape inference,
 // which would walk the body graphs.

@@ -723,6 +723,7 @@ Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& 
     try {
         auto model = onnxio::parseModel(bytes, source);
         if (!model) return model.errorValue();
+        if (auto e = onnxio::checkFunctions(*model, source)) return *e;
         if (auto e = onnxio::refuseControlFlow(model->graph(), source)) return *e;
         if (auto e = onnxio::checkNodes(*model, source)) return *e;
         if (auto e = onnxio::fixInputs(*model->mutable_graph(), options, source)) return *e;

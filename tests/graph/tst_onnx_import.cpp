@@ -2,6 +2,7 @@
 // edges and backward needs against hand-computed values; folding, several outputs, element sizes, the roofline; the
 // refusals (not ONNX, truncated, wrong opset, no graph, control flow, dynamic dimensions); the segment chain; the
 // reader that leaves out the floating-point weights' values (io/onnx_reader.h), from bytes and from a mapped file.
+#include "common/onnx_hostile.h"
 #include "common/onnx_models.h"
 #include "io/files.h"
 #include "io/graph_io.h"
@@ -714,6 +715,50 @@ private slots:
         OnnxBuilder::attr(typo.graph()->mutable_node(0), "stride", std::vector<std::int64_t>{1, 1});
         const QString t = refusal(load(typo));
         QVERIFY2(t.startsWith("model.onnx: node 'conv' (Conv): ") && t.contains("stride"), qPrintable(t));
+    }
+
+    // Model-local functions are checked before libonnx's shape inference, which runs a function's body at every call:
+    // a function that calls itself, two that call each other and 5,000 nested calls each overflowed the stack (issue
+    // 36), and functions that each call the next twice took exponential time.
+    void recursiveAndDeepFunctionsAreRefused() {
+        const QString cycle = "the calls between functions must form no cycle; libonnx's shape inference would recurse "
+                              "until the stack overflows";
+        QCOMPARE(refusal(load(hostile::recursiveFunction())),
+                 "model.onnx: model-local function 'local.again' calls itself (its node 'again.call0'): " + cycle);
+        QCOMPARE(refusal(load(hostile::mutuallyRecursiveFunctions())),
+                 "model.onnx: model-local functions call each other in a cycle: 'local.ping' -> 'local.pong' -> "
+                 "'local.ping'; " +
+                     cycle);
+        QCOMPARE(refusal(load(hostile::nestedFunctions(5000))),
+                 "model.onnx: model-local functions nest their calls 5000 deep ('local.f0' -> 'local.f1' -> "
+                 "'local.f2' -> ... -> 'local.f4999'); this importer follows at most 32 nested calls");
+        QVERIFY(refusal(load(hostile::nestedFunctions(33))).contains("nest their calls 33 deep"));
+        // As deep as allowed: imported, the call an operator of zero cost (its output sized by libonnx, through the
+        // 32 functions).
+        OnnxImportOptions allow;
+        auto deep = load(hostile::nestedFunctions(32), allow);
+        QVERIFY2(deep.ok(), deep ? "" : deep.error().c_str());
+        QCOMPARE(node(deep->graph, "call").output_bytes, 2 * 8 * 4);
+        QCOMPARE(deep->warnings.size(), std::size_t(1));
+        QVERIFY(deep->warnings[0].find("local.f0 x1 (call)") != std::string::npos);
+        // f0 calls f1 twice, ..., f23 only has its Relu: 3 * (2^23 - 1) + 2^23 nodes expanded.
+        QCOMPARE(refusal(load(hostile::doublingFunctions(24))),
+                 "model.onnx: model-local function 'local.f0' expands into 33554429 nodes once the calls it makes are "
+                 "expanded; libonnx's shape inference runs a function's body at every call, and this importer takes "
+                 "at most 200000 nodes in functions");
+        QVERIFY(load(hostile::doublingFunctions(8)).ok());
+        // Calling a small function many times adds up.
+        OnnxBuilder many = hostile::doublingFunctions(16); // 131069 nodes in f0
+        many.node("f0", "again", {"y"}, {"z"})->set_domain(hostile::kLocal);
+        many.graph()->mutable_output(0)->set_name("z");
+        QVERIFY2(refusal(load(many))
+                     .startsWith("model.onnx: the model's calls to its model-local functions expand "
+                                 "into 262138 nodes (the largest function, 'local.f0', into 131069)"),
+                 qPrintable(refusal(load(many))));
+        OnnxBuilder twice = hostile::callingModel("twice", "f");
+        hostile::function(twice, "f", {});
+        hostile::function(twice, "f", {});
+        QCOMPARE(refusal(load(twice)), "model.onnx: model-local function 'local.f' is defined twice");
     }
 
     // An operator's name is any bytes; an unnamed node's id is made from it, and a graph's ids are UTF-8 (the fuzzer
