@@ -3,7 +3,10 @@
 #include "io/onnx_reader.h"
 
 #include "io/files.h"
+#include "util/utf8.h"
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/io/coded_stream.h>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -12,6 +15,7 @@
 #include <cstdint>
 #include <exception>
 #include <unordered_set>
+#include <vector>
 
 namespace ckpt::onnxio {
 
@@ -313,11 +317,92 @@ int newestOpset() {
 
 namespace {
 
+// A model that does not parse may only nest its messages deeper than protobuf's recursion limit (an If in an If, ...,
+// 33 deep): then that is the reason to give, not damage. Walks the wire format with the messages' descriptors, with a
+// stack of its own, down to the first message past the limit, and describes where it is; "" when no message is past
+// it (or a field is malformed before one is found).
+std::string nestedTooDeep(std::string_view b) {
+    using google::protobuf::Descriptor;
+    using google::protobuf::FieldDescriptor;
+    const int limit = google::protobuf::io::CodedInputStream::GetDefaultRecursionLimit();
+    struct Frame {
+        const Descriptor* type;
+        std::size_t payload, end, pos;
+        std::string field; // the field of the message around it that holds it
+    };
+    std::vector<Frame> stack{{onnx::ModelProto::descriptor(), 0, b.size(), 0, ""}};
+    const Message any{"a message", 0};
+    const std::string quiet;
+    // A message's string field `name` (the last one, as for libprotobuf), or "".
+    auto text = [&](const Frame& m, const char* name) {
+        const FieldDescriptor* field = m.type->FindFieldByName(name);
+        std::string out;
+        Field f;
+        for (std::size_t pos = m.payload; field && pos < m.end; pos = f.end) {
+            if (readField(b.substr(0, m.end), pos, f, any, quiet)) break;
+            if (f.wire == 2 && f.number == std::uint64_t(field->number()))
+                out = validUtf8(std::string(b.substr(f.payload, std::min<std::size_t>(f.end - f.payload, 200))));
+        }
+        return out;
+    };
+    auto describe = [&](const Frame& m) {
+        const std::string name = text(m, "name");
+        if (m.type == onnx::NodeProto::descriptor())
+            return (name.empty() ? "an unnamed node" : "node '" + name + "'") + " (" + text(m, "op_type") + ")";
+        return m.field + (name.empty() ? "" : " '" + name + "'");
+    };
+    while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.pos >= top.end) {
+            stack.pop_back();
+            continue;
+        }
+        Field f;
+        if (readField(b.substr(0, top.end), top.pos, f, any, quiet)) return "";
+        top.pos = f.end;
+        const FieldDescriptor* field = top.type->FindFieldByNumber(int(f.number));
+        if (f.wire != 2 || !field || field->type() != FieldDescriptor::TYPE_MESSAGE) continue;
+        Frame inner{field->message_type(), f.payload, f.end, f.payload, field->name()};
+        if (int(stack.size()) <= limit) {
+            stack.push_back(std::move(inner));
+            continue;
+        }
+        stack.push_back(std::move(inner));
+        // Where it is: the graphs in graphs (If, Loop and Scan bodies) between the model's graph and it, and the nodes
+        // that hold the outermost and the innermost of them; else the first steps of the path.
+        std::vector<const Frame*> nodes;
+        int subgraphs = 0;
+        std::size_t innermost = 0; // the deepest graph's place in the stack
+        for (std::size_t k = 1; k < stack.size(); ++k) {
+            if (stack[k].type == onnx::NodeProto::descriptor()) nodes.push_back(&stack[k]);
+            if (stack[k].type == onnx::GraphProto::descriptor() && k > 1) ++subgraphs, innermost = k;
+        }
+        const std::string past = "past the limit of this reader: protobuf parses at most " + std::to_string(limit) +
+                                 " levels of nested messages";
+        // A graph nested k deep sits 1 + 3k messages deep (model > graph > node > attribute > graph ...), its nodes
+        // one deeper.
+        const int allowed = (limit - 2) / 3;
+        if (subgraphs > allowed && stack.size() - innermost <= 3 && nodes.size() >= std::size_t(subgraphs))
+            return "subgraphs nested too deep: " + describe(*nodes.front()) +
+                   " holds bodies of If, Loop or Scan nested more than " + std::to_string(allowed) + " deep (level " +
+                   std::to_string(subgraphs) + " in " + describe(*nodes[std::size_t(subgraphs - 1)]) + "), " + past +
+                   ", which allows " + std::to_string(allowed) + " nested subgraphs";
+        std::string path;
+        for (std::size_t k = 1; k < stack.size() && k <= 6; ++k)
+            path += (k > 1 ? " > " : "") + describe(stack[k]);
+        return "nested too deep: the model nests messages " + std::to_string(stack.size() - 1) + " deep (" + path +
+               " > ...), " + past;
+    }
+    return "";
+}
+
 // The model in bytes that stripFloatData gave, checked.
 Result<onnx::ModelProto> parseStripped(const std::string& stripped, const std::string& source) {
     onnx::ModelProto model;
-    if (!model.ParseFromArray(stripped.data(), static_cast<int>(stripped.size())))
+    if (!model.ParseFromArray(stripped.data(), static_cast<int>(stripped.size()))) {
+        if (const std::string deep = nestedTooDeep(stripped); !deep.empty()) return fail(source + ": " + deep);
         return fail(source + ": damaged: the ONNX model does not parse (a field inside it is malformed)");
+    }
     if (model.ir_version() < 3)
         return fail(source + ": not an ONNX model this program reads: ir_version " +
                     std::to_string(model.ir_version()) + " (opset imports, which name the operators' versions, came " +

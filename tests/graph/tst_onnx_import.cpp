@@ -385,6 +385,33 @@ private slots:
         }
     }
 
+    // Protobuf parses at most 100 levels of nested messages: an If nested 40 deep in Ifs did not parse and was called
+    // damaged (issue 36). The refusal now says how deep the model nests and names the reader's limit; 32 nested
+    // bodies still parse, and are refused as control flow.
+    void subgraphsNestedPastTheReadersLimitAreNamed() {
+        const QString past = "past the limit of this reader: protobuf parses at most 100 levels of nested messages";
+        for (int depth : {33, 40, 1000})
+            QCOMPARE(refusal(load(hostile::nestedIf(depth))),
+                     "model.onnx: subgraphs nested too deep: node 'if0' (If) holds bodies of If, Loop or Scan nested "
+                     "more than 32 deep (level 33 in node 'if32' (If)), " +
+                         past + ", which allows 32 nested subgraphs");
+        QVERIFY(refusal(load(hostile::nestedIf(32))).startsWith("model.onnx: node 'if0' (If): control flow"));
+        // Any other message nested that deep: the path to it. A graph input's type, a sequence of sequences ...
+        OnnxBuilder types("types");
+        types.input("x", {2, 8});
+        types.output(types.op("Relu", "relu", {"x"}));
+        auto* in = types.graph()->add_input();
+        in->set_name("s");
+        onnx::TypeProto* t = in->mutable_type();
+        for (int k = 0; k < 120; ++k)
+            t = t->mutable_sequence_type()->mutable_elem_type();
+        t->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+        QCOMPARE(refusal(load(types)),
+                 "model.onnx: nested too deep: the model nests messages 101 deep (graph 'types' > "
+                 "input 's' > type > sequence_type > elem_type > sequence_type > ...), " +
+                     past);
+    }
+
     // A 1.5 GB model whose weights are a hole in a sparse file: the reader never reads them, so the process stays
     // far below their size (the whole-file reader took 1.5 GB for the bytes and as much for the parsed tensor).
     void aLargeModelIsReadWithoutItsWeights() {
