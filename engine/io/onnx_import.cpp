@@ -105,6 +105,22 @@ int elementBytes(int type, int floatBytes) {
     }
 }
 
+// The product of sizes >= 0, or nullopt when one is negative or it does not fit in 64 bits.
+std::optional<std::int64_t> checkedProduct(std::initializer_list<std::int64_t> sizes) {
+    std::int64_t p = 1;
+    for (std::int64_t x : sizes)
+        if (x < 0 || __builtin_mul_overflow(p, x, &p)) return std::nullopt;
+    return p;
+}
+
+// "4x3x3x3".
+std::string dimsText(const std::vector<std::int64_t>& dims) {
+    std::string out;
+    for (std::int64_t d : dims)
+        out += (out.empty() ? "" : "x") + std::to_string(d);
+    return out.empty() ? "a scalar" : out;
+}
+
 // A tensor's dims and bytes; `known` false when a dimension is not a number >= 0 or the bytes do not fit.
 struct Sized {
     std::vector<std::int64_t> dims;
@@ -252,33 +268,71 @@ std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, cons
                            "inputs)");
     const std::int64_t gates = op == "LSTM" ? 4 : op == "GRU" ? 3 : 1;
     std::int64_t layout = 0, hidden = r->size.dims[2];
+    std::string direction = "forward";
     for (const auto& a : n.attribute()) {
         if (a.name() == "layout") layout = a.i();
         if (a.name() == "hidden_size") hidden = a.i();
+        if (a.name() == "direction") direction = a.s();
     }
+    if (layout != 0 && layout != 1)
+        return fail(what + ": attribute layout is " + std::to_string(layout) + "; it must be 0 or 1");
     const auto& xd = x->size.dims;
     const std::int64_t steps = layout ? xd[1] : xd[0], batch = layout ? xd[0] : xd[1], inputs = xd[2];
     const std::int64_t directions = w->size.dims[0];
-    if (hidden < 1 || hidden != r->size.dims[2] || w->size.dims[1] != gates * hidden ||
-        r->size.dims[1] != gates * hidden || w->size.dims[2] != inputs || r->size.dims[0] != directions ||
-        directions < 1 || directions > 2)
+    std::int64_t gateRows = 0; // gates x hidden: W's and R's rows per direction
+    const bool rows = !__builtin_mul_overflow(gates, hidden, &gateRows);
+    if (hidden < 1 || hidden != r->size.dims[2] || !rows || w->size.dims[1] != gateRows ||
+        r->size.dims[1] != gateRows || w->size.dims[2] != inputs || r->size.dims[0] != directions || directions < 1 ||
+        directions > 2)
         return fail(what + ": hidden_size " + std::to_string(hidden) + " disagrees with its weights (W " +
-                    std::to_string(w->size.dims[0]) + "x" + std::to_string(w->size.dims[1]) + "x" +
-                    std::to_string(w->size.dims[2]) + ", R " + std::to_string(r->size.dims[0]) + "x" +
-                    std::to_string(r->size.dims[1]) + "x" + std::to_string(r->size.dims[2]) + "; expected " +
-                    std::to_string(gates) + " gates of the hidden size, over " + std::to_string(inputs) +
-                    " inputs, in 1 or 2 directions)");
-    if (steps * directions > kMaxUnrolledSteps)
+                    dimsText(w->size.dims) + ", R " + dimsText(r->size.dims) + "; expected " + std::to_string(gates) +
+                    " gates of the hidden size, over " + std::to_string(inputs) + " inputs, in 1 or 2 directions)");
+    if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+        return fail(what + ": attribute direction is '" + validUtf8(direction.substr(0, 40)) +
+                    "'; it must be forward, reverse or bidirectional");
+    if ((direction == "bidirectional") != (directions == 2))
+        return fail(what + ": attribute direction is " + direction + ", but its weights W " + dimsText(w->size.dims) +
+                    " hold " + std::to_string(directions) + " direction" + (directions == 1 ? "" : "s"));
+    // The optional inputs' shapes follow: B (bias), sequence_lens, initial_h, initial_c, P (peepholes).
+    auto state = [&](std::int64_t d) {
+        return layout ? std::vector<std::int64_t>{batch, d, hidden} : std::vector<std::int64_t>{d, batch, hidden};
+    };
+    const std::vector<std::pair<const char*, std::vector<std::int64_t>>> optional = {
+        {"B (bias)", {directions, 2 * gateRows}},
+        {"sequence_lens", {batch}},
+        {"initial_h", state(directions)},
+        {"initial_c", state(directions)},
+        {"P (peepholes)", {directions, 3 * hidden}}};
+    for (std::size_t k = 3; k < ins.size() && k < 3 + optional.size(); ++k) {
+        const auto& [name, dims] = optional[k - 3];
+        if (ins[k] && ins[k]->size.known && ins[k]->size.dims != dims)
+            return fail(what + ": its input " + name + " is " + dimsText(ins[k]->size.dims) + "; hidden_size " +
+                        std::to_string(hidden) + " over " + std::to_string(batch) + " batch rows in " +
+                        std::to_string(directions) + " direction" + (directions == 1 ? "" : "s") + " needs " +
+                        dimsText(dims));
+    }
+    if (steps > kMaxUnrolledSteps / directions)
         return fail(what + ": " + std::to_string(steps) + " time steps in " + std::to_string(directions) +
                     " directions would unroll into more than " + std::to_string(kMaxUnrolledSteps) + " steps");
     const std::int64_t element = std::max(1, x->size.element);
-    const std::int64_t stateBytes = (op == "LSTM" ? 2 : 1) * batch * hidden * element;
     const std::int64_t keptRow = op == "LSTM" ? 5 * hidden : op == "GRU" ? 4 * hidden : 0;
-    const std::int64_t keptBytes = batch * keptRow * element;
+    // Every tensor the unrolled layer makes (each step's state and kept gates, the stack Y) fits in 64 bits, and so
+    // does every sum of them below.
+    const auto stateBytesOr = checkedProduct({op == "LSTM" ? 2 : 1, batch, hidden, element});
+    const auto keptBytesOr = checkedProduct({batch, keptRow, element});
+    const auto outputBytes = checkedProduct({batch, hidden, element});
+    std::int64_t perStep = 0;
+    if (!stateBytesOr || !keptBytesOr || !outputBytes || !checkedAdd(*stateBytesOr, *keptBytesOr, perStep) ||
+        !checkedAdd(perStep, *outputBytes, perStep) || !checkedProduct({steps, directions, perStep}))
+        return fail(what + ": the tensors its " + std::to_string(steps) + " time steps keep (hidden_size " +
+                    std::to_string(hidden) + ", " + std::to_string(batch) + " batch rows, " + std::to_string(element) +
+                    "-byte elements) do not fit in 64 bits");
+    const std::int64_t stateBytes = *stateBytesOr, keptBytes = *keptBytesOr;
     // A multiply-add per weight and batch row, plus the gates' element-wise work (about 8 per state element).
     const double stepFlops =
-        2.0 * double(batch) * double(gates * hidden) * double(inputs + hidden) + 8.0 * double(batch * hidden * gates);
-    const double stepMoved = double(batch * (inputs + gates * hidden) * element + 2 * stateBytes + keptBytes);
+        2.0 * double(batch) * double(gateRows) * double(inputs + hidden) + 8.0 * double(batch) * double(gateRows);
+    const double stepMoved = double(batch) * (double(inputs) + double(gateRows)) * double(element) +
+                             2.0 * double(stateBytes) + double(keptBytes);
     const double forward = rooflineSeconds(stepFlops, stepMoved, options.hardware);
     // An initial state computed by the network (not a constant) starts the first step.
     const Value* initial = ins.size() > 5 && ins[5] && ins[5]->activation ? ins[5] : nullptr;
@@ -294,19 +348,21 @@ std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, cons
         Builder::Layer layer = below->second;
         const int stack = below->first;
         b.layers.erase(below);
+        const std::int64_t lowerRow = batch * layer.hidden * layer.element; // its output at t: its own sizes fit
         for (std::int64_t t = 0; t < steps; ++t) {
             GraphNode& cell = b.nodes[std::size_t(layer.cells[std::size_t(t)])];
-            cell.output_bytes += stateBytes;
+            cell.output_bytes = saturatingSum({cell.output_bytes, stateBytes});
             cell.forward += forward;
             cell.backward += 2 * forward;
             b.flops[std::size_t(layer.cells[std::size_t(t)])] += stepFlops;
             b.bytes[std::size_t(layer.cells[std::size_t(t)])] += stepMoved;
             GraphNode& keptNode = b.nodes[std::size_t(layer.gates[std::size_t(t)])];
-            keptNode.output_bytes += keptBytes + batch * layer.hidden * layer.element + (t == 0 ? stateBytes : 0);
+            keptNode.output_bytes =
+                saturatingSum({keptNode.output_bytes, keptBytes, lowerRow, t == 0 ? stateBytes : 0});
         }
         Kept& k = kept[op];
         ++k.count;
-        k.bytes = saturatingSum({k.bytes, (keptBytes + batch * layer.hidden * layer.element) * steps + stateBytes});
+        k.bytes = saturatingSum({k.bytes, keptBytes * steps, lowerRow * steps, stateBytes});
         layer.hidden = hidden;
         layer.y = yName;
         if (!yName.empty() && readBy(yName) > 0) {
@@ -360,7 +416,7 @@ std::optional<Error> unrollRecurrent(Builder& b, const onnx::GraphProto& g, cons
     }
     Kept& k = kept[op];
     ++k.count;
-    k.bytes = saturatingSum({k.bytes, (keptBytes * steps + (initial ? 0 : stateBytes)) * directions});
+    k.bytes = saturatingSum({k.bytes, keptBytes * steps * directions, (initial ? 0 : stateBytes) * directions});
     // Y: the stack of every hidden state, when something reads it.
     if (!yName.empty() && readBy(yName) > 0) {
         const Sized& y = typed[yName];

@@ -139,15 +139,35 @@ inline OnnxBuilder convAutoPad(const std::string& value) {
     return b;
 }
 
-// An LSTM over x (5, 2, 3) whose weights are those of hidden size 4, with the hidden_size attribute `hidden`.
-inline OnnxBuilder lstmHiddenSize(std::int64_t hidden) {
-    OnnxBuilder b("lstm_hidden_size");
+// An LSTM "lstm" over x (5, 2, 3) with weights W and R, its attribute hidden_size, and `optional` inputs (by index:
+// 3 B, 4 sequence_lens, 5 initial_h, 6 initial_c, 7 P) of the dims given; the node is last().
+inline OnnxBuilder lstm(const std::string& name, std::int64_t hiddenSize, const std::vector<std::int64_t>& w,
+                        const std::vector<std::int64_t>& r,
+                        const std::vector<std::pair<int, std::vector<std::int64_t>>>& optional = {}) {
+    OnnxBuilder b(name);
     b.input("x", {5, 2, 3});
-    b.weight("W", {1, 16, 3});
-    b.weight("R", {1, 16, 4});
-    OnnxBuilder::attr(b.node("LSTM", "lstm", {"x", "W", "R"}, {"Y", "Y_h"}), "hidden_size", hidden);
+    b.weight("W", w);
+    b.weight("R", r);
+    std::vector<std::string> inputs = {"x", "W", "R"};
+    for (const auto& [index, dims] : optional) {
+        inputs.resize(std::size_t(index) + 1);
+        inputs[std::size_t(index)] = "in" + std::to_string(index);
+        b.weight(inputs[std::size_t(index)], dims);
+    }
+    OnnxBuilder::attr(b.node("LSTM", "lstm", inputs, {"Y", "Y_h"}), "hidden_size", hiddenSize);
     b.output("Y_h");
     return b;
+}
+
+// Weights of hidden size 4 with a bias of hidden size 5.
+inline OnnxBuilder lstmBiasOfAnotherSize() {
+    return lstm("lstm_bias", 4, {1, 16, 3}, {1, 16, 4}, {{3, {1, 40}}});
+}
+
+// hidden_size 2^62: its 4 gates' rows, 2^64, wrap around to the 0 rows of W and R.
+inline OnnxBuilder lstmHiddenSizeThatWraps() {
+    const std::int64_t h = std::int64_t(1) << 62;
+    return lstm("lstm_wraps", h, {1, 0, 3}, {1, 0, h});
 }
 
 } // namespace ckpt::test::hostile

@@ -788,6 +788,40 @@ private slots:
         QCOMPARE(refusal(load(twice)), "model.onnx: model-local function 'local.f' is defined twice");
     }
 
+    // A recurrent layer's hidden_size must agree with all its weights, its states and its direction (issue 36: a
+    // hidden_size whose gates' rows wrap around 64 bits to its weights' was imported as a layer of 0 bytes).
+    void recurrentLayersAgreeWithTheirWeights() {
+        const QString lstm = "model.onnx: node 'lstm' (LSTM): ";
+        QCOMPARE(refusal(load(hostile::lstmHiddenSizeThatWraps())),
+                 lstm +
+                     "hidden_size 4611686018427387904 disagrees with its weights (W 1x0x3, R 1x0x4611686018427387904; "
+                     "expected 4 gates of the hidden size, over 3 inputs, in 1 or 2 directions)");
+        QCOMPARE(refusal(load(hostile::lstmBiasOfAnotherSize())),
+                 lstm + "its input B (bias) is 1x40; hidden_size 4 over 2 batch rows in 1 direction needs 1x32");
+        QCOMPARE(refusal(load(hostile::lstm("h0", 4, {1, 16, 3}, {1, 16, 4}, {{5, {1, 2, 5}}}))),
+                 lstm + "its input initial_h is 1x2x5; hidden_size 4 over 2 batch rows in 1 direction needs 1x2x4");
+        QCOMPARE(refusal(load(hostile::lstm("p", 4, {1, 16, 3}, {1, 16, 4}, {{7, {1, 16}}}))),
+                 lstm + "its input P (peepholes) is 1x16; hidden_size 4 over 2 batch rows in 1 direction needs 1x12");
+        OnnxBuilder both = hostile::lstm("both", 4, {1, 16, 3}, {1, 16, 4});
+        auto* direction = both.last()->add_attribute();
+        direction->set_name("direction");
+        direction->set_type(onnx::AttributeProto::STRING);
+        direction->set_s("bidirectional");
+        QCOMPARE(refusal(load(both)),
+                 lstm + "attribute direction is bidirectional, but its weights W 1x16x3 hold 1 direction");
+        direction->set_s("sideways");
+        QCOMPARE(refusal(load(both)),
+                 lstm + "attribute direction is 'sideways'; it must be forward, reverse or bidirectional");
+        OnnxBuilder layout = hostile::lstm("layout", 4, {1, 16, 3}, {1, 16, 4});
+        OnnxBuilder::attr(layout.last(), "layout", std::int64_t(2));
+        QCOMPARE(refusal(load(layout)), lstm + "attribute layout is 2; it must be 0 or 1");
+        // The same layer with all its inputs of the right shapes imports.
+        auto good = load(hostile::lstm("good", 4, {1, 16, 3}, {1, 16, 4},
+                                       {{3, {1, 32}}, {5, {1, 2, 4}}, {6, {1, 2, 4}}, {7, {1, 12}}}));
+        QVERIFY2(good.ok(), good ? "" : good.error().c_str());
+        QCOMPARE(node(good->graph, "lstm.t5").output_bytes, 2 * 2 * 4 * 4); // h and c of 2 rows of 4 floats
+    }
+
     // An operator's name is any bytes; an unnamed node's id is made from it, and a graph's ids are UTF-8 (the fuzzer
     // found an id that did not save and read back equal).
     void unnamedNodesOfUnknownOperatorsGetUtf8Ids() {
