@@ -251,6 +251,12 @@ std::optional<Error> guardShapeInference(onnx::GraphProto& graph, const std::str
         const std::string what = source + ": node " + nodeLabel(graph, n, op);
         bool kernel = false;
         for (const auto& a : n.attribute()) {
+            if (a.name() == "group" && a.i() < 1)
+                return fail(what + ": attribute group is " + std::to_string(a.i()) + "; it must be >= 1");
+            if (a.name() == "auto_pad" && a.s() != "NOTSET" && a.s() != "SAME_UPPER" && a.s() != "SAME_LOWER" &&
+                a.s() != "VALID")
+                return fail(what + ": attribute auto_pad is '" + validUtf8(a.s().substr(0, 40)) +
+                            "'; it must be NOTSET, SAME_UPPER, SAME_LOWER or VALID");
             const bool positive = a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape";
             kernel = kernel || a.name() == "kernel_shape";
             if (!positive && a.name() != "pads") continue;

@@ -32,8 +32,9 @@ std::optional<Error> refuseControlFlow(const onnx::GraphProto& g, const std::str
 // libonnx knows has the inputs, outputs and attributes its schema allows (libonnx's own check, and message).
 std::optional<Error> checkNodes(const onnx::ModelProto& model, const std::string& source);
 
-// The convolutions' and poolings' attributes: strides, dilations and kernel sizes >= 1, pads >= 0; a convolution
-// without kernel_shape is given the one its stored weights hold.
+// The convolutions' and poolings' attributes: strides, dilations and kernel sizes >= 1, pads >= 0, group >= 1, auto_pad
+// one of ONNX's four values (libonnx 1.12 took any other as NOTSET); a convolution without kernel_shape is given the
+// one its stored weights hold.
 std::optional<Error> guardShapeInference(onnx::GraphProto& graph, const std::string& source);
 
 } // namespace ckpt::onnxio

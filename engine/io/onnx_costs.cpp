@@ -286,6 +286,49 @@ OnnxOpCost onnxOpCost(const OnnxOp& op) {
     return cost;
 }
 
+std::string onnxOpProblem(const OnnxOp& op) {
+    auto it = rules().find(op.type);
+    if (it == rules().end()) return "";
+    auto flag = [&](const char* name) -> std::string {
+        const std::int64_t v = attr(op, name, 0);
+        if (v == 0 || v == 1) return "";
+        return std::string("attribute ") + name + " is " + std::to_string(v) + "; it must be 0 or 1";
+    };
+    const Formula formula = it->second.formula;
+    if (formula == Formula::Gemm) {
+        const std::string a = flag("transA");
+        return a.empty() ? flag("transB") : a;
+    }
+    if (formula == Formula::Recurrent) return flag("layout");
+    if (formula != Formula::Conv && formula != Formula::ConvTranspose) return "";
+    const std::int64_t group = attr(op, "group", 1);
+    if (group < 1) return "attribute group is " + std::to_string(group) + "; it must be >= 1";
+    const OnnxTensor* x = input(op, 0);
+    const OnnxTensor* w = input(op, op.type == "QLinearConv" ? 3 : 1);
+    // Of another rank, libonnx's shape inference says what is wrong.
+    if (!x || !w || x->dims.size() < 2 || w->dims.size() != x->dims.size()) return "";
+    const std::int64_t channels = x->dims[1];
+    const std::string has = "its input has " + std::to_string(channels) + " channels, but ";
+    if (formula == Formula::Conv) {
+        std::int64_t expected = 0;
+        if (__builtin_mul_overflow(w->dims[1], group, &expected))
+            return has + "group " + std::to_string(group) + " times its weights' " + std::to_string(w->dims[1]) +
+                   " channels per group is more than 2^63";
+        if (channels != expected)
+            return has + "group " + std::to_string(group) + " times its weights' " + std::to_string(w->dims[1]) +
+                   " channels per group is " + std::to_string(expected);
+        if (w->dims[0] % group != 0)
+            return "group " + std::to_string(group) + " does not divide its weights' " + std::to_string(w->dims[0]) +
+                   " filters";
+        return "";
+    }
+    if (channels != w->dims[0]) return has + "its weights' first dimension is " + std::to_string(w->dims[0]);
+    if (channels % group != 0)
+        return "group " + std::to_string(group) + " does not divide its input's " + std::to_string(channels) +
+               " channels";
+    return "";
+}
+
 double rooflineSeconds(double flops, double bytes, const Hardware& hw) {
     const double compute = flops / hw.flopsPerSecond();
     const double bandwidth = hw.level(0).read_bytes_per_s;

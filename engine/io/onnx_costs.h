@@ -51,6 +51,12 @@ struct OnnxOpCost {
 // For a Compute or Unknown operator (Unknown: zero FLOPs and bytes, needs its inputs).
 OnnxOpCost onnxOpCost(const OnnxOp& op);
 
+// What is wrong with the attributes onnxOpCost reads, or "" when nothing is: Gemm's transA and transB and a recurrent
+// cell's layout are 0 or 1; a convolution's group is >= 1 and agrees with its tensors (Conv: the input's channels are
+// the weights' channels per group times the groups, and the filters divide into the groups; ConvTranspose: the
+// input's channels are the weights' first dimension and divide into the groups). To follow "node 'conv' (Conv): ".
+std::string onnxOpProblem(const OnnxOp& op);
+
 // The roofline: the larger of the compute time (FLOPs at the machine's flopsPerSecond()) and the memory time (bytes
 // at level 0's read bandwidth; none when level 0 gives no bandwidth, as the unbounded machine does).
 double rooflineSeconds(double flops, double bytes, const Hardware& hw);

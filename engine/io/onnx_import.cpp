@@ -12,6 +12,7 @@
 #include "io/onnx_checks.h"
 #include "io/onnx_reader.h"
 
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -146,6 +147,27 @@ Sized sizedType(const onnx::TypeProto& type, int floatBytes) {
         dims.push_back(d.dim_value());
     }
     return sized(std::move(dims), elementBytes(type.tensor_type().elem_type(), floatBytes));
+}
+
+// "1.2e+20".
+std::string approximately(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", v);
+    return text;
+}
+
+// What is wrong with the attributes the cost reads (onnxOpProblem), and LayerNormalization's axis, which the
+// importer reads to count its statistics; "" when nothing is.
+std::string attributeProblem(const OnnxOp& op) {
+    if (op.type == "LayerNormalization" && !op.inputs.empty() && op.inputs[0].present) {
+        const auto rank = std::int64_t(op.inputs[0].dims.size());
+        auto it = op.ints.find("axis");
+        const std::int64_t axis = it == op.ints.end() || it->second.empty() ? -1 : it->second.front();
+        if (axis < -rank || axis >= rank)
+            return "attribute axis is " + std::to_string(axis) + "; for its input of " + std::to_string(rank) +
+                   " dimensions it must be from " + std::to_string(-rank) + " to " + std::to_string(rank - 1);
+    }
+    return onnxOpProblem(op);
 }
 
 // A value of the network: a constant (weights, constants and what is computed from them alone) or an activation, the
@@ -521,6 +543,9 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         std::optional<double> dropRatio;
         if (standard && n.op_type() == "Dropout") {
             dropRatio = trainingDropout(n, constants);
+            if (dropRatio && !(*dropRatio >= 0 && *dropRatio <= 1))
+                return fail(source + ": node " + nodeLabel(g, n, op) + ": its ratio is " + approximately(*dropRatio) +
+                            "; a dropout ratio is from 0 to 1");
             if (dropRatio && *dropRatio > 0)
                 kind = OnnxOpKind::Compute;
             else if (dropRatio)
@@ -597,6 +622,8 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
             if (a.type() == onnx::AttributeProto::INTS) desc.ints[a.name()] = {a.ints().begin(), a.ints().end()};
             if (a.type() == onnx::AttributeProto::STRING && a.name() == "equation") desc.equation = a.s();
         }
+        if (std::string problem = fusion ? "" : attributeProblem(desc); !problem.empty())
+            return fail(source + ": node " + nodeLabel(g, n, op) + ": " + problem);
         const OnnxOpCost cost = onnxOpCost(desc); // a training Dropout needs nothing: its mask node keeps the mask
         const double forward = rooflineSeconds(cost.flops, cost.bytes_moved, options.hardware);
         const std::string id = b.uniqueId(fusion ? g.node(fusion->exit).name() : n.name(), op);

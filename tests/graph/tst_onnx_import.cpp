@@ -788,6 +788,73 @@ private slots:
         QCOMPARE(refusal(load(twice)), "model.onnx: model-local function 'local.f' is defined twice");
     }
 
+    // Attributes the importer and the cost model read, range-checked after issue 36, which found them imported
+    // though invalid: each refusal names the node and the value.
+    void invalidAttributesAreRefusedNamingTheNode() {
+        const QString conv = "model.onnx: node 'conv' (Conv): ";
+        QCOMPARE(refusal(load(hostile::convGroup(0))), conv + "attribute group is 0; it must be >= 1");
+        QCOMPARE(refusal(load(hostile::convGroup(-3))), conv + "attribute group is -3; it must be >= 1");
+        QCOMPARE(refusal(load(hostile::convGroup(1000000000))),
+                 conv + "its input has 3 channels, but group 1000000000 times its weights' 3 channels per group is "
+                        "3000000000");
+        QCOMPARE(refusal(load(hostile::convGroup(std::int64_t(1) << 62))),
+                 conv + "its input has 3 channels, but group 4611686018427387904 times its weights' 3 channels per "
+                        "group is more than 2^63");
+        OnnxBuilder filters = hostile::conv("filters", {4, 1, 3, 3});
+        OnnxBuilder::attr(filters.last(), "group", std::int64_t(3));
+        QCOMPARE(refusal(load(filters)), conv + "group 3 does not divide its weights' 4 filters");
+        // A depthwise convolution is fine: 3 groups of one channel, (2, 3, 6, 6) out, 3 x 3 multiply-adds each.
+        OnnxBuilder depthwise = hostile::conv("depthwise", {3, 1, 3, 3});
+        OnnxBuilder::attr(depthwise.last(), "group", std::int64_t(3));
+        auto d = load(depthwise);
+        QVERIFY2(d.ok(), d ? "" : d.error().c_str());
+        QCOMPARE(flopsOf(*d, "conv"), 2.0 * (2 * 3 * 6 * 6) * 9);
+        OnnxBuilder transposed("transposed");
+        transposed.input("x", {2, 3, 8, 8});
+        transposed.weight("w", {3, 4, 3, 3});
+        transposed.output(transposed.op("ConvTranspose", "up", {"x", "w"}));
+        OnnxBuilder::attr(transposed.last(), "group", std::int64_t(2));
+        QCOMPARE(refusal(load(transposed)),
+                 "model.onnx: node 'up' (ConvTranspose): group 2 does not divide its input's 3 channels");
+
+        QCOMPARE(refusal(load(hostile::convAutoPad("SIDEWAYS"))),
+                 conv + "attribute auto_pad is 'SIDEWAYS'; it must be NOTSET, SAME_UPPER, SAME_LOWER or VALID");
+        auto same = load(hostile::convAutoPad("SAME_UPPER"));
+        QVERIFY2(same.ok(), same ? "" : same.error().c_str());
+        QCOMPARE(node(same->graph, "conv").output_bytes, 2 * 4 * 8 * 8 * 4);
+
+        OnnxBuilder gemm("gemm");
+        gemm.input("x", {2, 8});
+        gemm.weight("w", {8, 4});
+        gemm.output(gemm.op("Gemm", "fc", {"x", "w"}));
+        OnnxBuilder::attr(gemm.last(), "transA", std::int64_t(2));
+        QCOMPARE(refusal(load(gemm)), "model.onnx: node 'fc' (Gemm): attribute transA is 2; it must be 0 or 1");
+
+        OnnxBuilder norm("norm");
+        norm.input("x", {2, 4, 8});
+        norm.weight("scale", {8});
+        norm.node("LayerNormalization", "ln", {"x", "scale"}, {"y"});
+        OnnxBuilder::attr(norm.last(), "axis", std::int64_t(5));
+        norm.output("y");
+        QCOMPARE(refusal(load(norm)), "model.onnx: node 'ln' (LayerNormalization): attribute axis is 5; for its input "
+                                      "of 3 dimensions it must be from -3 to 2");
+
+        OnnxBuilder drop("drop");
+        drop.input("x", {2, 8});
+        auto* ratio = drop.graph()->add_initializer();
+        ratio->set_name("ratio");
+        ratio->set_data_type(onnx::TensorProto::FLOAT);
+        ratio->add_float_data(1.5f);
+        auto* training = drop.graph()->add_initializer();
+        training->set_name("training");
+        training->set_data_type(onnx::TensorProto::BOOL);
+        training->add_int32_data(1);
+        drop.node("Dropout", "dropout", {"x", "ratio", "training"}, {"y", "mask"});
+        drop.output("y");
+        QCOMPARE(refusal(load(drop)), "model.onnx: node 'dropout' (Dropout): its ratio is 1.5; a dropout ratio is from "
+                                      "0 to 1");
+    }
+
     // A recurrent layer's hidden_size must agree with all its weights, its states and its direction (issue 36: a
     // hidden_size whose gates' rows wrap around 64 bits to its weights' was imported as a layer of 0 bytes).
     void recurrentLayersAgreeWithTheirWeights() {
