@@ -12,6 +12,7 @@
 #include "io/onnx_checks.h"
 #include "io/onnx_reader.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -127,15 +128,20 @@ struct Sized {
     std::vector<std::int64_t> dims;
     std::int64_t bytes = 0;
     bool known = false;
-    int element = 0; // bytes per element
+    int element = 0;       // bytes per element
+    bool overflow = false; // every dimension >= 0, but the bytes do not fit in 64 bits
 };
 
 Sized sized(std::vector<std::int64_t> dims, int elementSize) {
     Sized s{std::move(dims), 0, elementSize > 0, elementSize};
     std::int64_t n = elementSize;
-    for (std::int64_t d : s.dims)
+    bool negative = false;
+    for (std::int64_t d : s.dims) {
+        negative = negative || d < 0;
         if (d < 0 || __builtin_mul_overflow(n, d, &n)) s.known = false;
+    }
     if (s.known) s.bytes = n;
+    s.overflow = !s.known && !negative && elementSize > 0;
     return s;
 }
 
@@ -482,7 +488,13 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
                 return fail(source + ": initializer '" + validUtf8(t.name()) + "' has a negative dimension (" +
                             std::to_string(d) + ")");
         Sized s = sized({t.dims().begin(), t.dims().end()}, elementBytes(t.data_type(), floatBytes));
-        weightBytes = saturatingSum({weightBytes, s.bytes});
+        if (s.overflow)
+            return fail(source + ": initializer '" + validUtf8(t.name()) + "' (" + dimsText(s.dims) + ", " +
+                        std::to_string(s.element) +
+                        " bytes each) is larger than 2^63 bytes: its size does not fit in 64 bits");
+        if (!checkedAdd(weightBytes, s.bytes, weightBytes))
+            return fail(source + ": the initializers add up to more than 2^63 bytes (by '" + validUtf8(t.name()) +
+                        "'): their size does not fit in 64 bits");
         values[t.name()] = Value{false, -1, std::move(s)};
     }
     std::unordered_set<std::string> used;         // read by an operator or a graph output
@@ -610,10 +622,21 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
             const std::string& out = n.output(k);
             const bool counted = !out.empty() && (k == 0 || (!firstOnly && used.count(out)));
             const Sized& s = typed[out];
+            if (counted && std::any_of(s.dims.begin(), s.dims.end(), [](std::int64_t d) { return d < 0; }))
+                return fail(source + ": node " + nodeLabel(g, n, op) + ": its output '" + validUtf8(out) +
+                            "' has a negative dimension (" + dimsText(s.dims) +
+                            " by libonnx's shape inference): its attributes or weights do not fit its input (a "
+                            "kernel larger than the padded input?)");
+            if (counted && s.overflow)
+                return fail(source + ": node " + nodeLabel(g, n, op) + ": its output '" + validUtf8(out) + "' (" +
+                            dimsText(s.dims) + ", " + std::to_string(s.element) +
+                            " bytes each) is larger than 2^63 bytes: its size does not fit in 64 bits");
             unsized = unsized || (counted && !s.known);
             const bool present = counted && s.known;
             desc.outputs.push_back(OnnxTensor{s.dims, present, true, present ? s.bytes : 0});
-            if (present) outputBytes = saturatingSum({outputBytes, s.bytes});
+            if (present && !checkedAdd(outputBytes, s.bytes, outputBytes))
+                return fail(source + ": node " + nodeLabel(g, n, op) +
+                            ": its outputs add up to more than 2^63 bytes: their size does not fit in 64 bits");
         }
         if (n.output_size() > 0 && typed[n.output(0)].element > 0) desc.element_bytes = typed[n.output(0)].element;
         for (const auto& a : n.attribute()) {
@@ -625,6 +648,9 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         if (std::string problem = fusion ? "" : attributeProblem(desc); !problem.empty())
             return fail(source + ": node " + nodeLabel(g, n, op) + ": " + problem);
         const OnnxOpCost cost = onnxOpCost(desc); // a training Dropout needs nothing: its mask node keeps the mask
+        if (!(cost.flops <= 0x1p63) || !(cost.bytes_moved <= 0x1p63))
+            return fail(source + ": node " + nodeLabel(g, n, op) + ": its cost does not fit in 64 bits (" +
+                        approximately(cost.flops) + " FLOPs, " + approximately(cost.bytes_moved) + " bytes moved)");
         const double forward = rooflineSeconds(cost.flops, cost.bytes_moved, options.hardware);
         const std::string id = b.uniqueId(fusion ? g.node(fusion->exit).name() : n.name(), op);
         if (kind == OnnxOpKind::Unknown) b.unknownOps[op].push_back(id);
@@ -644,6 +670,10 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         std::int64_t keptBytes = -1;
         std::string keptName;
         bool keptByItself = false;
+        auto tooLarge = [&](const char* what) {
+            return fail(source + ": node " + nodeLabel(g, n, op) + ": the " + what +
+                        " its backward keeps are larger than 2^63 bytes: their size does not fit in 64 bits");
+        };
         if (x && x->size.known && (type == "BatchNormalization" || type == "LayerNormalization")) {
             // Per channel (BatchNorm) or per normalised row (LayerNorm): mean and inverse deviation, in fp32.
             std::int64_t rows = 1;
@@ -656,9 +686,13 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
                 for (std::int64_t k = 0; k < axis && k < std::int64_t(d.size()); ++k)
                     rows *= d[std::size_t(k)];
             }
-            keptBytes = 2 * rows * 4, keptName = "statistics";
+            const auto statistics = checkedProduct({2, rows, 4});
+            if (!statistics) return tooLarge("statistics");
+            keptBytes = *statistics, keptName = "statistics";
         } else if (x && type == "MaxPool" && y.known) {
-            keptBytes = y.bytes / std::max(1, y.element) * 8, keptName = "indices";
+            const auto indices = checkedProduct({y.bytes / std::max(1, y.element), 8});
+            if (!indices) return tooLarge("indices");
+            keptBytes = *indices, keptName = "indices";
         } else if (x && dropRatio && x->size.known) {
             keptBytes = x->size.bytes / std::max(1, x->size.element), keptName = "mask", keptByItself = true;
         }
@@ -666,7 +700,7 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         if (keptName == "statistics") {
             GraphNode& input = b.nodes[std::size_t(x->producer)];
             input.output_bytes = saturatingSum({input.output_bytes, keptBytes});
-            b.keptWith[std::size_t(x->producer)] += keptBytes;
+            b.keptWith[std::size_t(x->producer)] = saturatingSum({b.keptWith[std::size_t(x->producer)], keptBytes});
             Kept& k = kept[type];
             ++k.count;
             k.bytes = saturatingSum({k.bytes, keptBytes});

@@ -139,6 +139,12 @@ inline OnnxBuilder convAutoPad(const std::string& value) {
     return b;
 }
 
+// Weights of 2^40 filters of 2^40 channels: 2^80 elements, which wrapped around to "0 B, 0 FLOP".
+inline OnnxBuilder convWeightsPast64Bits() {
+    const std::int64_t big = std::int64_t(1) << 40;
+    return conv("conv_huge_weights", {big, big, 3, 3});
+}
+
 // An LSTM "lstm" over x (5, 2, 3) with weights W and R, its attribute hidden_size, and `optional` inputs (by index:
 // 3 B, 4 sequence_lens, 5 initial_h, 6 initial_c, 7 P) of the dims given; the node is last().
 inline OnnxBuilder lstm(const std::string& name, std::int64_t hiddenSize, const std::vector<std::int64_t>& w,

@@ -889,6 +889,45 @@ private slots:
         QCOMPARE(node(good->graph, "lstm.t5").output_bytes, 2 * 2 * 4 * 4); // h and c of 2 rows of 4 floats
     }
 
+    // Sizes and FLOPs are computed with overflow checks: what does not fit in 64 bits is refused, naming the tensor or
+    // node (issue 36: weights of 2^40 x 2^40 x 3 x 3 floats wrapped around to "0 B, 0 FLOP").
+    void sizesPast64BitsAreRefused() {
+        QCOMPARE(refusal(load(hostile::convWeightsPast64Bits())),
+                 "model.onnx: initializer 'w' (1099511627776x1099511627776x3x3, 4 bytes each) is larger than 2^63 "
+                 "bytes: its size does not fit in 64 bits");
+        QVERIFY2(refusal(load(hostile::conv("kernel", {4, 3, std::int64_t(1) << 40, 3})))
+                     .startsWith("model.onnx: node 'conv' (Conv): its output 'conv:0' has a negative dimension "
+                                 "(2x4x-1099511627767x6 by libonnx's shape inference)"),
+                 qPrintable(refusal(load(hostile::conv("kernel", {4, 3, std::int64_t(1) << 40, 3})))));
+        // A Tile to 2^60 x 2^20 floats.
+        OnnxBuilder tile("tile");
+        tile.input("x", {1 << 20, 1 << 20});
+        tile.ints("repeats", {std::int64_t(1) << 40, 1});
+        tile.output(tile.op("Tile", "tile", {"x", "repeats"}));
+        QCOMPARE(refusal(load(tile)),
+                 "model.onnx: node 'tile' (Tile): its output 'tile:0' (1152921504606846976x1048576, "
+                 "4 bytes each) is larger than 2^63 bytes: its size does not fit in 64 bits");
+        // 2 x 2^20 x 2^22 x 2^22 FLOPs: 2^65.
+        OnnxBuilder product("product");
+        product.input("x", {1 << 20, 1 << 22});
+        product.weight("w", {1 << 22, 1 << 22});
+        product.output(product.op("MatMul", "mm", {"x", "w"}));
+        QVERIFY2(refusal(load(product))
+                     .startsWith("model.onnx: node 'mm' (MatMul): its cost does not fit in 64 bits "
+                                 "(3.69e+19 FLOPs, "),
+                 qPrintable(refusal(load(product))));
+        // An LSTM whose states overflow: 2^40 batch rows of 2^22 hidden units.
+        OnnxBuilder wide("wide");
+        wide.input("x", {5, std::int64_t(1) << 40, 3});
+        wide.weight("W", {1, 1 << 24, 3});
+        wide.weight("R", {1, 1 << 24, 1 << 22});
+        OnnxBuilder::attr(wide.node("LSTM", "lstm", {"x", "W", "R"}, {"Y", "Y_h"}), "hidden_size",
+                          std::int64_t(1) << 22);
+        wide.output("Y_h");
+        QCOMPARE(refusal(load(wide)), "model.onnx: node 'lstm' (LSTM): the tensors its 5 time steps keep (hidden_size "
+                                      "4194304, 1099511627776 batch rows, 4-byte elements) do not fit in 64 bits");
+    }
+
     // An operator's name is any bytes; an unnamed node's id is made from it, and a graph's ids are UTF-8 (the fuzzer
     // found an id that did not save and read back equal).
     void unnamedNodesOfUnknownOperatorsGetUtf8Ids() {
