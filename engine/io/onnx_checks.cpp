@@ -181,6 +181,111 @@ std::optional<Error> checkFunctions(const onnx::ModelProto& model, const std::st
     return std::nullopt;
 }
 
+namespace {
+
+// The rank a node of the default domain takes for its input `k`, when its operator fixes it; else -1.
+int expectedRank(const onnx::NodeProto& n, int k,
+                 const std::unordered_map<std::string, const onnx::TensorProto*>& stored) {
+    const std::string& op = n.op_type();
+    auto kernel = [&]() -> int {
+        for (const auto& a : n.attribute())
+            if (a.name() == "kernel_shape") return a.ints_size() + 2;
+        return -1;
+    };
+    if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose" || op == "QLinearConv") {
+        const int weights = op == "QLinearConv" ? 3 : 1;
+        if (k != 0) return -1;
+        if (n.input_size() > weights)
+            if (auto it = stored.find(n.input(weights)); it != stored.end()) return it->second->dims_size();
+        return kernel();
+    }
+    if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") return k == 0 ? kernel() : -1;
+    if (op == "Gemm") return k < 2 ? 2 : -1;
+    if (op == "LSTM" || op == "GRU" || op == "RNN") return k == 0 ? 3 : -1;
+    return -1;
+}
+
+// Operators whose first output has the shape of their first input: a rank a reader of their output takes is the one
+// of their input.
+bool keepsShape(const std::string& op) {
+    static const std::unordered_set<std::string> ops = {"Relu",
+                                                        "LeakyRelu",
+                                                        "PRelu",
+                                                        "Sigmoid",
+                                                        "HardSigmoid",
+                                                        "Tanh",
+                                                        "Elu",
+                                                        "Selu",
+                                                        "Celu",
+                                                        "Gelu",
+                                                        "Mish",
+                                                        "Softplus",
+                                                        "Softsign",
+                                                        "HardSwish",
+                                                        "Clip",
+                                                        "Abs",
+                                                        "Neg",
+                                                        "Exp",
+                                                        "Log",
+                                                        "Sqrt",
+                                                        "Reciprocal",
+                                                        "Erf",
+                                                        "Floor",
+                                                        "Ceil",
+                                                        "Round",
+                                                        "Sign",
+                                                        "Not",
+                                                        "Identity",
+                                                        "Cast",
+                                                        "Dropout",
+                                                        "Softmax",
+                                                        "LogSoftmax",
+                                                        "BatchNormalization",
+                                                        "InstanceNormalization",
+                                                        "LpNormalization"};
+    return ops.count(op) > 0;
+}
+
+} // namespace
+
+std::optional<Error> checkInputRanks(const onnx::GraphProto& graph, const OnnxImportOptions& options,
+                                     const std::string& source) {
+    std::unordered_map<std::string, const onnx::TensorProto*> stored;
+    for (const auto& t : graph.initializer())
+        stored[t.name()] = &t;
+    for (const auto& [name, dims] : options.inputs) {
+        bool shapeless = false;
+        for (const auto* in : dataInputs(graph))
+            shapeless = shapeless ||
+                        (in->name() == name && in->type().has_tensor_type() && !in->type().tensor_type().has_shape());
+        if (!shapeless) continue; // fixInputs compares the rank with the file's
+        // The values of the input's shape: it, and what nodes that keep shapes make of it (nodes are in topological
+        // order), each with the first node on the way.
+        std::unordered_map<std::string, const onnx::NodeProto*> same = {{name, nullptr}};
+        for (const auto& n : graph.node()) {
+            if (!isDefaultDomain(n.domain())) continue;
+            for (int k = 0; k < n.input_size(); ++k) {
+                auto it = same.find(n.input(k));
+                if (it == same.end()) continue;
+                const onnx::NodeProto* via = it->second;
+                if (k == 0 && keepsShape(n.op_type()) && n.output_size() > 0 && !same.count(n.output(0)))
+                    same.emplace(n.output(0), via ? via : &n);
+                const int rank = expectedRank(n, k, stored);
+                if (rank < 0 || rank == int(dims.size())) continue;
+                std::string given;
+                for (std::int64_t d : dims)
+                    given += (given.empty() ? "" : "x") + std::to_string(d);
+                return fail(source + ": input '" + validUtf8(name) + "': --input " + validUtf8(name) + "=" + given +
+                            " gives " + std::to_string(dims.size()) + " dimension" + (dims.size() == 1 ? "" : "s") +
+                            ", but node " + nodeLabel(graph, n, n.op_type()) + ", which reads it" +
+                            (via ? " through node " + nodeLabel(graph, *via, via->op_type()) : std::string()) +
+                            ", takes " + std::to_string(rank));
+            }
+        }
+    }
+    return std::nullopt;
+}
+
 std::optional<Error> refuseControlFlow(const onnx::GraphProto& g, const std::string& source) {
     for (const auto& n : g.node()) {
         const bool standard = onnxio::isDefaultDomain(n.domain());

@@ -2,6 +2,7 @@
 // Internal to engine/io (onnx_import.cpp): what the importer checks in a model before libonnx's shape inference sees
 // it, which takes much for granted (in Debian's libonnx 1.12 a malformed node can make it read past its vectors or
 // divide by zero). Every refusal names the source and the node. Only built with CKPT_HAVE_ONNX.
+#include "io/onnx_import.h"
 #include "util/result.h"
 
 #include <cstdint>
@@ -23,6 +24,13 @@ std::string nodeLabel(const onnx::GraphProto& g, const onnx::NodeProto& n, const
 constexpr int kMaxFunctionDepth = 32;
 constexpr std::int64_t kMaxFunctionNodes = 200000;
 std::optional<Error> checkFunctions(const onnx::ModelProto& model, const std::string& source);
+
+// An --input (options.inputs) for a data input the file gives no shape must have the rank its readers take: a
+// convolution's or pooling's (its kernel's and 2), a Gemm's (2), a recurrent layer's (3). libonnx's shape inference
+// leaves their outputs unsized otherwise (every node 0 bytes with --allow-unsized). Before fixInputs, which gives the
+// input those dimensions; refusals name the input, the node and the rank.
+std::optional<Error> checkInputRanks(const onnx::GraphProto& graph, const OnnxImportOptions& options,
+                                     const std::string& source);
 
 // Control flow (Loop, If, Scan, or any node with a body graph) is refused, naming the node: before shape inference,
 // which would walk the body graphs.

@@ -843,6 +843,7 @@ Result<OnnxImport> importOnnxBytes(const std::string& bytes, const std::string& 
         if (auto e = onnxio::checkFunctions(*model, source)) return *e;
         if (auto e = onnxio::refuseControlFlow(model->graph(), source)) return *e;
         if (auto e = onnxio::checkNodes(*model, source)) return *e;
+        if (auto e = onnxio::checkInputRanks(model->graph(), options, source)) return *e;
         if (auto e = onnxio::fixInputs(*model->mutable_graph(), options, source)) return *e;
         if (auto e = onnxio::guardShapeInference(*model->mutable_graph(), source)) return *e;
         int shapeNodes = 0;

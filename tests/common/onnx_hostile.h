@@ -145,6 +145,17 @@ inline OnnxBuilder convWeightsPast64Bits() {
     return conv("conv_huge_weights", {big, big, 3, 3});
 }
 
+// A data input "x" whose shape the file leaves out (--input gives it), read by a Relu, then a Conv of 4-D weights.
+inline OnnxBuilder shapelessInput() {
+    OnnxBuilder b("shapeless");
+    auto* in = b.graph()->add_input();
+    in->set_name("x");
+    in->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    b.weight("w", {4, 3, 3, 3});
+    b.output(b.op("Conv", "conv", {b.op("Relu", "relu", {"x"}), "w"}));
+    return b;
+}
+
 // An LSTM "lstm" over x (5, 2, 3) with weights W and R, its attribute hidden_size, and `optional` inputs (by index:
 // 3 B, 4 sequence_lens, 5 initial_h, 6 initial_c, 7 P) of the dims given; the node is last().
 inline OnnxBuilder lstm(const std::string& name, std::int64_t hiddenSize, const std::vector<std::int64_t>& w,

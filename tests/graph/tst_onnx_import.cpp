@@ -585,6 +585,34 @@ private slots:
         QVERIFY(refusal(load(c)).contains("input 'x' dimension 1 ('width') is not fixed: give --input x=DIMS"));
     }
 
+    // An --input for an input the file gives no shape must have the rank its readers take (issue 36: of another rank,
+    // libonnx left every node unsized, and --allow-unsized imported them all as 0 bytes).
+    void anInputOfTheWrongRankIsRefused() {
+        OnnxImportOptions o;
+        o.allow_unsized = true;
+        o.inputs = {{"x", {2, 3}}};
+        QCOMPARE(refusal(load(hostile::shapelessInput(), o)),
+                 "model.onnx: input 'x': --input x=2x3 gives 2 dimensions, but node 'conv' (Conv), which reads it "
+                 "through node 'relu' (Relu), takes 4");
+        o.inputs = {{"x", {2, 3, 8, 8}}};
+        auto m = load(hostile::shapelessInput(), o);
+        QVERIFY2(m.ok(), m ? "" : m.error().c_str());
+        QVERIFY(m->warnings.empty());
+        QCOMPARE(node(m->graph, "conv").output_bytes, 2 * 4 * 6 * 6 * 4);
+        OnnxBuilder gemm("gemm");
+        gemm.graph()->add_input()->set_name("x");
+        gemm.graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+        gemm.weight("w", {4, 5});
+        gemm.output(gemm.op("Gemm", "fc", {"x", "w"}));
+        o.inputs = {{"x", {2, 2, 4}}};
+        QCOMPARE(refusal(load(gemm, o)), "model.onnx: input 'x': --input x=2x2x4 gives 3 dimensions, but node 'fc' "
+                                         "(Gemm), which reads it, takes 2");
+        // A file that gives the shape: its rank is the one to match, as before.
+        o.inputs = {{"x", {2, 3}}};
+        QCOMPARE(refusal(load(ckpt::test::convStack(), o)),
+                 "model.onnx: input 'x' has 4 dimensions in the file; --input x=2x3 gives 2");
+    }
+
     void refusals() {
         auto bytes = [](const std::string& b) { return refusal(importOnnxBytes(b, kSource, {})); };
         QVERIFY(bytes("").contains("not an ONNX model: the file is empty"));
