@@ -11,8 +11,10 @@ namespace ckpt::test::hostile {
 // The domain of the model-local functions below.
 inline const std::string kLocal = "local";
 
-// A model-local function of one input and one output: the functions `calls` in turn, then a Relu.
-inline void function(OnnxBuilder& b, const std::string& name, const std::vector<std::string>& calls) {
+// A model-local function of one input and one output: the functions `calls` in turn, then a Relu. Its calling nodes
+// are named "<name>.call<k>" when `named` (else unnamed, for a smaller file).
+inline void function(OnnxBuilder& b, const std::string& name, const std::vector<std::string>& calls,
+                     bool named = false) {
     auto* f = b.model().add_functions();
     f->set_name(name);
     f->set_domain(kLocal);
@@ -28,7 +30,7 @@ inline void function(OnnxBuilder& b, const std::string& name, const std::vector<
         auto* n = f->add_node();
         n->set_op_type(calls[k]);
         n->set_domain(kLocal);
-        n->set_name(name + ".call" + std::to_string(k));
+        if (named) n->set_name(name + ".call" + std::to_string(k));
         n->add_input(x);
         n->add_output(x = "t" + std::to_string(k));
     }
@@ -53,7 +55,7 @@ inline OnnxBuilder callingModel(const std::string& name, const std::string& entr
 // A function that calls itself.
 inline OnnxBuilder recursiveFunction() {
     OnnxBuilder b = callingModel("recursive_function", "again");
-    function(b, "again", {"again"});
+    function(b, "again", {"again"}, true);
     return b;
 }
 

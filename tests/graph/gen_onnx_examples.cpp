@@ -1,6 +1,7 @@
 // Writes the shape-only ONNX exports of examples/onnx/ (scripts/gen-onnx-examples runs it) and, given a second folder,
 // the ONNX seeds of the fuzz corpus; with --weights, ResNet-50 with its weights' data for the import benchmark. The
 // models are those of tests/common/onnx_models.h.
+#include "common/onnx_hostile.h"
 #include "common/onnx_models.h"
 
 #include <cstdio>
@@ -76,6 +77,21 @@ bool writeCorpus(const std::string& dir) {
     one.input("x", {2, 8});
     one.output(one.op("Relu", "relu", {"x"}));
     put("one-node.onnx", one.bytes());
+    // Issue 36's hostile models (tests/common/onnx_hostile.h): recursive and deeply nested model-local functions, which
+    // overflowed the stack in libonnx's shape inference; Ifs nested past protobuf's limit; invalid attributes and
+    // sizes past 64 bits, which were imported.
+    put("hostile-function-recursive.onnx", hostile::recursiveFunction().bytes());
+    put("hostile-functions-mutual.onnx", hostile::mutuallyRecursiveFunctions().bytes());
+    put("hostile-functions-nested-40.onnx", hostile::nestedFunctions(40).bytes());
+    put("hostile-functions-nested-5000.onnx", hostile::nestedFunctions(5000).bytes()); // past libFuzzer's -max_len
+    put("hostile-functions-doubling-24.onnx", hostile::doublingFunctions(24).bytes());
+    put("hostile-if-nested-40.onnx", hostile::nestedIf(40).bytes());
+    put("hostile-conv-group-0.onnx", hostile::convGroup(0).bytes());
+    put("hostile-conv-group-1e9.onnx", hostile::convGroup(1000000000).bytes());
+    put("hostile-conv-auto-pad.onnx", hostile::convAutoPad("SIDEWAYS").bytes());
+    put("hostile-conv-weights-2p80.onnx", hostile::convWeightsPast64Bits().bytes());
+    put("hostile-lstm-hidden-size-wraps.onnx", hostile::lstmHiddenSizeThatWraps().bytes());
+    put("hostile-lstm-bias.onnx", hostile::lstmBiasOfAnotherSize().bytes());
     return ok;
 }
 
