@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <vector>
 
 namespace ckpt {
@@ -61,6 +62,109 @@ std::pair<std::size_t, std::size_t> lineColumn(const std::string& text, std::siz
 std::string at(const std::string& source, const std::string& text, std::size_t offset) {
     auto [line, column] = lineColumn(text, offset);
     return source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+}
+
+// Builds the document as nlohmann's parser does, but refuses to open an array or object deeper than kMaxJsonDepth:
+// the parser itself nests without limit, each level of "[[[[..." costs some 50 bytes of memory per byte of file
+// (100 MB of "[" ran out of memory at 5 GB), and any code that walks the tree would recurse as deep.
+class TreeBuilder {
+public:
+    explicit TreeBuilder(json& root) : m_root(root) {}
+
+    bool null() { return add(json(nullptr)); }
+    bool boolean(bool v) { return add(json(v)); }
+    bool number_integer(json::number_integer_t v) { return add(json(v)); }
+    bool number_unsigned(json::number_unsigned_t v) { return add(json(v)); }
+    bool number_float(json::number_float_t v, const json::string_t&) { return add(json(v)); }
+    // Strings and keys are copied, not moved: the lexer's buffer has the capacity of the longest text read so far,
+    // and a short key copied fits in the string itself.
+    bool string(json::string_t& v) { return add(json(v)); }
+    bool binary(json::binary_t& v) { return add(json::binary(std::move(v))); }
+    bool start_object(std::size_t) { return open(json::value_t::object); }
+    bool start_array(std::size_t) { return open(json::value_t::array); }
+    bool key(const json::string_t& k) {
+        // A repeated key keeps its last value, as json::parse does.
+        m_member = &m_open.back()->get_ref<json::object_t&>()[k];
+        return true;
+    }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool parse_error(std::size_t position, const std::string&, const json::exception& e) {
+        m_position = position;
+        m_id = e.id;
+        m_what = e.what();
+        return false;
+    }
+
+    bool tooDeep() const { return m_tooDeep; }
+    int errorId() const { return m_id; }
+    const std::string& what() const { return m_what; }
+    std::size_t errorPosition() const { return m_position; }
+
+private:
+    // Where the next value goes: the root, the end of the open array, or the member whose key came last. The open
+    // containers stay where they are: nothing is added to a parent while its last child is open.
+    json* place(json&& v) {
+        if (m_open.empty()) {
+            m_root = std::move(v);
+            return &m_root;
+        }
+        json& parent = *m_open.back();
+        if (parent.is_array()) {
+            auto& a = parent.get_ref<json::array_t&>();
+            a.push_back(std::move(v));
+            return &a.back();
+        }
+        *m_member = std::move(v);
+        return m_member;
+    }
+    bool add(json&& v) {
+        place(std::move(v));
+        return true;
+    }
+    bool open(json::value_t type) {
+        if (m_open.size() >= kMaxJsonDepth) {
+            m_tooDeep = true;
+            return false;
+        }
+        m_open.push_back(place(json(type)));
+        return true;
+    }
+    bool close() {
+        m_open.pop_back();
+        return true;
+    }
+
+    json& m_root;
+    std::vector<json*> m_open;
+    json* m_member = nullptr;
+    bool m_tooDeep = false;
+    int m_id = 0;
+    std::string m_what;
+    std::size_t m_position = 0;
+};
+
+// The offset of the bracket that opens nesting level `level` (1: the outermost). Only asked once the parser has read
+// up to that bracket without an error, so a plain scan that skips strings is exact.
+std::size_t openingOfLevel(const std::string& text, std::size_t level) {
+    std::size_t depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth == level) return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return text.size();
 }
 
 // Members that lead an object when written, in this order; the others follow in name order, and the long lists
@@ -221,21 +325,30 @@ Result<nlohmann::json> parseJson(const std::string& text, const std::string& sou
     try {
         if (text.find_first_not_of(" \t\r\n") == std::string::npos)
             return fail(at(source, text, text.size()) + "no JSON value (the text is empty)");
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        // e.byte counts the bytes read, the failing one included.
-        return fail(at(source, text, e.byte > 0 ? e.byte - 1 : 0) + simplify(e.what()));
-    } catch (const json::out_of_range& e) {
-        // A number too large for a double ("number overflow parsing '1e400'") comes without a position: point at
-        // the first occurrence of the number.
-        std::string what = simplify(e.what());
-        auto open = what.find('\'');
-        auto close = what.rfind('\'');
-        if (open != std::string::npos && close > open) {
-            auto pos = text.find(what.substr(open + 1, close - open - 1));
-            if (pos != std::string::npos) return fail(at(source, text, pos) + what);
+        json doc;
+        TreeBuilder builder(doc);
+        if (json::sax_parse(text, &builder)) return doc;
+        if (builder.tooDeep())
+            return fail(at(source, text, openingOfLevel(text, kMaxJsonDepth + 1)) + "nested " +
+                        std::to_string(kMaxJsonDepth + 1) + " levels deep; this program reads arrays and objects " +
+                        "nested at most " + std::to_string(kMaxJsonDepth) + " levels deep");
+        const std::string what = simplify(builder.what());
+        if (builder.errorId() == 406) {
+            // A number too large for a double ("number overflow parsing '1e400'"): point at its first occurrence,
+            // not at the character after it.
+            auto open = what.find('\'');
+            auto close = what.rfind('\'');
+            if (open != std::string::npos && close > open) {
+                auto pos = text.find(what.substr(open + 1, close - open - 1));
+                if (pos != std::string::npos) return fail(at(source, text, pos) + what);
+            }
+            return fail(source + ": " + what);
         }
-        return fail(source + ": " + what);
+        // The position counts the bytes read, the failing one included.
+        const std::size_t read = builder.errorPosition();
+        return fail(at(source, text, read > 0 ? read - 1 : 0) + what);
+    } catch (const std::bad_alloc&) {
+        return fail(source + ": not enough memory to read its " + std::to_string(text.size()) + " bytes of JSON");
     } catch (const std::exception& e) {
         return fail(source + ": " + simplify(e.what()));
     }

@@ -17,6 +17,7 @@
 #include "plan/plan.h"
 #include "util/result.h"
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -35,7 +36,13 @@ nlohmann::json planToJson(const Plan& plan);
 // Adds "chain": {"name", "length"} to the plan: informational, so a reader can see what the plan was made for.
 nlohmann::json planToJson(const Plan& plan, const Chain& chain);
 
-// Parses text; a syntax error gives "source:line:column: what was expected".
+// The deepest nesting of arrays and objects parseJson reads. Files of the program nest at most 6 levels; the
+// limit keeps "[[[[..." from taking tens of bytes of memory per byte of file and any walk of the tree from recursing
+// without end.
+constexpr std::size_t kMaxJsonDepth = 256;
+
+// Parses text; a syntax error gives "source:line:column: what was expected", and so does nesting deeper than
+// kMaxJsonDepth ("source:1:257: nested 257 levels deep; ...").
 Result<nlohmann::json> parseJson(const std::string& text, const std::string& source);
 // Two-space indents, but an array or object that fits in the line stays on one line (a plan: one action per line);
 // "format" and "version" come first. Numbers read back to the same values.

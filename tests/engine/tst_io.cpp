@@ -136,6 +136,7 @@ private slots:
     void numbersReadBack();
     void malformedJson_data();
     void malformedJson();
+    void deepestNestingReads();
     void badFields_data();
     void badFields();
     void files();
@@ -414,6 +415,16 @@ void TestIo::malformedJson_data() {
     QTest::newRow("bad literal") << QByteArray("[1,\n\n   tru]") << "bad.json:3:7: invalid literal";
     QTest::newRow("number overflow") << QByteArray("{\"version\": 1,\n \"x\": 1e400}")
                                      << "bad.json:2:7: number overflow parsing '1e400'";
+    // Nesting deeper than kMaxJsonDepth (256) is refused at the bracket that opens level 257, before the rest is read:
+    // 100 MB of "[" used to take 5 GB and end in "std::bad_alloc". Brackets in strings do not count; objects do.
+    const QString tooDeep =
+        "nested 257 levels deep; this program reads arrays and objects nested at most 256 levels deep";
+    QTest::newRow("nested too deep") << QByteArray(257, '[') << "bad.json:1:257: " + tooDeep;
+    QTest::newRow("a megabyte of [") << QByteArray(1 << 20, '[') << "bad.json:1:257: " + tooDeep;
+    QTest::newRow("nested objects") << QByteArray("{\"s\": \"[{[{\",\n \"a\": ") + QByteArray("{\"a\": [").repeated(200)
+                                    << "bad.json:2:902: " + tooDeep;
+    QTest::newRow("syntax error first") << QByteArray("[1 ") + QByteArray(300, '[')
+                                        << "bad.json:1:4: unexpected '['; expected ']'";
 }
 
 void TestIo::malformedJson() {
@@ -425,6 +436,24 @@ void TestIo::malformedJson() {
     auto r = loadChain(path);
     QVERIFY(!r.ok());
     QCOMPARE(QString::fromStdString(r.error()), QString::fromStdString(path).replace("bad.json", "") + message);
+}
+
+// kMaxJsonDepth levels still read, whatever the mix of arrays and objects.
+void TestIo::deepestNestingReads() {
+    std::string text;
+    for (std::size_t level = 0; level < kMaxJsonDepth; ++level)
+        text += level % 2 ? "[" : "{\"a\": ";
+    text += "7";
+    for (std::size_t level = kMaxJsonDepth; level-- > 0;)
+        text += level % 2 ? "]" : "}";
+    auto doc = parseJson(text, "deep.json");
+    QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().c_str());
+    std::size_t depth = 0;
+    const json* v = &*doc;
+    for (; v->is_object() || v->is_array(); ++depth)
+        v = v->is_object() ? &(*v)["a"] : &(*v)[0];
+    QCOMPARE(depth, kMaxJsonDepth);
+    QCOMPARE(v->get<int>(), 7);
 }
 
 void TestIo::badFields_data() {
