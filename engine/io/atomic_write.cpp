@@ -117,6 +117,12 @@ Result<bool> writeTextFileAtomic(const std::string& path, const std::string& tex
         if (exists && S_ISDIR(old.st_mode)) return fail(because(path, "cannot write", EISDIR));
         if (exists && (S_ISCHR(old.st_mode) || S_ISFIFO(old.st_mode))) return writeInPlace(path, target, text);
         if (exists && !S_ISREG(old.st_mode)) return fail(path + ": cannot write (not a regular file)");
+        // The rename needs only the folder's permission, so a read-only file would be replaced. Refuse what cp
+        // refuses; and since root may write anything, a file whose owner may not write it is refused for everyone.
+        if (exists && !(old.st_mode & S_IWUSR))
+            return fail(path + ": cannot write (Permission denied: the file is read-only)");
+        if (exists && ::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0)
+            return fail(because(path, "cannot write", errno));
 
         const std::string folder = folderOf(target);
         std::string tmp;

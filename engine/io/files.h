@@ -45,7 +45,9 @@ private:
 // Writes a new temporary with a unique name in the destination's folder (never through a link someone put there),
 // syncs it and renames it over the destination, so a crash leaves the old file or the new one, never half of one.
 // A symbolic link is kept and its target replaced; an existing file keeps its mode (and its owner, where allowed); a
-// device or a pipe (/dev/null) is written in place; a folder is refused. No temporary is left behind on failure.
+// device or a pipe (/dev/null) is written in place; a folder is refused, and so is a file the user may not write or
+// whose owner may not (mode 0444: "FILE: cannot write (Permission denied: the file is read-only)", for root too). No
+// temporary is left behind on failure.
 Result<bool> writeTextFileAtomic(const std::string& path, const std::string& text);
 
 } // namespace ckpt

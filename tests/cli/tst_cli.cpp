@@ -713,6 +713,19 @@ private slots:
         QVERIFY2(folder.err.contains("it is a folder"), folder.err.constData());
     }
 
+    // --out onto a read-only file is refused as cp refuses it, and the file is kept (it used to be replaced).
+    void outOntoAReadOnlyFileIsRefused() {
+        const QString plan = path("read-only.plan.json");
+        writeFile(plan, "keep\n");
+        QVERIFY(QFile::setPermissions(plan, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+        Output o =
+            ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "store-all", "--out", plan});
+        QCOMPARE(o.code, 2);
+        QVERIFY2(o.err.contains(plan.toUtf8() + ": cannot write (Permission denied: the file is read-only)"),
+                 o.err.constData());
+        QCOMPARE(readFile(plan), QByteArray("keep\n"));
+    }
+
     // 1e5 steps (issue 10): half as many slots as steps ran out of stack (exit 139); now the plan validates and its
     // forward steps are n + t(n, s) = 100000 + (2n - C(50002, 50001)).
     void longChainManySlots() {

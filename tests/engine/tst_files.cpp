@@ -1,5 +1,5 @@
 // engine/io/atomic_write.cpp: saves replace only the named file (through its links), keep its mode, leave no
-// temporary behind, and never follow a link someone placed in the folder.
+// temporary behind, never follow a link someone placed in the folder, and never replace a read-only file.
 #include "io/files.h"
 
 #include <QDir>
@@ -54,6 +54,7 @@ private slots:
     void noTemporaryAfterSuccess();
     void noTemporaryAfterFailedWrite();
     void folderDestinationIsRefused();
+    void readOnlyFileIsRefused();
     void pipeWithoutReaderFailsAtOnce();
 };
 
@@ -171,6 +172,30 @@ void TestFiles::folderDestinationIsRefused() {
     COMPARE_STR(r.error(), dest + ": cannot write (Is a directory)");
     QCOMPARE(entries(work.path()), QStringList({"d"}));
     QVERIFY(entries(work.filePath("d")).isEmpty());
+}
+
+void TestFiles::readOnlyFileIsRefused() {
+    // Renaming over a file needs only the folder's permission, so a read-only file used to be replaced without a
+    // word. A file whose owner has no write bit is refused as cp refuses it, for root too (these tests may run as
+    // root, who passes every permission check); through a link the link's name is the one reported.
+    QTemporaryDir work;
+    const std::string dest = work.filePath("a.json").toStdString();
+    const std::string link = work.filePath("link.json").toStdString();
+    QVERIFY(::symlink("a.json", link.c_str()) == 0);
+    for (mode_t mode : {mode_t(0444), mode_t(0400), mode_t(0577)}) {
+        for (const std::string& named : {dest, link}) {
+            put(dest, "old");
+            QVERIFY(::chmod(dest.c_str(), mode) == 0);
+            auto r = writeTextFileAtomic(named, "new");
+            QVERIFY(!r.ok());
+            COMPARE_STR(r.error(), named + ": cannot write (Permission denied: the file is read-only)");
+            COMPARE_STR(text(dest), "old");
+            QCOMPARE(modeOf(dest), mode);
+            QVERIFY(isLink(link));
+            QCOMPARE(entries(work.path()), QStringList({"a.json", "link.json"}));
+            QVERIFY(::chmod(dest.c_str(), 0600) == 0);
+        }
+    }
 }
 
 void TestFiles::pipeWithoutReaderFailsAtOnce() {
