@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 namespace ckpt::cli {
 namespace {
@@ -25,8 +26,8 @@ namespace {
 using trainer::Trainer;
 using trainer::TrainerConfig;
 
-// Set by SIGINT or SIGTERM: the run stops between actions and removes its scratch files on the way out. Only a
-// lock-free atomic store and a sig_atomic_t happen in the handler.
+// Set by a stop signal (kStopSignals): the run stops between actions and removes its scratch files on the way out.
+// Only a lock-free atomic store and a sig_atomic_t happen in the handler.
 std::atomic<bool> g_stop{false};
 volatile std::sig_atomic_t g_signal = 0;
 static_assert(std::atomic<bool>::is_always_lock_free);
@@ -36,7 +37,27 @@ extern "C" void onStopSignal(int sig) {
     g_stop.store(true, std::memory_order_relaxed);
 }
 
-// Catches SIGINT and SIGTERM while it lives, and puts the previous handlers back.
+// Ctrl-C, kill, the terminal closing and Ctrl-\ (whose default, a core dump, would leave the run's files behind too).
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+const char* signalName(int sig) {
+    switch (sig) {
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGQUIT:
+        return "SIGQUIT";
+    default:
+        return "a signal";
+    }
+}
+
+// Catches the stop signals while it lives, and puts the previous handlers back. SIGHUP and SIGQUIT stay ignored when
+// they were ignored at start: `nohup ckpt train` must outlive its terminal, and a script's background job ignores
+// Ctrl-\.
 class StopSignals {
 public:
     StopSignals() {
@@ -45,18 +66,24 @@ public:
         sa.sa_handler = onStopSignal;
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = SA_RESTART;
-        sigaction(SIGINT, &sa, &m_int);
-        sigaction(SIGTERM, &sa, &m_term);
+        for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+            const int sig = kStopSignals[i];
+            if (sigaction(sig, nullptr, &m_old[i]) != 0) continue;
+            const bool ignored = !(m_old[i].sa_flags & SA_SIGINFO) && m_old[i].sa_handler == SIG_IGN;
+            if (ignored && (sig == SIGHUP || sig == SIGQUIT)) continue;
+            m_caught[i] = sigaction(sig, &sa, nullptr) == 0;
+        }
     }
     ~StopSignals() {
-        sigaction(SIGINT, &m_int, nullptr);
-        sigaction(SIGTERM, &m_term, nullptr);
+        for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+            if (m_caught[i]) sigaction(kStopSignals[i], &m_old[i], nullptr);
     }
     StopSignals(const StopSignals&) = delete;
     StopSignals& operator=(const StopSignals&) = delete;
 
 private:
-    struct sigaction m_int, m_term;
+    struct sigaction m_old[std::size(kStopSignals)] = {};
+    bool m_caught[std::size(kStopSignals)] = {};
 };
 
 // A finite number >= lo (> lo when `above`).
@@ -200,7 +227,7 @@ int cmdTrain(int argc, char** argv) {
         made->reset();
         const int sig = int(g_signal);
         std::fprintf(stderr, "ckpt train: stopped by %s after %d iteration%s; the scratch files are removed\n",
-                     sig == SIGINT ? "SIGINT" : "SIGTERM", iterationsDone, iterationsDone == 1 ? "" : "s");
+                     signalName(sig), iterationsDone, iterationsDone == 1 ? "" : "s");
         return 128 + (sig ? sig : SIGTERM);
     };
     const bool json = args.has("json");

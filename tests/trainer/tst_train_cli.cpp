@@ -14,6 +14,7 @@
 
 #include <csignal>
 #include <sys/types.h>
+#include <utility>
 
 using ckpt::test::ckptRun;
 using ckpt::test::Output;
@@ -31,6 +32,24 @@ QStringList everythingUnder(const QString& dir) {
     while (it.hasNext())
         out << QDir(dir).relativeFilePath(it.next());
     return out;
+}
+
+// Starts a long run with a disk level in `scratch` and waits (a bound on the number of polls, each at most 10 ms, not
+// a time limit on the run) until the level's two files are there, and with `training` until an iteration is done.
+bool startTrainingOnDisk(QProcess& p, const QString& scratch, bool training, QByteArray& err) {
+    p.start(CKPT_CLI,
+            {"train", "--cell", "gru", "--hidden", "8", "--batch", "4", "--length", "200", "--iterations", "1000000",
+             "--scheduler", "async-multistage", "--hardware", "measured", "--scratch", scratch, "--json"});
+    if (!p.waitForStarted()) return false;
+    bool ready = false;
+    for (int k = 0; k < 6000 && !ready && p.state() == QProcess::Running; ++k) {
+        p.waitForReadyRead(10);
+        err += p.readAllStandardError();
+        const QStringList files = everythingUnder(scratch);
+        ready = files.size() == 3 && files.filter("states.bin").size() == 1 && files.filter("tapes.bin").size() == 1 &&
+                (!training || err.contains("iteration 1 "));
+    }
+    return ready;
 }
 
 } // namespace
@@ -129,42 +148,64 @@ private slots:
         }
     }
 
-    // SIGTERM or Ctrl-C while training: the run stops at its next action, removes its scratch files and exits with
-    // 128 + the signal. Once while the disk level's file is there (profiling or training), once mid-training.
+    // SIGTERM, Ctrl-C, the terminal closing (SIGHUP) or Ctrl-\ (SIGQUIT) while training: the run stops at its next
+    // action, removes its scratch files and exits with 128 + the signal. Once while the disk level's file is there
+    // (profiling or training), once mid-training. SIGHUP and SIGQUIT used to leave the files behind.
     void signalRemovesTheScratchFiles_data() {
         QTest::addColumn<int>("sig");
         QTest::addColumn<bool>("training");
-        QTest::newRow("SIGTERM") << int(SIGTERM) << false;
-        QTest::newRow("SIGINT") << int(SIGINT) << false;
-        QTest::newRow("SIGTERM while training") << int(SIGTERM) << true;
-        QTest::newRow("SIGINT while training") << int(SIGINT) << true;
+        QTest::addColumn<QString>("name");
+        for (auto [sig, name] : {std::pair{SIGTERM, "SIGTERM"}, std::pair{SIGINT, "SIGINT"},
+                                 std::pair{SIGHUP, "SIGHUP"}, std::pair{SIGQUIT, "SIGQUIT"}}) {
+            QTest::newRow(name) << int(sig) << false << QString(name);
+            QTest::newRow(qPrintable(QString(name) + " while training")) << int(sig) << true << QString(name);
+        }
     }
     void signalRemovesTheScratchFiles() {
         QFETCH(int, sig);
         QFETCH(bool, training);
+        QFETCH(QString, name);
         QTemporaryDir scratch;
         QProcess p;
-        p.start(CKPT_CLI, {"train", "--cell", "gru", "--hidden", "8", "--batch", "4", "--length", "200", "--iterations",
-                           "1000000", "--scheduler", "async-multistage", "--hardware", "measured", "--scratch",
-                           scratch.path(), "--json"});
-        QVERIFY(p.waitForStarted());
-        // A bound on the number of polls (each at most 10 ms), not a time limit on the run.
+        // A background job of a script starts with SIGQUIT (and SIGINT) ignored, and so would ckpt: not here.
+        p.setChildProcessModifier([] {
+            for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+                ::signal(s, SIG_DFL);
+        });
         QByteArray err;
-        bool ready = false;
-        for (int k = 0; k < 6000 && !ready && p.state() == QProcess::Running; ++k) {
-            p.waitForReadyRead(10);
-            err += p.readAllStandardError();
-            const QStringList files = everythingUnder(scratch.path());
-            ready = files.size() == 3 && files.filter("states.bin").size() == 1 &&
-                    files.filter("tapes.bin").size() == 1 && (!training || err.contains("iteration 1 "));
-        }
-        QVERIFY2(ready, err.constData());
+        QVERIFY2(startTrainingOnDisk(p, scratch.path(), training, err), err.constData());
         QCOMPARE(::kill(pid_t(p.processId()), sig), 0);
         QVERIFY(p.waitForFinished(120000));
         err += p.readAllStandardError();
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 128 + sig);
-        QVERIFY2(err.contains(sig == SIGINT ? "stopped by SIGINT" : "stopped by SIGTERM"), err.constData());
+        QVERIFY2(err.contains("stopped by " + name.toUtf8()), err.constData());
+        QCOMPARE(everythingUnder(scratch.path()), QStringList());
+    }
+
+    // Under nohup (SIGHUP ignored when ckpt starts) the terminal closing does not stop the run: two more iterations
+    // follow the SIGHUP (a caught one would stop it within one), and SIGTERM still removes the files.
+    void ignoredHangupKeepsTraining() {
+        QTemporaryDir scratch;
+        QProcess p;
+        p.setChildProcessModifier([] {
+            ::signal(SIGHUP, SIG_IGN);
+            ::signal(SIGTERM, SIG_DFL);
+        });
+        QByteArray err;
+        QVERIFY2(startTrainingOnDisk(p, scratch.path(), true, err), err.constData());
+        QCOMPARE(::kill(pid_t(p.processId()), SIGHUP), 0);
+        QByteArray after;
+        for (int k = 0; k < 6000 && after.count("\niteration ") < 2 && p.state() == QProcess::Running; ++k) {
+            p.waitForReadyRead(10);
+            after += p.readAllStandardError();
+        }
+        QVERIFY2(after.count("\niteration ") >= 2 && p.state() == QProcess::Running, (err + after).constData());
+        QCOMPARE(::kill(pid_t(p.processId()), SIGTERM), 0);
+        QVERIFY(p.waitForFinished(120000));
+        after += p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 128 + SIGTERM);
+        QVERIFY2(after.contains("stopped by SIGTERM"), after.constData());
         QCOMPARE(everythingUnder(scratch.path()), QStringList());
     }
 
