@@ -9,6 +9,7 @@
 #include "util/utf8.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -27,27 +28,64 @@ std::optional<Chain> loadProblem(const std::string& path) {
     return std::move(*c);
 }
 
-std::optional<Problem> loadChainOrGraph(const std::string& path) {
+std::optional<Problem> loadChainOrGraph(const std::string& path, const std::string& context) {
+    auto said = [&](const std::string& e) {
+        complain(context.empty() ? e : context + ": " + e);
+        return std::nullopt;
+    };
     // Read and parsed once: a long chain's file is large, and a second read could see a different file.
     auto doc = loadJson(path);
-    if (!doc) {
-        complain(doc.error());
-        return std::nullopt;
-    }
+    if (!doc) return said(doc.error());
     if (documentKindOf(*doc) == DocumentKind::Graph) {
         auto g = graphFromJson(*doc, path);
-        if (!g) {
-            complain(g.error());
-            return std::nullopt;
-        }
+        if (!g) return said(g.error());
         return Problem(std::move(*g));
     }
     auto c = chainFromJson(*doc, path);
-    if (!c) {
-        complain(c.error());
-        return std::nullopt;
-    }
+    if (!c) return said(c.error());
     return Problem(std::move(*c));
+}
+
+namespace {
+
+std::vector<std::filesystem::path> presetRoots() {
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+    std::vector<std::filesystem::path> roots;
+    if (!ec) roots = {exe / "../..", exe / "..", exe / "../share/ckpt"};
+    roots.push_back(CKPT_SOURCE_DIR);
+    return roots;
+}
+
+} // namespace
+
+bool isPresetName(const std::string& name) {
+    return !name.empty() && name.find('/') == std::string::npos &&
+           !(name.size() >= 5 && name.compare(name.size() - 5, 5, ".json") == 0);
+}
+
+std::string presetPath(const std::string& name) {
+    if (!isPresetName(name)) return {};
+    for (const auto& root : presetRoots()) {
+        const auto file = root / "resources/hardware" / (name + ".ckpt-hardware.json");
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(file, ec)) return file.lexically_normal().string();
+    }
+    return {};
+}
+
+std::vector<std::string> presetNames() {
+    std::set<std::string> names;
+    for (const auto& root : presetRoots()) {
+        std::error_code ec;
+        for (const auto& e : std::filesystem::directory_iterator(root / "resources/hardware", ec)) {
+            const std::string f = e.path().filename().string();
+            const std::string tail = ".ckpt-hardware.json";
+            if (f.size() > tail.size() && f.compare(f.size() - tail.size(), tail.size(), tail) == 0)
+                names.insert(f.substr(0, f.size() - tail.size()));
+        }
+    }
+    return {names.begin(), names.end()};
 }
 
 bool wholeNumber(const Args& args, const std::string& key, int lo, int& out, int hi) {
@@ -79,11 +117,24 @@ std::optional<Graph> loadGraphProblem(const std::string& path) {
     return std::move(*g);
 }
 
-std::optional<Hardware> loadMachine(const std::string& path) {
+std::optional<Hardware> loadMachine(const std::string& path, const std::string& context) {
     if (path.empty()) return Hardware::unbounded();
-    auto h = loadHardware(path);
+    std::string file = path;
+    std::error_code ec;
+    if (isPresetName(path) && !std::filesystem::exists(path, ec)) {
+        file = presetPath(path);
+        if (file.empty()) {
+            std::string known;
+            for (const std::string& n : presetNames())
+                known += (known.empty() ? "" : ", ") + n;
+            complain((context.empty() ? "" : context + ": ") + "no file and no hardware preset named '" + path +
+                     "' (presets: " + known + "; or give a file ending in .json)");
+            return std::nullopt;
+        }
+    }
+    auto h = loadHardware(file);
     if (!h) {
-        complain(h.error());
+        complain(context.empty() ? h.error() : context + ": " + h.error());
         return std::nullopt;
     }
     return std::move(*h);

@@ -21,9 +21,17 @@ std::optional<Chain> loadProblem(const std::string& path);
 std::optional<Graph> loadGraphProblem(const std::string& path);
 // A chain or a graph file, read and parsed once: a graph when its "format" is ckpt-graph, else a chain (whose reader
 // words what is wrong with anything else). Nullopt after a message.
-std::optional<Problem> loadChainOrGraph(const std::string& path);
-// An empty path means one unbounded level.
-std::optional<Hardware> loadMachine(const std::string& path);
+// `context` ("lesson.json: scenes[2].problem") comes before the message, when given.
+std::optional<Problem> loadChainOrGraph(const std::string& path, const std::string& context = {});
+// An empty path means one unbounded level. A name that is no file, with no folder and no .json ending, is a shipped
+// preset ("gpu-a100": resources/hardware/gpu-a100.ckpt-hardware.json), as figure specs name them.
+std::optional<Hardware> loadMachine(const std::string& path, const std::string& context = {});
+
+// The shipped hardware presets: where the one named is (beside the build tree, the installed share folder or the
+// sources; empty when there is none), and all their names.
+bool isPresetName(const std::string& name);
+std::string presetPath(const std::string& name);
+std::vector<std::string> presetNames();
 
 // JSON for stdout. A name or message may carry bytes that are not UTF-8 (a file name may be any bytes): they print as
 // U+FFFD instead of aborting the dump.

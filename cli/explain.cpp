@@ -1,6 +1,7 @@
 // ckpt explain: a chain plan told action by action, with what each memory level holds, for handouts.
 #include "commands.h"
 #include "common.h"
+#include "progress.h"
 #include "run/narrate.h"
 #include "util/units.h"
 
@@ -18,6 +19,8 @@ int cmdExplain(int argc, char** argv) {
         complain("explain: expected PROBLEM and --scheduler NAME (see ckpt --help)");
         return BadInput;
     }
+    Progress progress("explain");
+    progress.set(0, 0, "", "solving with " + args.value("scheduler"));
     auto solved = solveFromArgs(args, args.value("scheduler"));
     if (!solved) return BadInput;
     const Run& run = solved->run;
@@ -52,6 +55,7 @@ int cmdExplain(int argc, char** argv) {
                  "; expected from <= to");
         return BadInput;
     }
+    progress.set(0, 0, "", "telling actions " + std::to_string(from) + " to " + std::to_string(to));
     // Only the actions asked for are told: what each holds is copied for them alone.
     auto told = narrate(*chain, *hw, *plan, run.budget_bytes, std::size_t(from), to);
     if (!told) {
@@ -59,6 +63,7 @@ int cmdExplain(int argc, char** argv) {
         return BadInput;
     }
     const Timeline& tl = *run.timeline;
+    progress.finish();
     std::printf("%s: %s", chain->name().c_str(), run.scheduler.c_str());
     for (const auto& [k, v] : run.params)
         std::printf(" %s=%s", k.c_str(), v.c_str());

@@ -11,12 +11,11 @@
 #include "plots/sharedlegend.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "progress.h"
 #include "run/scheduler_lookup.h"
 #include "util/units.h"
 
 #include <QApplication>
-#include <QDir>
-#include <QFileInfo>
 #include <QWidget>
 #include <cmath>
 #include <cstdlib>
@@ -31,15 +30,6 @@ namespace {
 // Panels are a, b, c ... as a caption names them (then p27, p28 ... past z).
 std::string panelName(std::size_t k) {
     return k < 26 ? std::string(1, char('a' + k)) : "p" + std::to_string(k + 1);
-}
-
-// Where the shipped hardware presets are: beside the build tree or the installed share folder, or the sources.
-std::string presetPath(const std::string& name) {
-    const QString app = QCoreApplication::applicationDirPath();
-    const QString file = "/resources/hardware/" + QString::fromStdString(name) + ".ckpt-hardware.json";
-    for (const QString& root : {app + "/../..", app + "/..", app + "/../share/ckpt", QString(CKPT_SOURCE_DIR)})
-        if (QFileInfo::exists(root + file)) return QDir::cleanPath(root + file).toStdString();
-    return {};
 }
 
 std::string relativeTo(const std::string& folder, const std::string& path) {
@@ -72,12 +62,11 @@ Result<Loaded> loadPanel(const FigurePanel& p, const std::string& folder, const 
     } else {
         std::string path = p.hardware_is_preset ? presetPath(p.hardware) : relativeTo(folder, p.hardware);
         if (path.empty()) {
-            QStringList names;
-            for (const QString& root : {QCoreApplication::applicationDirPath() + "/../..", QString(CKPT_SOURCE_DIR)})
-                for (const QFileInfo& f : QDir(root + "/resources/hardware").entryInfoList({"*.ckpt-hardware.json"}))
-                    if (!names.contains(f.fileName().section('.', 0, 0))) names << f.fileName().section('.', 0, 0);
-            return fail(where + ".hardware: no preset named '" + p.hardware +
-                        "' (presets: " + names.join(", ").toStdString() + "; or give a file ending in .json)");
+            std::string names;
+            for (const std::string& n : presetNames())
+                names += (names.empty() ? "" : ", ") + n;
+            return fail(where + ".hardware: no preset named '" + p.hardware + "' (presets: " + names +
+                        "; or give a file ending in .json)");
         }
         auto h = loadHardware(path);
         if (!h) return fail(where + ".hardware: " + h.error());
@@ -240,33 +229,45 @@ int cmdFigure(int argc, char** argv) {
 
     const std::string folder = std::filesystem::path(specPath).parent_path().string();
     std::vector<Chart> charts;
+    Progress progress("figure");
     for (std::size_t k = 0; k < spec->panels.size(); ++k) {
         const FigurePanel& p = spec->panels[k];
         const std::string where = specPath + ": panels[" + std::to_string(k) + "]";
-        auto loaded = loadPanel(p, folder, where);
-        if (!loaded) {
-            complain(loaded.error());
-            return BadInput;
-        }
-        std::vector<std::string> names;
-        auto runs = runPanel(p, *loaded, where, names);
-        if (!runs) {
-            complain(runs.error());
-            return BadInput;
-        }
-        reportUnavailable(*runs);
-        if (p.chart == FigureChart::Tradeoff || p.chart == FigureChart::StepsVsSlots) {
-            charts.push_back(runsChart(p.chart, *runs, names, *loaded->hw, p.log));
-        } else {
-            auto run = std::make_shared<const Run>(std::move(runs->front()));
-            if (!run->feasible) {
-                complain(where + ": " + run->message);
-                return exitCodeOf(*run);
+        progress.set((long long)k, (long long)spec->panels.size(), "panels",
+                     "panels[" + std::to_string(k) + "] (" + panelName(k) + ")");
+        // Memory running out past every estimate (a chart of millions of actions) names the panel, not only
+        // "std::bad_alloc".
+        try {
+            auto loaded = loadPanel(p, folder, where);
+            if (!loaded) {
+                complain(loaded.error());
+                return BadInput;
             }
-            charts.push_back(oneRunChart(p.chart, run, *loaded->problem, *loaded->hw));
+            std::vector<std::string> names;
+            auto runs = runPanel(p, *loaded, where, names);
+            if (!runs) {
+                complain(runs.error());
+                return BadInput;
+            }
+            reportUnavailable(*runs);
+            if (p.chart == FigureChart::Tradeoff || p.chart == FigureChart::StepsVsSlots) {
+                charts.push_back(runsChart(p.chart, *runs, names, *loaded->hw, p.log));
+            } else {
+                auto run = std::make_shared<const Run>(std::move(runs->front()));
+                if (!run->feasible) {
+                    complain(where + ": " + run->message);
+                    return exitCodeOf(*run);
+                }
+                charts.push_back(oneRunChart(p.chart, run, *loaded->problem, *loaded->hw));
+            }
+        } catch (const std::bad_alloc&) {
+            complain(where + ": out of memory while solving or drawing this panel; draw a shorter chain, fewer "
+                             "schedulers or a trade-off chart");
+            return BadInput;
         }
     }
 
+    progress.set((long long)charts.size(), (long long)spec->panels.size(), "panels", "writing " + out);
     // Gantt and memory charts of one problem share their time axis, so that the plans compare by length at sight.
     std::map<std::string, double> longest;
     for (std::size_t k = 0; k < charts.size(); ++k)

@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "common.h"
 #include "io/lesson_io.h"
+#include "progress.h"
 #include "run/budget.h"
 #include "util/units.h"
 
@@ -32,12 +33,18 @@ int cmdLesson(int argc, char** argv) {
     };
     std::printf("%s (%zu scenes)\n", lesson->title.c_str(), lesson->scenes.size());
     int failed = 0;
+    Progress progress("lesson");
     for (std::size_t k = 0; k < lesson->scenes.size(); ++k) {
         const LessonScene& s = lesson->scenes[k];
         const std::string where = file + ": scenes[" + std::to_string(k) + "]";
-        auto problem = loadChainOrGraph(near(s.problem));
+        progress.set((long long)k, (long long)lesson->scenes.size(), "scenes",
+                     "scenes[" + std::to_string(k) + "] (" + s.scheduler + ")");
+        auto problem = loadChainOrGraph(near(s.problem), where + ".problem");
         if (!problem) return BadInput;
-        auto hw = loadMachine(s.hardware.empty() ? std::string() : near(s.hardware));
+        // A file beside the lesson, or a preset's name ("gpu-a100") as figure specs take it.
+        std::error_code ec;
+        const bool preset = isPresetName(s.hardware) && !std::filesystem::exists(near(s.hardware), ec);
+        auto hw = loadMachine(s.hardware.empty() || preset ? s.hardware : near(s.hardware), where + ".hardware");
         if (!hw) return BadInput;
         SolveRequest req;
         req.params = s.params;
@@ -67,7 +74,9 @@ int cmdLesson(int argc, char** argv) {
             std::printf("%s: %s\n", run.available ? "infeasible" : "n/a", run.message.c_str());
         }
         std::printf("   %s\n", s.caption.c_str());
+        std::fflush(stdout);
     }
+    progress.finish();
     if (failed && args.has("check")) {
         complain("lesson: " + std::to_string(failed) + " of " + std::to_string(lesson->scenes.size()) +
                  " scenes do not solve");

@@ -13,6 +13,9 @@ Result<SchedulerChoice> findSchedulerFor(const std::string& name, const Problem&
     if (problem.isGraph() && findScheduler(name))
         return fail("'" + name + "' is a chain scheduler and the graph '" + problem.name() +
                     "' is not a chain (graph schedulers: " + known + ")");
+    if (!problem.isGraph() && findGraphScheduler(name))
+        return fail("'" + name + "' is a graph scheduler and '" + problem.name() +
+                    "' is a chain (chain schedulers: " + known + "; a ckpt-graph file takes both)");
     return fail(std::string(problem.isGraph() ? "unknown graph scheduler '" : "unknown scheduler '") + name +
                 "' (known: " + known + ")");
 }

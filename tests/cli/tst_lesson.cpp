@@ -78,6 +78,38 @@ private slots:
         QVERIFY2(u.err.contains("scenes[0]"), u.err.constData());
     }
 
+    // What a scene names is checked when it is solved, and the message says which lesson and scene (the problem's and
+    // the machine's own errors named only their file). Hardware presets are taken by name, as figure specs take them;
+    // a graph scheduler on a chain says so (it said "unknown scheduler").
+    void sceneErrorsNameTheLessonAndTheScene() {
+        auto run = [&](const QJsonObject& extra) {
+            const QString path = write(lesson({scene(), scene(extra)}));
+            return std::make_pair(path, ckptRun({"lesson", path}));
+        };
+        const auto [p1, missing] = run({{"problem", "no-such-chain.json"}});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains((p1 + ": scenes[1].problem: ").toUtf8()) &&
+                     missing.err.contains("no-such-chain.json"),
+                 missing.err.constData());
+        const auto [p2, hw] = run({{"hardware", "no-such-hw.json"}});
+        QCOMPARE(hw.code, 2);
+        QVERIFY2(hw.err.contains((p2 + ": scenes[1].hardware: ").toUtf8()), hw.err.constData());
+        const auto [p3, typo] = run({{"hardware", "gpu-a1000"}});
+        QCOMPARE(typo.code, 2);
+        QVERIFY2(typo.err.contains(
+                     (p3 + ": scenes[1].hardware: no file and no hardware preset named 'gpu-a1000'").toUtf8()) &&
+                     typo.err.contains("gpu-a100"),
+                 typo.err.constData());
+        const auto [p4, preset] = run({{"hardware", "gpu-a100"}, {"budget", "50%"}});
+        QVERIFY2(preset.code == 0, preset.err.constData());
+        QVERIFY2(preset.out.contains("revolve on Small heterogeneous chain, 12 steps, NVIDIA A100 40 GB"),
+                 preset.out.constData());
+        const auto [p5, graph] = run({{"scheduler", "checkmate"}});
+        QCOMPARE(graph.code, 2);
+        QVERIFY2(graph.err.contains((p5 + ": scenes[1]: 'checkmate' is a graph scheduler and").toUtf8()),
+                 graph.err.constData());
+    }
+
     // A scene below what its scheduler needs is reported as infeasible; only --check makes that a failure.
     void checkFailsAnInfeasibleScene() {
         const QString path = write(lesson({scene(), scene({{"budget", "1KiB"}})}));
