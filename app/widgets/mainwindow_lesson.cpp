@@ -52,7 +52,15 @@ bool MainWindow::showScene(int k) {
     }
     project.hardware = Hardware::unbounded();
     if (!s.hardware.empty()) {
-        auto h = loadHardware(near(s.hardware));
+        // A file beside the lesson, or a shipped preset's name ("gpu-a100"), as ckpt lesson and figure specs take it.
+        std::string file = near(s.hardware);
+        const bool name =
+            s.hardware.find('/') == std::string::npos && !QString::fromStdString(s.hardware).endsWith(".json");
+        if (name && !QFileInfo::exists(QString::fromStdString(file)))
+            file =
+                (resourceRoot() + "/resources/hardware/" + QString::fromStdString(s.hardware) + ".ckpt-hardware.json")
+                    .toStdString();
+        auto h = loadHardware(file);
         if (!h) return report(where + ".hardware: " + QString::fromStdString(h.error())), false;
         project.hardware = *h;
     }

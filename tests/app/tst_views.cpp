@@ -692,6 +692,25 @@ private slots:
         QCOMPARE(w.sceneIndex(), -1);
         QVERIFY(w.lessonCaption().isEmpty());
     }
+
+    // A scene's machine may be a shipped preset's name, as in ckpt lesson and figure specs.
+    void aLessonSceneTakesAPresetByName() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("preset.ckpt-lesson.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QString(R"({"format":"ckpt-lesson","version":1,"title":"t","scenes":[{"problem":"%1",
+            "hardware":"gpu-a100","scheduler":"revolve","caption":"c"}]})")
+                    .arg(source("examples/small-hetero-12.ckpt-chain.json"))
+                    .toUtf8());
+        f.close();
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(file));
+        QCOMPARE(w.sceneIndex(), 0);
+        QVERIFY2(QString::fromStdString(w.document()->hardware().name()).startsWith("NVIDIA A100"),
+                 w.document()->hardware().name().c_str());
+    }
 };
 
 QTEST_MAIN(TestViews)
