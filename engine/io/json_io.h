@@ -41,9 +41,17 @@ nlohmann::json planToJson(const Plan& plan, const Chain& chain);
 // without end.
 constexpr std::size_t kMaxJsonDepth = 256;
 
+// The most memory the tree parseJson builds may take, counted as glibc's malloc lays it out (with the peaks of growing
+// an array and of freeing the tree): a file of at most 256 MiB may hold some 30 bytes of tree per byte of text (100 MB
+// of [{},{},...] took 3.1 GB), while a chain of a million steps takes 711 MiB (and 120 to 180 MB of text).
+constexpr std::size_t kMaxJsonTreeBytes = std::size_t{1} << 30;
+
 // Parses text; a syntax error gives "source:line:column: what was expected", and so does nesting deeper than
-// kMaxJsonDepth ("source:1:257: nested 257 levels deep; ...").
-Result<nlohmann::json> parseJson(const std::string& text, const std::string& source);
+// kMaxJsonDepth ("source:1:257: nested 257 levels deep; ...") and a value that would take the tree past maxTreeBytes
+// ("source:1:30198986: the values read up to here would take more than 1024 MiB in memory; ..."), which is refused
+// before it is made. Tests pass a smaller maxTreeBytes.
+Result<nlohmann::json> parseJson(const std::string& text, const std::string& source,
+                                 std::size_t maxTreeBytes = kMaxJsonTreeBytes);
 // Two-space indents, but an array or object that fits in the line stays on one line (a plan: one action per line);
 // "format" and "version" come first. Numbers read back to the same values.
 std::string jsonToText(const nlohmann::json& doc);

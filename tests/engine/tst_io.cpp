@@ -12,7 +12,11 @@
 
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <sstream>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 using namespace ckpt;
 using nlohmann::json;
@@ -119,6 +123,49 @@ struct Scenario {
     }
 };
 
+// The text before offset `at` (a token parseJson refused), without the comma it follows and with the arrays and objects
+// still open closed: the values the parser had read when it refused.
+std::string closedBefore(const std::string& text, std::size_t at) {
+    std::string head = text.substr(0, at);
+    while (!head.empty() && (head.back() == ',' || head.back() == ' ' || head.back() == '\n'))
+        head.pop_back();
+    if (!head.empty() && head.back() == ':') head += "null";
+    std::string open;
+    bool inString = false;
+    for (std::size_t i = 0; i < head.size(); ++i) {
+        if (inString) {
+            if (head[i] == '\\')
+                ++i;
+            else if (head[i] == '"')
+                inString = false;
+        } else if (head[i] == '"') {
+            inString = true;
+        } else if (head[i] == '[' || head[i] == '{') {
+            open += head[i] == '[' ? ']' : '}';
+        } else if (head[i] == ']' || head[i] == '}') {
+            open.pop_back();
+        }
+    }
+    return head + std::string(open.rbegin(), open.rend());
+}
+
+// Bytes malloc has handed out and not had back (glibc only; 0 elsewhere).
+std::size_t heapInUse() {
+#ifdef __GLIBC__
+    const auto info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+#else
+    return 0;
+#endif
+}
+
+std::string repeated(const std::string& item, int count, const std::string& open, const std::string& close) {
+    std::string s = open;
+    for (int i = 0; i < count; ++i)
+        s += (i ? "," : "") + item;
+    return s + close;
+}
+
 } // namespace
 
 class TestIo : public QObject {
@@ -137,6 +184,9 @@ private slots:
     void malformedJson_data();
     void malformedJson();
     void deepestNestingReads();
+    void treeBudget_data();
+    void treeBudget();
+    void treeBudgetEdge();
     void badFields_data();
     void badFields();
     void files();
@@ -456,6 +506,84 @@ void TestIo::deepestNestingReads() {
     QCOMPARE(v->get<int>(), 7);
 }
 
+// parseJson refuses the value that would take the tree past its budget, before making it, and says where. 100 MB of
+// [{},{},...] took 3.1 GB (the default budget is 1 GiB); here the budget is 1 MiB and the texts at most 1 MB.
+void TestIo::treeBudget_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<char>("refusedAt"); // the first character of the token refused
+    QTest::addColumn<bool>("filled");    // by the values before that token (not by the one refused)
+    QTest::newRow("empty objects") << QByteArray::fromStdString(repeated("{}", 20000, "[", "]")) << '{' << true;
+    QTest::newRow("empty arrays") << QByteArray::fromStdString(repeated("[]", 30000, "[", "]")) << '[' << true;
+    QTest::newRow("zeros") << QByteArray::fromStdString(repeated("0", 40000, "[", "]")) << '0' << true;
+    QTest::newRow("nested zeros") << QByteArray::fromStdString(repeated("0", 40000, "[[", "]]")) << '0' << true;
+    QTest::newRow("empty strings") << QByteArray::fromStdString(repeated("\"\"", 30000, "[", "]")) << '"' << true;
+    QTest::newRow("strings past 15 characters")
+        << QByteArray::fromStdString(repeated("\"" + std::string(40, 'x') + "\"", 10000, "[", "]")) << '"' << true;
+    QTest::newRow("one long string") << QByteArray::fromStdString("[\"" + std::string(1 << 20, 'x') + "\"]") << '"'
+                                     << false;
+    std::string keys = "{";
+    for (int i = 0; i < 20000; ++i)
+        keys += (i ? ", \"k" : "\"k") + std::to_string(i) + "\": 0";
+    QTest::newRow("keys") << QByteArray::fromStdString(keys + "}") << '"' << true;
+    // Refused at a key: a new member is made when its key is read.
+    QTest::newRow("members") << QByteArray::fromStdString(repeated(R"({"a": 0})", 20000, "[", "]")) << '"' << true;
+}
+
+void TestIo::treeBudget() {
+    QFETCH(QByteArray, text);
+    QFETCH(char, refusedAt);
+    QFETCH(bool, filled);
+    constexpr std::size_t budget = 1 << 20;
+    const std::string t = text.toStdString();
+    auto r = parseJson(t, "t.json", budget);
+    QVERIFY(!r.ok());
+    QVERIFY(r.errorValue().too_large);
+    std::smatch m;
+    QVERIFY2(
+        std::regex_match(r.error(), m,
+                         std::regex("t\\.json:1:([0-9]+): the values read up to here would take more than 1 MiB in "
+                                    "memory; this program reads JSON that takes at most 1 MiB")),
+        r.error().c_str());
+    const std::size_t offset = std::stoul(m[1]) - 1; // the texts are ASCII: a column is a byte
+    QVERIFY(offset < t.size());
+    QCOMPARE(t[offset], refusedAt);
+
+    // What had been read fits: the same text cut before the refused token reads within the budget, and takes no more
+    // of the heap than it (nor, if it filled the budget, less than a quarter: the count is not far off).
+    const std::string before = closedBefore(t, offset);
+    const std::size_t heapBefore = heapInUse();
+    auto cut = parseJson(before, "cut.json", budget);
+    QVERIFY2(cut.ok(), cut.ok() ? "" : cut.error().c_str());
+    const std::size_t taken = heapInUse() - heapBefore;
+    if (heapBefore > 0) {
+        QVERIFY2(taken <= budget, std::to_string(taken).c_str());
+        if (filled) QVERIFY2(taken >= budget / 4, std::to_string(taken).c_str());
+    }
+    auto whole = parseJson(t, "t.json"); // the default budget, 1 GiB
+    QVERIFY2(whole.ok(), whole.ok() ? "" : whole.error().c_str());
+}
+
+// Where the budget ends: the count is exact, so one value more is refused (the numbers hold for 64-bit builds).
+void TestIo::treeBudgetEdge() {
+    constexpr std::size_t budget = 1 << 20;
+    const std::string message =
+        "the values read up to here would take more than 1 MiB in memory; this program reads JSON that takes at most "
+        "1 MiB";
+    // An array of n zeros takes its vector (32 bytes), 16 bytes per slot of capacity (32768 here) and 16 bytes of
+    // malloc's, and json's destructor a vector of n slots, again with 16 bytes of malloc's: 32 + 524304 + 16 n + 16
+    // bytes, exactly 1 MiB for n = 32764.
+    QVERIFY(parseJson(repeated("0", 32764, "[", "]"), "t.json", budget).ok());
+    auto flat = parseJson(repeated("0", 32765, "[", "]"), "t.json", budget);
+    QVERIFY(!flat.ok());
+    COMPARE_STR(flat.error(), "t.json:1:65530: " + message);
+    // In an object, the destructor's vector starts with the one member and doubles to hold the array's n slots (and
+    // its half while it moves them): past the budget once it needs 32768 slots, at n = 16384.
+    QVERIFY(parseJson(repeated("0", 16383, "{\"a\":\n[", "]}"), "t.json", budget).ok());
+    auto nested = parseJson(repeated("0", 16384, "{\"a\":\n[", "]}"), "t.json", budget);
+    QVERIFY(!nested.ok());
+    COMPARE_STR(nested.error(), "t.json:2:32768: " + message);
+}
+
 void TestIo::badFields_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("text");
@@ -481,9 +609,8 @@ void TestIo::badFields_data() {
     QTest::newRow("unknown memory model")
         << "chain" << chain + R"("memory_model": "paper", "steps": [)" + ok + "]}"
         << "c.json: memory_model: expected \"standard\" or \"rotor-paper\", got \"paper\"";
-    QTest::newRow("negative final state")
-        << "chain" << chain + R"("final_state_bytes": -5, "steps": [)" + ok + "]}"
-        << "c.json: final_state_bytes: expected an integer >= 0, got -5";
+    QTest::newRow("negative final state") << "chain" << chain + R"("final_state_bytes": -5, "steps": [)" + ok + "]}"
+                                          << "c.json: final_state_bytes: expected an integer >= 0, got -5";
     QTest::newRow("missing field") << "chain"
                                    << chain + R"("steps": [)" + ok + "," + ok +
                                           R"(, {"forward": 1, "backward": 2, "state_bytes": 3}]})"
