@@ -250,6 +250,32 @@ private:
     std::size_t m_longestPath = 0; // the largest m_path yet, at most what json's destructor holds at once
 };
 
+// Frees a tree from its leaves up, holding only the path to them: json's destructor would first move the children of
+// the root, then of each array or object below, into a vector (what TreeBuilder counts for a tree it returns).
+void dismantle(json& root) {
+    const auto filled = [](const json& v) { return (v.is_array() || v.is_object()) && !v.empty(); };
+    std::vector<json*> path{&root};
+    while (!path.empty()) {
+        json& v = *path.back();
+        if (!filled(v)) {
+            path.pop_back();
+        } else if (v.is_array()) {
+            auto& a = v.get_ref<json::array_t&>();
+            if (filled(a.back()))
+                path.push_back(&a.back());
+            else
+                a.pop_back();
+        } else {
+            auto& o = v.get_ref<json::object_t&>();
+            const auto last = std::prev(o.end());
+            if (filled(last->second))
+                path.push_back(&last->second);
+            else
+                o.erase(last);
+        }
+    }
+}
+
 // The offset of token `index` (0: the first) in text read without error up to it: each string (key or value),
 // number, literal and bracket is one token; commas, colons and white space are none.
 std::size_t offsetOfToken(const std::string& text, std::size_t index) {
@@ -462,6 +488,7 @@ Result<nlohmann::json> parseJson(const std::string& text, const std::string& sou
         json doc;
         TreeBuilder builder(doc, maxTreeBytes);
         if (json::sax_parse(text, &builder)) return doc;
+        dismantle(doc);
         if (builder.tooLarge())
             return overLimit(at(source, text, offsetOfToken(text, builder.refusedToken())) +
                              "the values read up to here would take more than " + sizeText(maxTreeBytes) +
