@@ -568,7 +568,10 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
         plan = storeAll(st);
         out.params["optimal"] = "yes";
     } else {
-        const auto [footprint, op] = largestFootprint(st);
+        // Not a structured binding: the lambdas below capture footprint, which clang before 16 refuses for one.
+        const auto largest = largestFootprint(st);
+        const std::int64_t footprint = largest.first;
+        const std::string& op = largest.second;
         if (footprint > limit)
             return infeasible("checkmate: the largest single-operation footprint, the " + op + ", is " +
                               formatBytes(double(footprint), unitsOf(double(limit))) + " (" +
