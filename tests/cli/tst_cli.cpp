@@ -114,8 +114,8 @@ private slots:
         QCOMPARE(ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "zero"}).code, 2);
         QCOMPARE(ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "99"}).code, 2);
         // A latency past the bound of every time is named as such (it said "must be >= 0").
-        Output latency = ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "2",
-                                  "--link-latency", "1e300"});
+        Output latency =
+            ckptRun({"pipeline", example("vgg16-b32-224.ckpt-chain.json"), "--stages", "2", "--link-latency", "1e300"});
         QCOMPARE(latency.code, 2);
         QVERIFY2(latency.err.contains("link latency must be at most 1e9 s"), latency.err.constData());
         Output graph = ckptRun({"pipeline", example("unet-small-b8-128.ckpt-graph.json")});
@@ -757,7 +757,8 @@ private slots:
         QVERIFY2(cmp.out.contains("[1] rotor: rotor's programme for 100000 uniform steps") &&
                      cmp.out.contains("over the limit of 20000"),
                  cmp.out.constData());
-        QVERIFY2(QRegularExpression(R"(revolve +\S+ \S+ +slots=\d+ +\d+)").match(cmp.out).hasMatch(), cmp.out.constData());
+        QVERIFY2(QRegularExpression(R"(revolve +\S+ \S+ +slots=\d+ +\d+)").match(cmp.out).hasMatch(),
+                 cmp.out.constData());
         Output json = ckptRun({"compare", path("long.json"), "--schedulers", "rotor", "--budgets", "1%", "--json"});
         QCOMPARE(json.code, 0);
         const QJsonObject row = QJsonDocument::fromJson(json.out).array().at(0).toObject();
