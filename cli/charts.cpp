@@ -10,14 +10,16 @@
 
 namespace ckpt::cli {
 
-Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const Problem& problem, const Hardware& hw) {
+Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const Problem& problem, const Hardware& hw,
+                  bool csv) {
     Chart c;
     if (const Plan* plan = run->chainPlan()) c.actions = plan->actions.size();
     if (const GraphPlan* plan = run->graphPlan()) c.actions = plan->actions.size();
     if (kind == FigureChart::Sweep && problem.chain()) {
         auto* s = new SweepView;
         s->setRun(run, *problem.chain(), hw);
-        c.view.reset(s), c.plot = s->plot(), c.csv = sweepCsv(*run);
+        c.view.reset(s), c.plot = s->plot();
+        if (csv) c.csv = sweepCsv(*run);
         return c;
     }
     auto* t = new TimelineView;
@@ -30,7 +32,7 @@ Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const
     t->setRun(run, hw);
     if (kind == FigureChart::Memory) t->setMemoryOnly(true);
     c.view.reset(t), c.plot = t->plot();
-    c.csv = kind == FigureChart::Memory ? memoryCsv(*run, hw) : ganttCsv(*run, problem);
+    if (csv) c.csv = kind == FigureChart::Memory ? memoryCsv(*run, hw) : ganttCsv(*run, problem);
     return c;
 }
 

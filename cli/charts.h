@@ -17,12 +17,14 @@ namespace ckpt::cli {
 struct Chart {
     std::unique_ptr<QWidget> view; // owns the plot
     QCustomPlot* plot = nullptr;
-    std::string csv;         // the numbers behind the chart (run/chart_data.h)
+    std::string csv;         // the numbers behind the chart (run/chart_data.h), when asked for
     std::size_t actions = 0; // the plan's actions (one run's charts)
 };
 
 // One feasible run: the Gantt chart (its memory below), the memory chart alone, or the sweep diagram (a chain's run).
-Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const Problem& problem, const Hardware& hw);
+// `csv`: with the numbers behind it (a line per interval: some 3 s and 200 MB for a plan of 3.8 million actions).
+Chart oneRunChart(FigureChart kind, const std::shared_ptr<const Run>& run, const Problem& problem, const Hardware& hw,
+                  bool csv);
 // Runs as the trade-off chart or as forward steps against slots; series[i] names run i in the legend (empty or
 // missing: its scheduler), and picks its look (schedulerstyle.h).
 // A trade-off's axes are logarithmic as `log` says.

@@ -258,7 +258,7 @@ int cmdFigure(int argc, char** argv) {
                     complain(where + ": " + run->message);
                     return exitCodeOf(*run);
                 }
-                charts.push_back(oneRunChart(p.chart, run, *loaded->problem, *loaded->hw));
+                charts.push_back(oneRunChart(p.chart, run, *loaded->problem, *loaded->hw, args.has("data")));
             }
         } catch (const std::bad_alloc&) {
             complain(where + ": out of memory while solving or drawing this panel; draw a shorter chain, fewer "

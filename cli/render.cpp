@@ -159,7 +159,7 @@ int cmdRender(int argc, char** argv) {
             complain(run->message);
             return exitCodeOf(*run);
         }
-        drawn = oneRunChart(kind, run, *problem, *hw);
+        drawn = oneRunChart(kind, run, *problem, *hw, args.has("data"));
     }
     drawn.view->resize(int(size.width_pt), int(size.height_pt));
     // One action marked (--at), or one picture per action (--frames): for handouts and slides.
