@@ -29,21 +29,13 @@ std::optional<Chain> loadProblem(const std::string& path) {
 }
 
 std::optional<Problem> loadChainOrGraph(const std::string& path, const std::string& context) {
-    auto said = [&](const std::string& e) {
-        complain(context.empty() ? e : context + ": " + e);
-        return std::nullopt;
-    };
     // Read and parsed once: a long chain's file is large, and a second read could see a different file.
-    auto doc = loadJson(path);
-    if (!doc) return said(doc.error());
-    if (documentKindOf(*doc) == DocumentKind::Graph) {
-        auto g = graphFromJson(*doc, path);
-        if (!g) return said(g.error());
-        return Problem(std::move(*g));
+    auto problem = ckpt::loadChainOrGraph(path);
+    if (!problem) {
+        complain(context.empty() ? problem.error() : context + ": " + problem.error());
+        return std::nullopt;
     }
-    auto c = chainFromJson(*doc, path);
-    if (!c) return said(c.error());
-    return Problem(std::move(*c));
+    return std::move(*problem);
 }
 
 namespace {

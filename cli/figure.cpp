@@ -46,17 +46,9 @@ struct Loaded {
 Result<Loaded> loadPanel(const FigurePanel& p, const std::string& folder, const std::string& where) {
     Loaded out;
     const std::string file = relativeTo(folder, p.problem);
-    auto doc = loadJson(file);
-    if (!doc) return fail(where + ".problem: " + doc.error());
-    if (documentKindOf(*doc) == DocumentKind::Graph) {
-        auto g = graphFromJson(*doc, file);
-        if (!g) return fail(where + ".problem: " + g.error());
-        out.problem.emplace(std::move(*g));
-    } else {
-        auto c = chainFromJson(*doc, file);
-        if (!c) return fail(where + ".problem: " + c.error());
-        out.problem.emplace(std::move(*c));
-    }
+    auto problem = ckpt::loadChainOrGraph(file);
+    if (!problem) return fail(where + ".problem: " + problem.error());
+    out.problem.emplace(std::move(*problem));
     if (p.hardware.empty()) {
         out.hw = Hardware::unbounded();
     } else {

@@ -1,7 +1,11 @@
 // Chain files ("ckpt-chain"): a list of steps, or one step repeated ("uniform").
 #include "io/files.h"
+#include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/json_reader.h"
+#include "io/project_io.h"
+
+#include <optional>
 
 namespace ckpt {
 
@@ -33,7 +37,30 @@ void writeStep(const Step& s, json& out) {
     if (s.backward_tmp_bytes != 0) out["backward_tmp_bytes"] = s.backward_tmp_bytes;
 }
 
-Result<Chain> readChain(const json& doc, const std::string& source) {
+// The steps of a chain file, read while it is parsed (JsonArraySink): up to the first bad one, whose error is kept.
+struct StreamedSteps {
+    std::vector<Step> steps;
+    std::optional<Error> error;
+};
+
+JsonArraySink stepSink(StreamedSteps& out, const std::string& source) {
+    return JsonArraySink{kFormat, "steps", [&out, &source](std::size_t k, const json& element) {
+                             if (k == 0) out = StreamedSteps{};
+                             if (out.error) return;
+                             JsonPath root;
+                             JsonPath path = root.member("steps");
+                             JsonPath at = path.element(k);
+                             FieldReader r(element, at, source);
+                             Step step = readStep(r);
+                             if (!r.ok())
+                                 out.error = r.error();
+                             else
+                                 out.steps.push_back(step);
+                         }};
+}
+
+// `streamed`: the steps as stepSink read them, when it did (the array in `doc` then holds nulls).
+Result<Chain> readChain(const json& doc, const std::string& source, StreamedSteps* streamed = nullptr) {
     if (auto e = io::checkHeader(doc, kFormat, source)) return *e;
     JsonPath root;
     FieldReader top(doc, root, source);
@@ -47,7 +74,8 @@ Result<Chain> readChain(const json& doc, const std::string& source) {
     top.bytes("final_state_bytes", finalBytes, false);
     if (!top.ok()) return top.error();
     MemoryModel model = MemoryModel::Standard;
-    if (modelName == "rotor-paper") model = MemoryModel::RotorPaper;
+    if (modelName == "rotor-paper")
+        model = MemoryModel::RotorPaper;
     else if (modelName != "standard")
         return fail(source + ": " + root.member("memory_model").str() +
                     ": expected \"standard\" or \"rotor-paper\", got \"" + modelName + "\"");
@@ -73,6 +101,10 @@ Result<Chain> readChain(const json& doc, const std::string& source) {
 
     JsonPath path = root.member("steps");
     if (!steps->is_array()) return io::expected(source, path, "an array of steps", *steps);
+    if (streamed) {
+        if (streamed->error) return *streamed->error;
+        return finish(Chain::make(std::move(name), std::move(streamed->steps)));
+    }
     std::vector<Step> list;
     list.reserve(steps->size());
     for (std::size_t k = 0; k < steps->size(); ++k) {
@@ -115,10 +147,52 @@ nlohmann::json chainToJson(const Chain& chain) {
     return doc;
 }
 
-Result<Chain> loadChain(const std::string& path) {
-    auto doc = loadJson(path);
+namespace {
+
+// Parses `text` with the steps of a chain read as they come; `read(doc, steps)` then reads the document, `steps` null
+// when they were not streamed (another format, "format" after "steps", or no array of steps).
+template <typename T, typename F> Result<T> streamedRead(const std::string& text, const std::string& source, F&& read) {
+    StreamedSteps steps;
+    JsonArraySink sink = stepSink(steps, source);
+    auto doc = parseJson(text, source, kMaxJsonTreeBytes, &sink);
     if (!doc) return doc.errorValue();
-    return chainFromJson(*doc, path);
+    try {
+        return read(*doc, sink.streamed ? &steps : nullptr);
+    } catch (const std::exception& e) {
+        return fail(source + ": " + e.what());
+    }
+}
+
+} // namespace
+
+Result<Chain> chainFromText(const std::string& text, const std::string& source) {
+    return streamedRead<Chain>(text, source,
+                               [&](const json& doc, StreamedSteps* steps) { return readChain(doc, source, steps); });
+}
+
+Result<Chain> loadChain(const std::string& path) {
+    auto text = readTextFile(path);
+    if (!text) return text.errorValue();
+    return chainFromText(*text, path);
+}
+
+Result<Problem> problemFromText(const std::string& text, const std::string& source) {
+    return streamedRead<Problem>(text, source, [&](const json& doc, StreamedSteps* steps) -> Result<Problem> {
+        if (documentKindOf(doc) == DocumentKind::Graph) {
+            auto g = graphFromJson(doc, source);
+            if (!g) return g.errorValue();
+            return Problem(std::move(*g));
+        }
+        auto c = readChain(doc, source, steps);
+        if (!c) return c.errorValue();
+        return Problem(std::move(*c));
+    });
+}
+
+Result<Problem> loadChainOrGraph(const std::string& path) {
+    auto text = readTextFile(path);
+    if (!text) return text.errorValue();
+    return problemFromText(*text, path);
 }
 
 Result<bool> saveChain(const std::string& path, const Chain& chain) {

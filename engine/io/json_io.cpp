@@ -110,9 +110,13 @@ std::string sizeText(std::size_t bytes) {
 // It also counts the bytes the tree takes and refuses a value that would take it past `maxBytes`. The count takes the
 // peaks in: an array's old and new slots while it grows (it grows here, by doubling as push_back would, so the count
 // is exact), the lexer's buffer of the longest string, and the vector json's destructor fills when the tree goes.
+//
+// With a JsonArraySink, the elements of its array are handed over as each is read and left as null: their bytes are
+// counted while they are read and uncounted once handed over.
 class TreeBuilder {
 public:
-    TreeBuilder(json& root, std::size_t maxBytes) : m_root(root), m_maxBytes(maxBytes) {}
+    TreeBuilder(json& root, std::size_t maxBytes, JsonArraySink* sink)
+        : m_root(root), m_sink(sink), m_maxBytes(maxBytes) {}
 
     bool null() { return room(0) && put(json(nullptr)); }
     bool boolean(bool v) { return room(0) && put(json(v)); }
@@ -123,6 +127,7 @@ public:
     // and a short key copied fits in the string itself.
     bool string(json::string_t& v) {
         lexerBuffer(v);
+        if (m_sink && m_open.size() == 1 && m_keyIsFormat) m_formatMatches = v == m_sink->format;
         return room(heapBytes(sizeof(json::string_t)) + textBytes(v.size())) && put(json(v));
     }
     bool binary(json::binary_t& v) {
@@ -133,6 +138,11 @@ public:
     bool key(json::string_t& k) {
         ++m_tokens;
         lexerBuffer(k);
+        if (m_sink && m_open.size() == 1) {
+            m_keyIsFormat = k == "format";
+            m_armed = m_formatMatches && k == m_sink->member;
+            if (m_armed) m_sink->streamed = false; // a repeated member replaces the array handed over before
+        }
         auto& members = m_open.back()->get_ref<json::object_t&>();
         auto it = members.lower_bound(k);
         // A repeated key keeps its last value, as json::parse does (the one it replaces stays counted).
@@ -214,7 +224,9 @@ private:
         return m_member;
     }
     bool put(json&& v) {
-        place(std::move(v));
+        if (m_open.size() == 1) m_armed = false;
+        json* placed = place(std::move(v));
+        if (!m_open.empty() && m_open.back() == m_sinkArray) handOver(*placed);
         return true;
     }
     bool open(json::value_t type) {
@@ -222,19 +234,46 @@ private:
             m_tooDeep = true;
             return false;
         }
+        const bool element = !m_open.empty() && m_open.back() == m_sinkArray;
+        const bool sinkArray = m_armed && m_open.size() == 1 && type == json::value_t::array;
+        if (m_open.size() == 1) m_armed = false;
         m_open.push_back(place(json(type)));
+        if (element) m_elementStart = m_bytes - (type == json::value_t::array ? kArrayBytes : kObjectBytes);
+        if (sinkArray) {
+            m_sinkArray = m_open.back();
+            m_sinkIndex = 0;
+            m_sink->streamed = true;
+        }
         return true;
     }
     bool close() {
         ++m_tokens;
         m_path -= m_open.back()->size();
+        if (m_open.back() == m_sinkArray) m_sinkArray = nullptr;
         m_open.pop_back();
+        if (!m_open.empty() && m_open.back() == m_sinkArray) {
+            handOver(m_sinkArray->back());
+            m_bytes = m_elementStart;
+        }
         return true;
+    }
+    void handOver(json& element) {
+        m_sink->take(m_sinkIndex++, element);
+        element = nullptr;
     }
 
     json& m_root;
     std::vector<json*> m_open;
     json* m_member = nullptr;
+
+    JsonArraySink* m_sink;
+    bool m_keyIsFormat = false;     // the root member being read is "format"
+    bool m_formatMatches = false;   // the root's "format" read so far is the sink's
+    bool m_armed = false;           // the root member being read is the sink's
+    json* m_sinkArray = nullptr;    // the sink's array while it is open
+    std::size_t m_sinkIndex = 0;    // of its next element
+    std::size_t m_elementStart = 0; // m_bytes before its open element
+
     bool m_tooDeep = false;
     int m_id = 0;
     std::string m_what;
@@ -481,12 +520,14 @@ void writePretty(const json& v, std::string& out, std::size_t indent, std::size_
 
 } // namespace
 
-Result<nlohmann::json> parseJson(const std::string& text, const std::string& source, std::size_t maxTreeBytes) {
+Result<nlohmann::json> parseJson(const std::string& text, const std::string& source, std::size_t maxTreeBytes,
+                                 JsonArraySink* sink) {
     try {
         if (text.find_first_not_of(" \t\r\n") == std::string::npos)
             return fail(at(source, text, text.size()) + "no JSON value (the text is empty)");
         json doc;
-        TreeBuilder builder(doc, maxTreeBytes);
+        if (sink) sink->streamed = false;
+        TreeBuilder builder(doc, maxTreeBytes, sink);
         if (json::sax_parse(text, &builder)) return doc;
         dismantle(doc);
         if (builder.tooLarge())
@@ -526,10 +567,10 @@ std::string jsonToText(const nlohmann::json& doc) {
     return out;
 }
 
-Result<nlohmann::json> loadJson(const std::string& path) {
+Result<nlohmann::json> loadJson(const std::string& path, JsonArraySink* sink) {
     auto text = readTextFile(path);
     if (!text) return text.errorValue();
-    return parseJson(*text, path);
+    return parseJson(*text, path, kMaxJsonTreeBytes, sink);
 }
 
 Result<bool> saveJson(const std::string& path, const nlohmann::json& doc) {

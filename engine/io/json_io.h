@@ -18,6 +18,7 @@
 #include "util/result.h"
 
 #include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -46,19 +47,35 @@ constexpr std::size_t kMaxJsonDepth = 256;
 // of [{},{},...] took 3.1 GB), while a chain of a million steps takes 711 MiB (and 120 to 180 MB of text).
 constexpr std::size_t kMaxJsonTreeBytes = std::size_t{1} << 30;
 
+// Takes the elements of one large array out of the tree while parseJson reads them: the array that is member `member`
+// of a root object whose "format" is `format`, written before it (as this program writes its files). Each element goes
+// to `take` with its index once it is read, and is left in the tree as null. A chain's steps then take the memory of
+// the steps (48 bytes each), not of a tree of their members (some 600 bytes each). `streamed` tells whether the
+// array was handed over (not when "format" comes after it, or differs, or the member is no array); a member repeated
+// hands over again from index 0.
+struct JsonArraySink {
+    std::string format;
+    std::string member;
+    std::function<void(std::size_t index, const nlohmann::json& element)> take;
+    bool streamed = false;
+};
+
 // Parses text; a syntax error gives "source:line:column: what was expected", and so does nesting deeper than
 // kMaxJsonDepth ("source:1:257: nested 257 levels deep; ...") and a value that would take the tree past maxTreeBytes
 // ("source:1:30198986: the values read up to here would take more than 1024 MiB in memory; ..."), which is refused
 // before it is made. Tests pass a smaller maxTreeBytes.
 Result<nlohmann::json> parseJson(const std::string& text, const std::string& source,
-                                 std::size_t maxTreeBytes = kMaxJsonTreeBytes);
+                                 std::size_t maxTreeBytes = kMaxJsonTreeBytes, JsonArraySink* sink = nullptr);
 // Two-space indents, but an array or object that fits in the line stays on one line (a plan: one action per line);
 // "format" and "version" come first. Numbers read back to the same values.
 std::string jsonToText(const nlohmann::json& doc);
 
 // Read and parse a file; messages start with the path.
-Result<nlohmann::json> loadJson(const std::string& path);
+Result<nlohmann::json> loadJson(const std::string& path, JsonArraySink* sink = nullptr);
 Result<Chain> loadChain(const std::string& path);
+// What loadChain reads from a file's text: chainFromJson(parseJson(text)) in what it accepts and says, but its steps
+// are read as they are parsed (JsonArraySink), not kept as a tree: a tenth of the memory on a long chain.
+Result<Chain> chainFromText(const std::string& text, const std::string& source);
 Result<Hardware> loadHardware(const std::string& path);
 Result<Plan> loadPlan(const std::string& path);
 

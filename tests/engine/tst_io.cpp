@@ -3,6 +3,7 @@
 #include "io/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
+#include "io/project_io.h"
 #include "sim/simulator.h"
 
 #include <QDir>
@@ -187,6 +188,7 @@ private slots:
     void treeBudget_data();
     void treeBudget();
     void treeBudgetEdge();
+    void streamedSteps();
     void badFields_data();
     void badFields();
     void files();
@@ -584,6 +586,56 @@ void TestIo::treeBudgetEdge() {
     COMPARE_STR(nested.error(), "t.json:2:32768: " + message);
 }
 
+// A chain's steps read as they are parsed (JsonArraySink) give the chain the tree gives, and take the memory of the
+// steps rather than of a tree: a text whose tree is over the budget reads within it.
+void TestIo::streamedSteps() {
+    const Chain chain = *Chain::make("r", [] {
+        std::vector<Step> steps;
+        for (int i = 0; i < 3000; ++i)
+            steps.push_back(Step{0.25 * (i % 7 + 1), 0.5 * (i % 5 + 1), 100 + i, 3 * i, i % 3, i % 4});
+        return steps;
+    }());
+    const std::string text = jsonToText(chainToJson(chain));
+    auto streamed = chainFromText(text, "r.json");
+    QVERIFY2(streamed.ok(), streamed.ok() ? "" : streamed.error().c_str());
+    QVERIFY(*streamed == chain);
+    auto problem = problemFromText(text, "r.json");
+    QVERIFY(problem.ok() && !problem->isGraph() && *problem->chain() == chain);
+
+    // With "format" written last, the steps cannot be told to be a chain's while they are read: the tree reads them.
+    json late = chainToJson(chain);
+    const std::string format = late["format"];
+    late.erase("format");
+    std::string lateText = late.dump();
+    lateText.insert(lateText.size() - 1, ",\"format\":\"" + format + "\"");
+    auto fromLate = chainFromText(lateText, "r.json");
+    QVERIFY2(fromLate.ok(), fromLate.ok() ? "" : fromLate.error().c_str());
+    QVERIFY(*fromLate == chain);
+
+    // The tree of 3000 steps of six members takes some 2 MiB; handed over one by one, they fit in 256 KiB.
+    constexpr std::size_t budget = 256 << 10;
+    auto tree = parseJson(text, "r.json", budget);
+    QVERIFY(!tree.ok() && tree.errorValue().too_large);
+    std::vector<std::size_t> seen;
+    JsonArraySink sink{"ckpt-chain", "steps", [&](std::size_t k, const json& step) {
+                           QCOMPARE(step["state_bytes"].get<long long>(), 100LL + (long long)k);
+                           seen.push_back(k);
+                       }};
+    auto parsed = parseJson(text, "r.json", budget, &sink);
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().c_str());
+    QVERIFY(sink.streamed);
+    QCOMPARE(seen.size(), std::size_t(3000));
+    for (std::size_t k = 0; k < seen.size(); ++k)
+        QCOMPARE(seen[k], k);
+    QCOMPARE((*parsed)["steps"].size(), std::size_t(3000)); // left as nulls
+    QVERIFY((*parsed)["steps"][17].is_null());
+    // Another format's array of the same name stays in the tree.
+    JsonArraySink other{"ckpt-graph", "steps", [&](std::size_t, const json&) { QFAIL("taken"); }};
+    auto kept = parseJson(text, "r.json", kMaxJsonTreeBytes, &other);
+    QVERIFY(kept.ok() && !other.streamed);
+    QCOMPARE((*kept)["steps"][17]["state_bytes"].get<long long>(), 117LL);
+}
+
 void TestIo::badFields_data() {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("text");
@@ -647,6 +699,22 @@ void TestIo::badFields_data() {
                                 << "c.json: give either \"steps\" or \"uniform\", not both";
     QTest::newRow("empty steps") << "chain" << chain + R"("steps": []})"
                                  << "c.json: a chain needs at least one step";
+    QTest::newRow("steps repeated: the last kept")
+        << "chain"
+        << chain + R"("steps": [{"forward": -1, "backward": 2, "state_bytes": 3, "tape_bytes": 4}], "steps": [)" + ok +
+               "]}"
+        << "ok";
+    QTest::newRow("steps repeated: not an array") << "chain" << chain + R"("steps": [)" + ok + R"(], "steps": 5})"
+                                                  << "c.json: steps: expected an array of steps, got 5";
+    QTest::newRow("format after the steps")
+        << "chain"
+        << R"({"version": 1, "steps": [{"forward": 1, "backward": 2, "state_bytes": -3, "tape_bytes": 4}],
+              "format": "ckpt-chain"})"
+        << "c.json: steps[0].state_bytes: expected an integer >= 0, got -3";
+    QTest::newRow("a bad header before bad steps")
+        << "chain"
+        << R"({"format": "ckpt-chain", "version": 2, "steps": [{"forward": -1}]})"
+        << "c.json: unsupported \"version\": 2 (this program reads ckpt-chain version 1)";
     QTest::newRow("uniform length")
         << "chain"
         << chain + R"("uniform": {"length": 0, "forward": 1, "backward": 2, "state_bytes": 3, "tape_bytes": 4}})"
@@ -697,6 +765,13 @@ void TestIo::badFields() {
     QFETCH(QString, message);
     std::string source = kind == "chain" ? "c.json" : kind == "hardware" ? "h.json" : "p.json";
     QCOMPARE(QString::fromStdString(loadMessage(kind.toStdString(), text.toStdString(), source)), message);
+    if (kind == "chain") {
+        // Read as loadChain and the command line read files: the steps as they are parsed, the same messages.
+        auto c = chainFromText(text.toStdString(), source);
+        QCOMPARE(QString::fromStdString(c ? "ok" : c.error()), message);
+        auto p = problemFromText(text.toStdString(), source);
+        QCOMPARE(QString::fromStdString(p ? "ok" : p.error()), message);
+    }
 }
 
 void TestIo::files() {
