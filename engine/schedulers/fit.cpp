@@ -47,6 +47,7 @@ std::int64_t planPeak(const Chain& chain, const Hardware& hw, const Plan& plan) 
     auto open = Hardware::make(hw.name(), levels);
     SimOptions opt;
     opt.memory_curve = false;
+    opt.intervals = false;
     auto tl = simulate(chain, *open, plan.actions, opt);
     return tl ? tl->totals.peak_bytes[0] : -1;
 }

@@ -8,42 +8,75 @@
 
 namespace ckpt {
 
+void MemoryLedger::begin(std::vector<std::int64_t> caps, bool curves, Timeline& tl, Describe describe,
+                         std::size_t samples) {
+    const std::size_t levels = caps.size();
+    m_caps = std::move(caps);
+    m_curves = curves;
+    m_tl = &tl;
+    m_describe = std::move(describe);
+    m_now.assign(levels, std::array<std::int64_t, kMemoryCategories>{});
+    m_total.assign(levels, 0);
+    tl.totals.peak_bytes.assign(levels, 0);
+    tl.totals.peak_time_s.assign(levels, 0.0);
+    if (curves) {
+        // Reserved at once: growing a curve of millions of samples by doubling copied each of them about twice.
+        tl.memory.assign(levels, {});
+        for (auto& curve : tl.memory)
+            curve.reserve(samples);
+    }
+}
+
+bool MemoryLedger::take(const Event& e) {
+    auto l = static_cast<std::size_t>(e.level);
+    auto& now = m_now[l][static_cast<std::size_t>(e.cat)];
+    Totals& totals = m_tl->totals;
+    // The model bounds keep real plans far from 2^63 bytes; a sum that still overflows is refused, not wrapped.
+    if (!checkedAdd(now, e.delta, now) || !checkedAdd(m_total[l], e.delta, m_total[l])) {
+        m_err = m_describe(e.action, int(l), -1, m_caps[l]);
+        return false;
+    }
+    if (m_total[l] > totals.peak_bytes[l]) {
+        totals.peak_bytes[l] = m_total[l];
+        totals.peak_time_s[l] = e.time;
+    }
+    if (e.delta > 0 && m_caps[l] > 0 && m_total[l] > m_caps[l]) {
+        m_err = m_describe(e.action, int(l), m_total[l], m_caps[l]);
+        return false;
+    }
+    if (m_curves) {
+        auto& curve = m_tl->memory[l];
+        if (!curve.empty() && curve.back().time == e.time)
+            curve.back().bytes = m_now[l];
+        else
+            curve.push_back(MemorySample{e.time, m_now[l]});
+    }
+    return true;
+}
+
+void MemoryLedger::stream(std::vector<std::int64_t> caps, bool curves, Timeline& tl, Describe describe,
+                          std::size_t samples) {
+    begin(std::move(caps), curves, tl, std::move(describe), samples);
+    m_streaming = true;
+}
+
 long long MemoryLedger::sweep(long long limit, const std::vector<std::int64_t>& caps, bool curves, Timeline& tl,
-                              const std::function<std::string(std::int32_t, int, std::int64_t, std::int64_t)>& describe,
-                              std::string& err) {
+                              const Describe& describe, std::string& err) {
+    if (m_streaming) {
+        // Events came in time order and only from actions before `limit`: a failing action adds none.
+        if (m_overflowAt >= 0) err = m_err;
+        return m_overflowAt;
+    }
     auto before = [](const Event& a, const Event& b) { return a.time < b.time || (a.time == b.time && a.seq < b.seq); };
     // Without transfers the events come out in time order already.
     if (!std::is_sorted(m_events.begin(), m_events.end(), before))
         std::stable_sort(m_events.begin(), m_events.end(), before);
-    const std::size_t levels = caps.size();
-    std::vector<std::array<std::int64_t, kMemoryCategories>> now(levels, std::array<std::int64_t, kMemoryCategories>{});
-    std::vector<std::int64_t> total(levels, 0);
-    tl.totals.peak_bytes.assign(levels, 0);
-    tl.totals.peak_time_s.assign(levels, 0.0);
-    if (curves) tl.memory.assign(levels, {});
+    begin(caps, curves, tl, describe, m_events.size() + 1); // a sample per event at most
     for (const Event& e : m_events) {
         if (e.action >= limit) continue;
-        auto l = static_cast<std::size_t>(e.level);
-        // The model bounds keep real plans far from 2^63 bytes; a sum that still overflows is refused, not wrapped.
-        if (!checkedAdd(now[l][static_cast<std::size_t>(e.cat)], e.delta, now[l][static_cast<std::size_t>(e.cat)]) ||
-            !checkedAdd(total[l], e.delta, total[l])) {
-            err = describe(e.action, int(l), -1, caps[l]);
+        if (!take(e)) {
+            err = m_err;
             return e.action;
-        }
-        if (total[l] > tl.totals.peak_bytes[l]) {
-            tl.totals.peak_bytes[l] = total[l];
-            tl.totals.peak_time_s[l] = e.time;
-        }
-        if (e.delta > 0 && caps[l] > 0 && total[l] > caps[l]) {
-            err = describe(e.action, int(l), total[l], caps[l]);
-            return e.action;
-        }
-        if (curves) {
-            auto& curve = tl.memory[l];
-            if (!curve.empty() && curve.back().time == e.time)
-                curve.back().bytes = now[l];
-            else
-                curve.push_back(MemorySample{e.time, now[l]});
         }
     }
     return -1;

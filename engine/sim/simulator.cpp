@@ -42,13 +42,15 @@ const char* memoryCategoryName(MemoryCategory c) {
 namespace {
 
 // A copy of state x_j on one level.
+// (24 bytes, its flags last: a 10^6-step chain has two million of them a level.)
 struct Copy {
-    bool held = false;
-    bool written = false;    // was ever written to this level (for messages)
     double ready = 0;        // when its bytes are all there
     double pinned_until = 0; // a transfer reads it until then; a release waits for it
-    bool inTape = false;     // rotor's paper model: x_j lives inside the tape of step j (no bytes of its own)
+    bool held = false;
+    bool written = false; // was ever written to this level (for messages)
+    bool inTape = false;  // rotor's paper model: x_j lives inside the tape of step j (no bytes of its own)
 };
+static_assert(sizeof(Copy) == 24);
 
 class Replay {
 public:
@@ -63,8 +65,17 @@ public:
         tl.lanes.push_back("compute");
         for (int l = 1; l < levels; ++l)
             tl.lanes.push_back(hw.level(l).name.empty() ? "level " + std::to_string(l) : hw.level(l).name);
-        tl.intervals.reserve(schedule.size());
-        ledger.reserve(schedule.size() * MemoryLedger::kEventsPerAction + 8);
+        tl.totals.channel_busy_s.assign(static_cast<std::size_t>(levels), 0.0);
+        if (opt.intervals) tl.intervals.reserve(schedule.size());
+        // Without transfers every event comes in time order: the ledger can sweep them as they come.
+        const bool transfers = std::any_of(schedule.begin(), schedule.end(), [](const Action& a) {
+            return a.kind == ActionKind::Write || a.kind == ActionKind::Read || a.kind == ActionKind::WriteTape ||
+                   a.kind == ActionKind::ReadTape;
+        });
+        if (!transfers && !opt.tensors)
+            ledger.stream(caps(), opt.memory_curve, tl, describer(), 2 * schedule.size() + 1); // a start, an end
+        else
+            ledger.reserve(schedule.size() * MemoryLedger::kEventsPerAction + 8);
         // x_0 is the input of the chain: it is in level 0 before anything runs.
         copies[0][0].held = true;
         event(0, 0, 0, MemoryCategory::State, chain.stateBytes(0), 0);
@@ -73,7 +84,12 @@ public:
     Result<Timeline> run() {
         long long bad = -1;
         std::string why;
+        std::size_t firstBackward = 0;
+        while (firstBackward < schedule.size() && schedule[firstBackward].kind != ActionKind::Backward)
+            ++firstBackward;
+        std::int64_t heldAfterForward = 0; // what level 0 holds once the actions before the first backward are done
         for (std::size_t k = 0; k < schedule.size(); ++k) {
+            if (k == firstBackward) heldAfterForward = heldInLevel0;
             cur = static_cast<std::int32_t>(k);
             std::string err = step(schedule[k]);
             if (!err.empty()) {
@@ -97,11 +113,11 @@ public:
         if (capAt >= 0 && (bad < 0 || capAt <= bad)) return Error{capErr, capAt, true}; // valid, but does not fit
         if (bad >= 0) return fail(why, bad);
         if (opt.tensors) *opt.tensors = ledger.lifetimes(0, std::numeric_limits<long long>::max());
-        finishTotals(tl, n, levels, clock);
-        std::size_t firstBackward = 0;
-        while (firstBackward < schedule.size() && schedule[firstBackward].kind != ActionKind::Backward)
-            ++firstBackward;
-        tl.totals.held_after_forward_bytes = ledger.heldBefore((long long)firstBackward, 0);
+        Totals& t = tl.totals;
+        t.steps = n;
+        t.recomputed_steps = t.forward_steps - n;
+        t.makespan_s = std::max(clock, lastEnd);
+        tl.totals.held_after_forward_bytes = firstBackward < schedule.size() ? heldAfterForward : heldInLevel0;
         return std::move(tl);
     }
 
@@ -119,12 +135,26 @@ private:
     std::vector<char> backwardDone; // [i] for step i; [n+1] is true in spirit (no gradient needed for x_n)
     std::vector<double> channelFree;
     MemoryLedger ledger;
+    std::int64_t heldInLevel0 = 0; // the sum of level 0's events so far
+    double lastEnd = 0;            // of any interval
     std::int32_t cur = 0;
     double clock = 0; // end of the last compute action
     Timeline tl;
 
+    // Counts an interval into the totals (in the order finishTotals would) and keeps it if asked.
+    void record(const Interval& iv) {
+        lastEnd = std::max(lastEnd, iv.end);
+        if (iv.lane == 0)
+            tl.totals.compute_s += iv.end - iv.start;
+        else
+            tl.totals.channel_busy_s[static_cast<std::size_t>(iv.lane)] += iv.end - iv.start;
+        if (opt.intervals) tl.intervals.push_back(iv);
+    }
+
     void event(double t, int level, int action, MemoryCategory cat, std::int64_t delta, int object) {
         ledger.add(t, level, action, cat, delta, object);
+        // A sum past 2^63 stops at its last value: the ledger refuses the plan for it.
+        if (level == 0) checkedAdd(heldInLevel0, delta, heldInLevel0);
     }
 
     Holdings holdings() const {
@@ -237,9 +267,9 @@ private:
         IntervalKind kind =
             forwardRuns[static_cast<std::size_t>(i)]++ ? IntervalKind::Recompute : IntervalKind::Forward;
         std::int64_t outBytes = chain.stateBytes(i);
-        tl.intervals.push_back(
-            Interval{start, end, cur, i,
-                     (paper && keep == Keep::Tape ? 0 : outBytes) + (keep == Keep::Tape ? s.tape_bytes : 0), 0, kind});
+        record(Interval{start, end, cur, i,
+                        (paper && keep == Keep::Tape ? 0 : outBytes) + (keep == Keep::Tape ? s.tape_bytes : 0), 0,
+                        kind});
         ++tl.totals.forward_steps;
         event(start, 0, cur, MemoryCategory::Temporary, s.forward_tmp_bytes, i);
         // The paper's taped forward writes its output into its tape: no bytes of its own.
@@ -251,7 +281,7 @@ private:
         out.pinned_until = 0;
         out.inTape = outInTape;
         if (keep == Keep::Tape) {
-            tapes[0][static_cast<std::size_t>(i)] = Copy{true, false, end, 0};
+            tapes[0][static_cast<std::size_t>(i)] = Copy{end, 0, true, false};
             event(start, 0, cur, MemoryCategory::Tape, s.tape_bytes, i);
         }
         event(end, 0, cur, MemoryCategory::Temporary, -s.forward_tmp_bytes, i);
@@ -284,7 +314,7 @@ private:
         double start = std::max(clock, own.ready); // a tape read back may still be arriving
         double end = start + s.backward;
         clock = end;
-        tl.intervals.push_back(Interval{start, end, cur, i, chain.stateBytes(i - 1), 0, IntervalKind::Backward});
+        record(Interval{start, end, cur, i, chain.stateBytes(i - 1), 0, IntervalKind::Backward});
         ++tl.totals.backward_steps;
         if (i == n) event(start, 0, cur, MemoryCategory::Gradient, chain.stateBytes(n), n); // the loss gradient appears
         event(start, 0, cur, MemoryCategory::Gradient, chain.stateBytes(i - 1), i - 1);
@@ -311,10 +341,10 @@ private:
         double end = start + hw.writeSeconds(l, bytes);
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
-        dst = Copy{true, true, end, 0};
+        dst = Copy{end, 0, true, true};
         if (opt.on_state) opt.on_state(cur, l, j, true);
         event(start, l, cur, MemoryCategory::State, bytes, j);
-        tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Write});
+        record(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Write});
         if (!checkedAdd(tl.totals.bytes_written, bytes, tl.totals.bytes_written))
             return "the bytes written add up to more than 2^63";
         return {};
@@ -335,10 +365,10 @@ private:
         double end = start + hw.readSeconds(l, bytes);
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
-        dst = Copy{true, dst.written, end, 0};
+        dst = Copy{end, 0, true, dst.written};
         if (opt.on_state) opt.on_state(cur, 0, j, true);
         event(start, 0, cur, MemoryCategory::State, bytes, j);
-        tl.intervals.push_back(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Read});
+        record(Interval{start, end, cur, j, bytes, std::int16_t(l), IntervalKind::Read});
         if (!checkedAdd(tl.totals.bytes_read, bytes, tl.totals.bytes_read))
             return "the bytes read add up to more than 2^63";
         return {};
@@ -357,9 +387,9 @@ private:
         double end = start + hw.writeSeconds(l, bytes);
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
-        dst = Copy{true, true, end, 0};
+        dst = Copy{end, 0, true, true};
         event(start, l, cur, MemoryCategory::Tape, bytes, i);
-        tl.intervals.push_back(Interval{start, end, cur, i, bytes, std::int16_t(l), IntervalKind::Write, true});
+        record(Interval{start, end, cur, i, bytes, std::int16_t(l), IntervalKind::Write, true});
         if (!checkedAdd(tl.totals.bytes_written, bytes, tl.totals.bytes_written))
             return "the bytes written add up to more than 2^63";
         return {};
@@ -380,9 +410,9 @@ private:
         double end = start + hw.readSeconds(l, bytes);
         channelFree[static_cast<std::size_t>(l)] = end;
         src.pinned_until = std::max(src.pinned_until, end);
-        dst = Copy{true, dst.written, end, 0};
+        dst = Copy{end, 0, true, dst.written};
         event(start, 0, cur, MemoryCategory::Tape, bytes, i);
-        tl.intervals.push_back(Interval{start, end, cur, i, bytes, std::int16_t(l), IntervalKind::Read, true});
+        record(Interval{start, end, cur, i, bytes, std::int16_t(l), IntervalKind::Read, true});
         if (!checkedAdd(tl.totals.bytes_read, bytes, tl.totals.bytes_read))
             return "the bytes read add up to more than 2^63";
         return {};
@@ -406,26 +436,30 @@ private:
         return {};
     }
 
-    // The memory curves and peaks; the first action (in time) that overflows a level, or -1. Only events of actions
-    // before `limit` count.
-    long long sweepMemory(long long limit, std::string& err) {
+    // Per level: the most it may hold (level 0: its capacity or the budget, whichever is less).
+    std::vector<std::int64_t> caps() const {
         std::vector<std::int64_t> cap(static_cast<std::size_t>(levels));
         for (int l = 0; l < levels; ++l)
             cap[static_cast<std::size_t>(l)] = hw.level(l).capacity_bytes;
-        bool budgetBinds = opt.budget_bytes > 0 && opt.budget_bytes < cap[0];
-        if (budgetBinds) cap[0] = opt.budget_bytes;
-        return ledger.sweep(
-            limit, cap, opt.memory_curve, tl,
-            [&](std::int32_t action, int l, std::int64_t total, std::int64_t limitBytes) {
-                const char* what = (l == 0 && budgetBinds) ? "the budget" : "its capacity";
-                return "action " + std::to_string(action) + " (" +
-                       toString(schedule[static_cast<std::size_t>(action)]) + "): level " + std::to_string(l) + " (" +
-                       hw.level(l).name + ") would hold " +
-                       (total < 0
-                            ? "more than 2^63 bytes, more than any level holds"
-                            : formatBytes(double(total)) + ", over " + what + " of " + formatBytes(double(limitBytes)));
-            },
-            err);
+        if (budgetBinds()) cap[0] = opt.budget_bytes;
+        return cap;
+    }
+    bool budgetBinds() const { return opt.budget_bytes > 0 && opt.budget_bytes < hw.level(0).capacity_bytes; }
+    MemoryLedger::Describe describer() const {
+        return [this](std::int32_t action, int l, std::int64_t total, std::int64_t limitBytes) {
+            const char* what = (l == 0 && budgetBinds()) ? "the budget" : "its capacity";
+            return "action " + std::to_string(action) + " (" + toString(schedule[static_cast<std::size_t>(action)]) +
+                   "): level " + std::to_string(l) + " (" + hw.level(l).name + ") would hold " +
+                   (total < 0
+                        ? "more than 2^63 bytes, more than any level holds"
+                        : formatBytes(double(total)) + ", over " + what + " of " + formatBytes(double(limitBytes)));
+        };
+    }
+
+    // The memory curves and peaks; the first action (in time) that overflows a level, or -1. Only events of actions
+    // before `limit` count.
+    long long sweepMemory(long long limit, std::string& err) {
+        return ledger.sweep(limit, caps(), opt.memory_curve, tl, describer(), err);
     }
 };
 

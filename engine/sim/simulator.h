@@ -25,6 +25,8 @@ struct Holdings {
 struct SimOptions {
     std::int64_t budget_bytes = 0; // > 0: level 0 may hold at most this much (in addition to its capacity)
     bool memory_curve = true;      // false: totals and peaks only (faster, for sweeps)
+    bool intervals = true;         // false: no intervals kept, the totals all the same (40 bytes an action less; the
+                                   // chain simulator, the graph simulator keeps them)
     // Called after each valid action from observe_from to observe_to with its index and what is then held (a copy of
     // it all, so O(steps) per call). Empty: not called (no cost).
     std::function<void(std::int32_t action, const Holdings& held)> observe;

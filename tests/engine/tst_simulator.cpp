@@ -1,5 +1,6 @@
 // The simulator: timing, memory accounting and every rejection, each with the index of the first bad action.
 #include "schedulers/multilevel.h"
+#include "schedulers/registry.h"
 #include "sim/simulator.h"
 #include "test_util.h"
 
@@ -332,6 +333,67 @@ private slots:
         QVERIFY(!b.ok());
         QCOMPARE(b.errorIndex(), 1LL);
         QVERIFY2(b.error().find("no memory level 1") != std::string::npos, b.error().c_str());
+    }
+
+    // A plan without transfers is swept as its events come (MemoryLedger::stream); asking for the tensors keeps the
+    // events and sorts them first, and a plan with transfers always does. Both sweeps must agree on everything: the
+    // peaks and their times, the curves, the totals and, over a budget, the first action that overflows and why. And
+    // leaving out the intervals leaves the totals as they were.
+    void streamedSweepEqualsKeptEvents() {
+        int compared = 0, overflows = 0;
+        for (unsigned seed = 1; seed <= 12; ++seed) {
+            Chain c = randomChain(6 + int(seed) * 2, seed);
+            if (seed % 3 == 0) c = *c.withModel(MemoryModel::RotorPaper, 50);
+            for (const char* name : {"store-all", "periodic", "revolve", "rotor", "bptt-dp"}) {
+                SolveRequest req;
+                if (std::string(name) == "revolve") req.params["slots"] = "3";
+                auto plan = solve(name, c, Hardware::unbounded(), req);
+                if (!plan) continue; // the paper model's chain: only the schedulers of that model
+                auto whole = simulate(c, Hardware::unbounded(), plan->actions);
+                QVERIFY2(whole.ok(), whole.ok() ? "" : whole.error().c_str());
+                const std::int64_t peak = whole->totals.peak_bytes[0];
+                for (std::int64_t budget : {std::int64_t(0), peak, peak * 3 / 4, peak / 2}) {
+                    SimOptions streamed;
+                    streamed.budget_bytes = budget;
+                    SimOptions kept = streamed;
+                    std::vector<TensorLife> tensors;
+                    kept.tensors = &tensors;
+                    auto a = simulate(c, Hardware::unbounded(), plan->actions, streamed);
+                    auto b = simulate(c, Hardware::unbounded(), plan->actions, kept);
+                    const QString what = QString("%1 on seed %2 at %3 B").arg(name).arg(seed).arg(budget);
+                    QVERIFY2(a.ok() == b.ok(), qPrintable(what));
+                    ++compared;
+                    if (!a.ok()) {
+                        QVERIFY2(budget > 0 && budget < peak, qPrintable(what));
+                        QCOMPARE(a.errorIndex(), b.errorIndex());
+                        QCOMPARE(a.error(), b.error());
+                        ++overflows;
+                        continue;
+                    }
+                    QCOMPARE(a->totals.peak_bytes, b->totals.peak_bytes);
+                    QCOMPARE(a->totals.peak_time_s, b->totals.peak_time_s);
+                    QCOMPARE(a->totals.held_after_forward_bytes, b->totals.held_after_forward_bytes);
+                    QCOMPARE(a->memory.size(), b->memory.size());
+                    for (std::size_t l = 0; l < a->memory.size(); ++l) {
+                        QCOMPARE(a->memory[l].size(), b->memory[l].size());
+                        for (std::size_t k = 0; k < a->memory[l].size(); ++k) {
+                            QCOMPARE(a->memory[l][k].time, b->memory[l][k].time);
+                            QVERIFY(a->memory[l][k].bytes == b->memory[l][k].bytes);
+                        }
+                    }
+                    SimOptions lean = streamed;
+                    lean.intervals = lean.memory_curve = false;
+                    auto t = simulate(c, Hardware::unbounded(), plan->actions, lean);
+                    QVERIFY(t.ok() && t->intervals.empty() && t->memory.empty());
+                    QCOMPARE(t->totals.makespan_s, a->totals.makespan_s);
+                    QCOMPARE(t->totals.compute_s, a->totals.compute_s);
+                    QCOMPARE(t->totals.forward_steps, a->totals.forward_steps);
+                    QCOMPARE(t->totals.recomputed_steps, a->totals.recomputed_steps);
+                    QCOMPARE(t->totals.peak_bytes, a->totals.peak_bytes);
+                }
+            }
+        }
+        QVERIFY2(compared >= 150 && overflows >= 40, qPrintable(QString("%1 %2").arg(compared).arg(overflows)));
     }
 
     void earlierOverflowWinsOverLaterLogicError() {
