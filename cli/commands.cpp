@@ -205,6 +205,7 @@ int cmdCompare(int argc, char** argv) {
     auto hw = loadMachine(args.value("hardware"));
     if (!hw) return BadInput;
     CompareRequest req;
+    req.totals_only = true; // a table of totals: no curves, no intervals
     req.schedulers = split(args.value("schedulers"), ',');
     for (const auto& s : req.schedulers)
         if (auto choice = findSchedulerFor(s, *problem); !choice) {

@@ -33,10 +33,11 @@ void takeTimeline(Run& run, Result<Timeline> tl, std::chrono::steady_clock::time
 }
 
 // The run's plan through the simulator of its kind: a chain plan on the problem's chain, a graph plan on its graph.
-void simulateInto(Run& run, const Problem& problem, const Hardware& hw) {
+void simulateInto(Run& run, const Problem& problem, const Hardware& hw, bool totalsOnly = false) {
     auto t0 = std::chrono::steady_clock::now();
     SimOptions opt;
     opt.budget_bytes = run.budget_bytes;
+    opt.memory_curve = opt.intervals = !totalsOnly;
     if (const Plan* p = run.chainPlan()) {
         if (!problem.chain())
             return takeTimeline(
@@ -118,7 +119,7 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
         auto t0 = std::chrono::steady_clock::now();
         const bool planned = choice->graph ? takePlan(r, solveGraph(scheduler, *problem.graph(), hw, request), t0)
                                            : takePlan(r, solve(scheduler, *problem.chain(), hw, request), t0);
-        if (planned) simulateInto(r, problem, hw);
+        if (planned) simulateInto(r, problem, hw, request.totals_only);
     });
 }
 
@@ -212,6 +213,7 @@ std::vector<Run> compare(const Problem& problem, const Hardware& hw, const Compa
             SolveRequest r;
             r.budget_bytes = budget;
             r.cancel = cancel;
+            r.totals_only = request.totals_only;
             if (auto it = request.params.find(name); it != request.params.end()) r.params = it->second;
             runs.push_back(runScheduler(name, problem, hw, r));
             if (progress) progress(int(runs.size()), total);

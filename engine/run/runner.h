@@ -67,6 +67,7 @@ struct CompareRequest {
     std::vector<std::string> schedulers;                              // empty: schedulerNames(problem)
     std::vector<std::int64_t> budgets = {0};                          // 0: no budget
     std::map<std::string, std::map<std::string, std::string>> params; // per scheduler
+    bool totals_only = false;                                         // as in SolveRequest
 };
 // Every scheduler at every budget. `progress(done, total)` is called after each run; a set `cancel` stops early.
 std::vector<Run> compare(const Problem& problem, const Hardware& hw, const CompareRequest& request,
