@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
+#include "io/presets.h"
 #include "io/project_io.h"
 #include "run/scheduler_lookup.h"
 #include "util/units.h"
@@ -51,33 +52,12 @@ std::vector<std::filesystem::path> presetRoots() {
 
 } // namespace
 
-bool isPresetName(const std::string& name) {
-    return !name.empty() && name.find('/') == std::string::npos &&
-           !(name.size() >= 5 && name.compare(name.size() - 5, 5, ".json") == 0);
-}
-
 std::string presetPath(const std::string& name) {
-    if (!isPresetName(name)) return {};
-    for (const auto& root : presetRoots()) {
-        const auto file = root / "resources/hardware" / (name + ".ckpt-hardware.json");
-        std::error_code ec;
-        if (std::filesystem::is_regular_file(file, ec)) return file.lexically_normal().string();
-    }
-    return {};
+    return ckpt::presetPath(name, presetRoots());
 }
 
 std::vector<std::string> presetNames() {
-    std::set<std::string> names;
-    for (const auto& root : presetRoots()) {
-        std::error_code ec;
-        for (const auto& e : std::filesystem::directory_iterator(root / "resources/hardware", ec)) {
-            const std::string f = e.path().filename().string();
-            const std::string tail = ".ckpt-hardware.json";
-            if (f.size() > tail.size() && f.compare(f.size() - tail.size(), tail.size(), tail) == 0)
-                names.insert(f.substr(0, f.size() - tail.size()));
-        }
-    }
-    return {names.begin(), names.end()};
+    return ckpt::presetNames(presetRoots());
 }
 
 bool wholeNumber(const Args& args, const std::string& key, int lo, int& out, int hi) {

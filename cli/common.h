@@ -1,6 +1,7 @@
 #pragma once
 // What the subcommands share: loading the problem and the machine, and printing a run.
 #include "args.h"
+#include "io/presets.h"
 #include "model/chain.h"
 #include "model/graph.h"
 #include "model/hardware.h"
@@ -27,9 +28,8 @@ std::optional<Problem> loadChainOrGraph(const std::string& path, const std::stri
 // preset ("gpu-a100": resources/hardware/gpu-a100.ckpt-hardware.json), as figure specs name them.
 std::optional<Hardware> loadMachine(const std::string& path, const std::string& context = {});
 
-// The shipped hardware presets: where the one named is (beside the build tree, the installed share folder or the
-// sources; empty when there is none), and all their names.
-bool isPresetName(const std::string& name);
+// The shipped hardware presets (io/presets.h: isPresetName): where the one named is (beside the build tree, the
+// installed share folder or the sources; empty when there is none), and all their names.
 std::string presetPath(const std::string& name);
 std::vector<std::string> presetNames();
 

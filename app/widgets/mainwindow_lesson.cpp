@@ -3,6 +3,8 @@
 // charts shows the scene's caption for the class.
 #include "io/graph_io.h"
 #include "io/json_io.h"
+#include "io/presets.h"
+#include "io/project_io.h"
 #include "mainwindow.h"
 #include "models/document.h"
 #include "run/budget.h"
@@ -37,29 +39,33 @@ bool MainWindow::showScene(int k) {
     auto near = [&](const std::string& p) {
         return std::filesystem::path(p).is_absolute() ? p : (folder / p).string();
     };
-    auto doc = loadJson(near(s.problem));
-    if (!doc) return report(where + ".problem: " + QString::fromStdString(doc.error())), false;
+    auto loaded = loadChainOrGraph(near(s.problem));
+    if (!loaded) return report(where + ".problem: " + QString::fromStdString(loaded.error())), false;
     Project project = m_doc->project();
-    if (documentKindOf(*doc) == DocumentKind::Graph) {
-        auto g = graphFromJson(*doc, near(s.problem));
-        if (!g) return report(where + ".problem: " + QString::fromStdString(g.error())), false;
+    if (const Graph* g = loaded->graph()) {
         project.graph = *g;
     } else {
-        auto c = chainFromJson(*doc, near(s.problem));
-        if (!c) return report(where + ".problem: " + QString::fromStdString(c.error())), false;
-        project.chain = *c;
+        project.chain = *loaded->chain();
         project.graph.reset();
     }
     project.hardware = Hardware::unbounded();
     if (!s.hardware.empty()) {
         // A file beside the lesson, or a shipped preset's name ("gpu-a100"), as ckpt lesson and figure specs take it.
         std::string file = near(s.hardware);
-        const bool name =
-            s.hardware.find('/') == std::string::npos && !QString::fromStdString(s.hardware).endsWith(".json");
-        if (name && !QFileInfo::exists(QString::fromStdString(file)))
-            file =
-                (resourceRoot() + "/resources/hardware/" + QString::fromStdString(s.hardware) + ".ckpt-hardware.json")
-                    .toStdString();
+        std::error_code ec;
+        if (isPresetName(s.hardware) && !std::filesystem::exists(file, ec)) {
+            const std::vector<std::filesystem::path> roots{resourceRoot().toStdString()};
+            file = presetPath(s.hardware, roots);
+            if (file.empty()) {
+                QString names;
+                for (const std::string& n : presetNames(roots))
+                    names += (names.isEmpty() ? "" : ", ") + QString::fromStdString(n);
+                return report(where +
+                              tr(".hardware: no preset named '%1' (presets: %2; or give a file ending in .json)")
+                                  .arg(QString::fromStdString(s.hardware), names)),
+                       false;
+            }
+        }
         auto h = loadHardware(file);
         if (!h) return report(where + ".hardware: " + QString::fromStdString(h.error())), false;
         project.hardware = *h;

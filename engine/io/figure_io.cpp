@@ -3,6 +3,7 @@
 
 #include "io/json_io.h"
 #include "io/json_reader.h"
+#include "io/presets.h"
 #include "run/budget.h"
 
 #include <cmath>
@@ -206,9 +207,7 @@ Result<FigurePanel> readPanel(const json& v, const JsonPath& path, const Reading
         return in.expected(at, "the path of a ckpt-chain or ckpt-graph file", v.at("problem"));
     }
     // A name with a folder or a .json ending is a file; any other name is a shipped preset.
-    p.hardware_is_preset = !p.hardware.empty() && p.hardware.find('/') == std::string::npos &&
-                           p.hardware.find('\\') == std::string::npos &&
-                           !(p.hardware.size() >= 5 && p.hardware.compare(p.hardware.size() - 5, 5, ".json") == 0);
+    p.hardware_is_preset = isPresetName(p.hardware);
     std::map<std::string, std::map<std::string, std::string>> shared;
     if (params) {
         JsonPath at = path.member("params");

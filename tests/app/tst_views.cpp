@@ -710,6 +710,23 @@ private slots:
         QCOMPARE(w.sceneIndex(), 0);
         QVERIFY2(QString::fromStdString(w.document()->hardware().name()).startsWith("NVIDIA A100"),
                  w.document()->hardware().name().c_str());
+
+        // A name no preset has is named as such, with the presets there are, as ckpt lesson says it.
+        const QString unknown = dir.filePath("unknown.ckpt-lesson.json");
+        QFile g(unknown);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write(QString(R"({"format":"ckpt-lesson","version":1,"title":"t","scenes":[{"problem":"%1",
+            "hardware":"gpu-z9","scheduler":"revolve","caption":"c"}]})")
+                    .arg(source("examples/small-hetero-12.ckpt-chain.json"))
+                    .toUtf8());
+        g.close();
+        MainWindow v;
+        v.setInteractive(false);
+        QVERIFY(!v.openFile(unknown));
+        QVERIFY2(v.lastError().startsWith(unknown + ": scenes[0].hardware: no preset named 'gpu-z9' (presets: "),
+                 qPrintable(v.lastError()));
+        QVERIFY2(v.lastError().contains("gpu-a100") && v.lastError().endsWith("; or give a file ending in .json)"),
+                 qPrintable(v.lastError()));
     }
 };
 

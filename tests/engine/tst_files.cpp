@@ -1,6 +1,7 @@
 // engine/io/atomic_write.cpp: saves replace only the named file (through its links), keep its mode, leave no
 // temporary behind, never follow a link someone placed in the folder, and never replace a read-only file.
 #include "io/files.h"
+#include "io/presets.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -56,6 +57,7 @@ private slots:
     void folderDestinationIsRefused();
     void readOnlyFileIsRefused();
     void pipeWithoutReaderFailsAtOnce();
+    void presetsByName();
 };
 
 void TestFiles::linkAtTheOldTemporaryNameIsNotFollowed() {
@@ -210,6 +212,31 @@ void TestFiles::pipeWithoutReaderFailsAtOnce() {
     struct stat st {};
     QVERIFY(::lstat(fifo.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
     QCOMPARE(entries(work.path()), QStringList({"pipe"}));
+}
+
+// One rule for what names a shipped preset, and where it is: the command line, figure specs, lessons and the explorer
+// all use io/presets.h.
+void TestFiles::presetsByName() {
+    for (const char* name : {"gpu-a100", "laptop", "a.b"})
+        QVERIFY2(isPresetName(name), name);
+    for (const char* name : {"", "hw/gpu-a100", "..\\gpu-a100", "gpu-a100.json", "./gpu", "/abs"})
+        QVERIFY2(!isPresetName(name), name);
+    QTemporaryDir a, b;
+    QVERIFY(QDir(a.path()).mkpath("resources/hardware") && QDir(b.path()).mkpath("resources/hardware"));
+    auto touch = [](const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly);
+    };
+    QVERIFY(touch(a.filePath("resources/hardware/one.ckpt-hardware.json")));
+    QVERIFY(touch(b.filePath("resources/hardware/one.ckpt-hardware.json")));
+    QVERIFY(touch(b.filePath("resources/hardware/two.ckpt-hardware.json")));
+    QVERIFY(touch(b.filePath("resources/hardware/notes.json")));
+    const std::vector<std::filesystem::path> roots{a.path().toStdString(), b.path().toStdString()};
+    QCOMPARE(presetPath("one", roots), a.filePath("resources/hardware/one.ckpt-hardware.json").toStdString());
+    QCOMPARE(presetPath("two", roots), b.filePath("resources/hardware/two.ckpt-hardware.json").toStdString());
+    QCOMPARE(presetPath("three", roots), std::string());
+    QCOMPARE(presetPath("one.json", roots), std::string()); // a file's name, not a preset's
+    QCOMPARE(presetNames(roots), std::vector<std::string>({"one", "two"}));
 }
 
 QTEST_GUILESS_MAIN(TestFiles)
