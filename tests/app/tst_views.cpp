@@ -696,30 +696,26 @@ private slots:
     // A scene's machine may be a shipped preset's name, as in ckpt lesson and figure specs.
     void aLessonSceneTakesAPresetByName() {
         QTemporaryDir dir;
-        const QString file = dir.filePath("preset.ckpt-lesson.json");
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QString(R"({"format":"ckpt-lesson","version":1,"title":"t","scenes":[{"problem":"%1",
-            "hardware":"gpu-a100","scheduler":"revolve","caption":"c"}]})")
-                    .arg(source("examples/small-hetero-12.ckpt-chain.json"))
-                    .toUtf8());
-        f.close();
+        // A lesson of one scene on the small chain, its machine named `hardware`.
+        auto lesson = [&](const QString& name, const QString& hardware) {
+            const QString file = dir.filePath(name);
+            QFile f(file);
+            if (!f.open(QIODevice::WriteOnly)) return QString();
+            f.write(QString(R"({"format":"ckpt-lesson","version":1,"title":"t","scenes":[{"problem":"%1",
+                "hardware":"%2","scheduler":"revolve","caption":"c"}]})")
+                        .arg(source("examples/small-hetero-12.ckpt-chain.json"), hardware)
+                        .toUtf8());
+            return file;
+        };
         MainWindow w;
         w.setInteractive(false);
-        QVERIFY(w.openFile(file));
+        QVERIFY(w.openFile(lesson("preset.ckpt-lesson.json", "gpu-a100")));
         QCOMPARE(w.sceneIndex(), 0);
         QVERIFY2(QString::fromStdString(w.document()->hardware().name()).startsWith("NVIDIA A100"),
                  w.document()->hardware().name().c_str());
 
         // A name no preset has is named as such, with the presets there are, as ckpt lesson says it.
-        const QString unknown = dir.filePath("unknown.ckpt-lesson.json");
-        QFile g(unknown);
-        QVERIFY(g.open(QIODevice::WriteOnly));
-        g.write(QString(R"({"format":"ckpt-lesson","version":1,"title":"t","scenes":[{"problem":"%1",
-            "hardware":"gpu-z9","scheduler":"revolve","caption":"c"}]})")
-                    .arg(source("examples/small-hetero-12.ckpt-chain.json"))
-                    .toUtf8());
-        g.close();
+        const QString unknown = lesson("unknown.ckpt-lesson.json", "gpu-z9");
         MainWindow v;
         v.setInteractive(false);
         QVERIFY(!v.openFile(unknown));
