@@ -1,6 +1,7 @@
 // Chain files (chainFromJson). A chain that loads must save and read back equal, and a small one goes through
 // store-all and the simulator, whose totals must be finite, hold every tape at once and peak where store-all's formula
-// says (in either memory model).
+// says (in either memory model). The reader of files (chainFromText: the steps read while the text is parsed) must
+// agree with the tree's reader: the same chain, or the same message.
 #include "fuzz_target.h"
 #include "schedulers/store_all.h"
 #include "sim/simulator.h"
@@ -9,6 +10,17 @@ using namespace ckpt;
 using namespace ckpt::fuzz;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string input = text(data, size);
+    if (auto doc = parseJson(input, kSource); !doc ? !doc.errorValue().too_large : !tooLargeByDesign(*doc)) {
+        auto tree = doc ? chainFromJson(*doc, kSource) : Result<Chain>(doc.errorValue());
+        auto streamed = chainFromText(input, kSource);
+        check(tree.ok() == streamed.ok(),
+              "the tree's reader and the streaming one disagree: " + (tree ? std::string("read") : tree.error()) +
+                  " / " + (streamed ? std::string("read") : streamed.error()));
+        check(tree ? *tree == *streamed : tree.error() == streamed.error(),
+              "the tree's reader and the streaming one differ: " + (tree ? std::string("chains") : tree.error()) +
+                  " / " + (streamed ? std::string("chain") : streamed.error()));
+    }
     auto chain = loadInput(
         data, size, [](const auto& doc) { return chainFromJson(doc, kSource); }, true);
     if (!chain) return 0;
