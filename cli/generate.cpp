@@ -1,8 +1,9 @@
-// ckpt generate: graphs made in code (a seeded random layered DAG, a seeded random join, the linear graph), written as
-// ckpt-graph files.
+// ckpt generate: graphs made in code (a seeded random layered DAG, a seeded random join, the linear graph, a
+// transformer at Korthikanti et al.'s operator level), written as ckpt-graph files.
 #include "commands.h"
 #include "common.h"
 #include "io/graph_io.h"
+#include "model/transformer.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -10,13 +11,60 @@
 
 namespace ckpt::cli {
 
+namespace {
+
+// ckpt generate --kind transformer: the shape from its options, the times from --hardware.
+int generateTransformer(const Args& args) {
+    TransformerShape m;
+    int hidden = int(m.hidden), heads = int(m.heads), seq = int(m.seq), batch = int(m.batch);
+    if (!wholeNumber(args, "layers", 1, m.layers, 10'000) || !wholeNumber(args, "hidden", 1, hidden, 1'000'000) ||
+        !wholeNumber(args, "heads", 1, heads, 100'000) || !wholeNumber(args, "seq", 1, seq, 10'000'000) ||
+        !wholeNumber(args, "batch", 1, batch, 1'000'000) ||
+        !wholeNumber(args, "tensor-parallel", 1, m.tensor_parallel, 100'000))
+        return BadInput;
+    m.hidden = hidden, m.heads = heads, m.seq = seq, m.batch = batch;
+    m.sequence_parallel = args.has("sequence-parallel");
+    const std::string dtype = args.value("dtype", "bf16");
+    if (dtype != "bf16" && dtype != "fp16" && dtype != "fp32") {
+        complain("generate: --dtype: expected bf16, fp16 or fp32, got '" + dtype + "'");
+        return BadInput;
+    }
+    m.bytes_per_value = dtype == "fp32" ? 4 : 2;
+    auto hw = loadMachine(args.value("hardware"), "generate: --hardware");
+    if (!hw) return BadInput;
+    auto g = transformerGraph(m, *hw);
+    if (!g) {
+        complain("generate: " + g.error());
+        return BadInput;
+    }
+    auto ok = saveGraph(args.value("out"), *g);
+    if (!ok) {
+        complain(ok.error());
+        return BadInput;
+    }
+    std::printf("%s: %s, %d nodes, %zu edges\n", args.value("out").c_str(), g->name().c_str(), g->size(),
+                g->edges().size());
+    return Done;
+}
+
+} // namespace
+
 int cmdGenerate(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {}, {"kind", "nodes", "seed", "width", "out"})) {
+    if (!args.parse(argc, argv, 2, {"sequence-parallel"},
+                    {"kind", "nodes", "seed", "width", "out", "layers", "hidden", "heads", "seq", "batch", "dtype",
+                     "tensor-parallel", "hardware"})) {
         complain("generate: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }
     const std::string kind = args.value("kind", "random-dag");
+    if (kind == "transformer") {
+        if (!args.has("out")) {
+            complain("generate: --out FILE is required");
+            return BadInput;
+        }
+        return generateTransformer(args);
+    }
     char* end = nullptr;
     const std::string nodesText = args.value("nodes", "50");
     long nodes = std::strtol(nodesText.c_str(), &end, 10);
@@ -39,7 +87,7 @@ int cmdGenerate(int argc, char** argv) {
         return BadInput;
     }
     if (kind != "linear" && kind != "random-dag" && kind != "join") {
-        complain("generate: --kind: expected random-dag, join or linear, got '" + kind + "'");
+        complain("generate: --kind: expected random-dag, join, linear or transformer, got '" + kind + "'");
         return BadInput;
     }
     if (kind == "join" && nodes < width + 1) {

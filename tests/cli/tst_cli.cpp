@@ -246,6 +246,10 @@ private slots:
             {{"generate", "--seed", "abc", "--out", "g.json"}, "--seed: expected a whole number from 0 to"},
             {{"generate", "--seed", "-1", "--out", "g.json"}, "--seed: expected a whole number from 0 to"},
             {{"generate", "--width", "0", "--out", "g.json"}, "--width: expected a whole number from 1 to 1000000"},
+            {{"generate", "--kind", "transformer", "--dtype", "int8", "--out", "g.json"},
+             "--dtype: expected bf16, fp16 or fp32, got 'int8'"},
+            {{"generate", "--kind", "transformer", "--hidden", "100", "--heads", "16", "--out", "g.json"},
+             "transformer: the hidden size 100 is not a multiple of the 16 heads"},
             {{"explain", chain, "--scheduler", "revolve", "--slots", "3", "--from", "5", "--to", "2"},
              "--from 5 comes after --to 2"},
         };
@@ -407,6 +411,24 @@ private slots:
         QCOMPARE(unknown.code, 2);
         QVERIFY2(unknown.err.contains("nosuch"), unknown.err);
         QVERIFY(!QFile::exists(path("x.pdf")));
+    }
+
+    // Korthikanti et al. 2022's closed form, measured as the issue asks: what store-all holds when the last forward
+    // ends (held_after_forward_bytes of ckpt solve --json) for 3 layers less 2, with tensor and sequence parallelism
+    // over 4 devices: sbh (34/t + 5as/(ht)) bytes.
+    void transformerLayerMemoryThroughTheCommandLine() {
+        auto held = [&](const char* layers) {
+            const QString file = path(qPrintable(QString("tr%1.json").arg(layers)));
+            Output gen = ckptRun({"generate", "--kind", "transformer", "--layers", layers, "--hidden", "256", "--heads",
+                                  "8", "--seq", "64", "--batch", "2", "--tensor-parallel", "4", "--sequence-parallel",
+                                  "--out", file});
+            if (gen.code != 0) return -1.0;
+            Output solved = ckptRun({"solve", file, "--scheduler", "store-all", "--json"});
+            if (solved.code != 0) return -2.0;
+            return QJsonDocument::fromJson(solved.out).object()["held_after_forward_bytes"].toDouble();
+        };
+        const double sbh = 64.0 * 2 * 256, as2b = 8.0 * 64 * 64 * 2;
+        QCOMPARE(held("3") - held("2"), 34 * sbh / 4 + 5 * as2b / 4);
     }
 
     void graphsSolveWriteAPlanAndReplayIt() {

@@ -1,0 +1,97 @@
+#include "model/transformer.h"
+
+#include "io/onnx_costs.h"
+
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+namespace {
+
+// Builds the nodes of the graph one by one, each with its inputs.
+struct Builder {
+    const Hardware& hw;
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+
+    // A node of `bytes` output, whose forward does `flops` reading and writing `traffic` bytes.
+    std::string add(const std::string& id, const std::vector<std::string>& inputs, std::int64_t bytes, double flops,
+                    double traffic, bool needsInputs, bool needsOutput = false) {
+        GraphNode n;
+        n.id = id;
+        n.output_bytes = bytes;
+        n.forward = rooflineSeconds(flops, traffic, hw);
+        n.backward = rooflineSeconds(2 * flops, 2 * traffic, hw);
+        n.needs_inputs = needsInputs;
+        n.needs_output = needsOutput;
+        nodes.push_back(n);
+        for (const std::string& from : inputs)
+            edges.push_back(GraphEdge{from, id});
+        return id;
+    }
+};
+
+} // namespace
+
+Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
+    const std::int64_t s = m.seq, b = m.batch, h = m.hidden, a = m.heads, t = m.tensor_parallel;
+    if (m.layers < 1 || s < 1 || b < 1 || h < 1 || a < 1 || t < 1)
+        return fail("transformer: layers, hidden, heads, sequence, batch and tensor parallelism must be >= 1");
+    if (m.bytes_per_value != 2 && m.bytes_per_value != 4)
+        return fail("transformer: values take 2 bytes (fp16, bf16) or 4 (fp32), not " +
+                    std::to_string(m.bytes_per_value));
+    if (h % a != 0)
+        return fail("transformer: the hidden size " + std::to_string(h) + " is not a multiple of the " +
+                    std::to_string(a) + " heads");
+    if (a % t != 0 || h % t != 0)
+        return fail("transformer: tensor parallelism over " + std::to_string(t) +
+                    " devices splits the heads and the hidden size, so both must be multiples of it (heads " +
+                    std::to_string(a) + ", hidden " + std::to_string(h) + ")");
+    if (m.sequence_parallel && s % t != 0)
+        return fail("transformer: sequence parallelism over " + std::to_string(t) + " devices splits the sequence of " +
+                    std::to_string(s) + ", which must be a multiple of it");
+    if (double(s) * double(s) * double(a) * double(b) * m.bytes_per_value > 1e15)
+        return fail("transformer: an attention matrix of a*s^2*b values would take over 1 PB");
+
+    const std::int64_t v = m.bytes_per_value;
+    const std::int64_t sbh = s * b * h;
+    const std::int64_t shared = m.sequence_parallel ? sbh / t : sbh; // what tensor parallelism alone does not split
+    const std::int64_t scores = a * s * s * b / t;                   // one device's attention scores
+    const double dh = double(h), ds = double(s), db = double(b), dt = double(t);
+    Builder g{hw, {}, {}};
+    std::string x = g.add("embed", {}, shared * v, 0, double(shared * v), false);
+    for (int l = 0; l < m.layers; ++l) {
+        const std::string p = "l" + std::to_string(l) + ".";
+        const double gemm = 2 * ds * db * dh * dh / dt; // an h x h projection on the device's share
+        auto ln1 = g.add(p + "ln1", {x}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
+        auto qkv = g.add(p + "qkv", {ln1}, 3 * sbh / t * v, 3 * gemm, double((sbh + 3 * sbh / t) * v), true);
+        auto qk =
+            g.add(p + "qk", {qkv}, scores * v, 2 * db * ds * ds * dh / dt, double((2 * sbh / t + scores) * v), true);
+        auto softmax =
+            g.add(p + "softmax", {qk}, scores * v, 5.0 * double(scores), 2.0 * double(scores * v), false, true);
+        auto attnMask = g.add(p + "attn-mask", {softmax}, scores, double(scores), double(scores), false);
+        auto attnDrop = g.add(p + "attn-dropout", {softmax, attnMask}, scores * v, double(scores),
+                              double(scores * (2 * v + 1)), true);
+        auto av = g.add(p + "av", {attnDrop, qkv}, sbh / t * v, 2 * db * ds * ds * dh / dt,
+                        double((scores + 2 * sbh / t) * v), true);
+        auto projMask = g.add(p + "proj-mask", {av}, shared, double(shared), double(shared), false);
+        auto proj = g.add(p + "proj", {av, projMask}, shared * v, gemm, double((sbh / t + shared) * v + shared), true);
+        auto res1 = g.add(p + "residual1", {x, proj}, shared * v, double(shared), 3.0 * double(shared * v), false);
+        auto ln2 = g.add(p + "ln2", {res1}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
+        auto fc1 = g.add(p + "fc1", {ln2}, 4 * sbh / t * v, 4 * gemm, double((sbh + 4 * sbh / t) * v), true);
+        auto gelu = g.add(p + "gelu", {fc1}, 4 * sbh / t * v, 8.0 * double(4 * sbh / t), double(8 * sbh / t * v), true);
+        auto fcMask = g.add(p + "fc2-mask", {gelu}, shared, double(shared), double(shared), false);
+        auto fc2 =
+            g.add(p + "fc2", {gelu, fcMask}, shared * v, 4 * gemm, double((4 * sbh / t + shared) * v + shared), true);
+        x = g.add(p + "residual2", {res1, fc2}, shared * v, double(shared), 3.0 * double(shared * v), false);
+    }
+    auto lnf = g.add("final-ln", {x}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
+    g.add("loss", {lnf}, 4, double(shared), double(shared * v), true);
+    const std::string name = "transformer L" + std::to_string(m.layers) + " h" + std::to_string(h) + " a" +
+                             std::to_string(a) + " s" + std::to_string(s) + " b" + std::to_string(b) +
+                             (t > 1 ? " t" + std::to_string(t) : "") + (m.sequence_parallel ? " sp" : "");
+    return Graph::make(name, std::move(g.nodes), std::move(g.edges));
+}
+
+} // namespace ckpt
