@@ -24,6 +24,7 @@ int generateTransformer(const Args& args) {
         return BadInput;
     m.hidden = hidden, m.heads = heads, m.seq = seq, m.batch = batch;
     m.sequence_parallel = args.has("sequence-parallel");
+    m.flash_attention = args.has("flash-attention");
     const std::string dtype = args.value("dtype", "bf16");
     if (dtype != "bf16" && dtype != "fp16" && dtype != "fp32") {
         complain("generate: --dtype: expected bf16, fp16 or fp32, got '" + dtype + "'");
@@ -51,7 +52,7 @@ int generateTransformer(const Args& args) {
 
 int cmdGenerate(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"sequence-parallel"},
+    if (!args.parse(argc, argv, 2, {"sequence-parallel", "flash-attention"},
                     {"kind", "nodes", "seed", "width", "out", "layers", "hidden", "heads", "seq", "batch", "dtype",
                      "tensor-parallel", "hardware"})) {
         complain("generate: " + args.error() + " (see ckpt --help)");

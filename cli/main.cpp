@@ -31,7 +31,7 @@ usage:
   ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|join|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt generate --kind transformer [--layers L] [--hidden H] [--heads A] [--seq S] [--batch B] [--dtype bf16|fp16|fp32]
-             [--tensor-parallel T] [--sequence-parallel] [--hardware HW] --out GRAPH.json
+             [--tensor-parallel T] [--sequence-parallel] [--flash-attention] [--hardware HW] --out GRAPH.json
   ckpt import MODEL.onnx [--batch N] [--input NAME=1x3x224x224]... [--dtype fp32|fp16|bf16] [--hardware HW]
              [--out NET.ckpt-graph.json] [--as-chain] [--strict]
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--rotor-reference] [--json]

@@ -51,7 +51,7 @@ Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
     if (m.sequence_parallel && s % t != 0)
         return fail("transformer: sequence parallelism over " + std::to_string(t) + " devices splits the sequence of " +
                     std::to_string(s) + ", which must be a multiple of it");
-    if (double(s) * double(s) * double(a) * double(b) * m.bytes_per_value > 1e15)
+    if (!m.flash_attention && double(s) * double(s) * double(a) * double(b) * m.bytes_per_value > 1e15)
         return fail("transformer: an attention matrix of a*s^2*b values would take over 1 PB");
 
     const std::int64_t v = m.bytes_per_value;
@@ -66,15 +66,23 @@ Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
         const double gemm = 2 * ds * db * dh * dh / dt; // an h x h projection on the device's share
         auto ln1 = g.add(p + "ln1", {x}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
         auto qkv = g.add(p + "qkv", {ln1}, 3 * sbh / t * v, 3 * gemm, double((sbh + 3 * sbh / t) * v), true);
-        auto qk =
-            g.add(p + "qk", {qkv}, scores * v, 2 * db * ds * ds * dh / dt, double((2 * sbh / t + scores) * v), true);
-        auto softmax =
-            g.add(p + "softmax", {qk}, scores * v, 5.0 * double(scores), 2.0 * double(scores * v), false, true);
-        auto attnMask = g.add(p + "attn-mask", {softmax}, scores, double(scores), double(scores), false);
-        auto attnDrop = g.add(p + "attn-dropout", {softmax, attnMask}, scores * v, double(scores),
-                              double(scores * (2 * v + 1)), true);
-        auto av = g.add(p + "av", {attnDrop, qkv}, sbh / t * v, 2 * db * ds * ds * dh / dt,
-                        double((scores + 2 * sbh / t) * v), true);
+        std::string av;
+        if (m.flash_attention) {
+            const std::int64_t stats = 4 * a * s * b / t; // fp32 row maxima and sums of the softmax
+            auto lse = g.add(p + "attn-stats", {qkv}, stats, 0, double(stats), false);
+            av = g.add(p + "attention", {qkv, lse}, sbh / t * v, 4 * db * ds * ds * dh / dt,
+                       double(4 * sbh / t * v + stats), true, true);
+        } else {
+            auto qk = g.add(p + "qk", {qkv}, scores * v, 2 * db * ds * ds * dh / dt, double((2 * sbh / t + scores) * v),
+                            true);
+            auto softmax =
+                g.add(p + "softmax", {qk}, scores * v, 5.0 * double(scores), 2.0 * double(scores * v), false, true);
+            auto attnMask = g.add(p + "attn-mask", {softmax}, scores, double(scores), double(scores), false);
+            auto attnDrop = g.add(p + "attn-dropout", {softmax, attnMask}, scores * v, double(scores),
+                                  double(scores * (2 * v + 1)), true);
+            av = g.add(p + "av", {attnDrop, qkv}, sbh / t * v, 2 * db * ds * ds * dh / dt,
+                       double((scores + 2 * sbh / t) * v), true);
+        }
         auto projMask = g.add(p + "proj-mask", {av}, shared, double(shared), double(shared), false);
         auto proj = g.add(p + "proj", {av, projMask}, shared * v, gemm, double((sbh / t + shared) * v + shared), true);
         auto res1 = g.add(p + "residual1", {x, proj}, shared * v, double(shared), 3.0 * double(shared * v), false);
@@ -90,7 +98,8 @@ Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
     g.add("loss", {lnf}, 4, double(shared), double(shared * v), true);
     const std::string name = "transformer L" + std::to_string(m.layers) + " h" + std::to_string(h) + " a" +
                              std::to_string(a) + " s" + std::to_string(s) + " b" + std::to_string(b) +
-                             (t > 1 ? " t" + std::to_string(t) : "") + (m.sequence_parallel ? " sp" : "");
+                             (t > 1 ? " t" + std::to_string(t) : "") + (m.sequence_parallel ? " sp" : "") +
+                             (m.flash_attention ? " flash" : "");
     return Graph::make(name, std::move(g.nodes), std::move(g.edges));
 }
 

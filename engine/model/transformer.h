@@ -25,6 +25,11 @@ struct TransformerShape {
     int bytes_per_value = 2; // 2: fp16 or bf16, 4: fp32 (the masks are one byte whatever it is)
     int tensor_parallel = 1;
     bool sequence_parallel = false;
+    // FlashAttention (Dao et al. 2022): QK^T, softmax, dropout and attention over values are one kernel that keeps no
+    // a x s x s matrix: its backward recomputes them from Q, K, V, its output and the softmax's row statistics (4asb
+    // bytes in fp32, a node of their own), and regenerates the dropout mask from its seed. A layer then keeps
+    // 34sbh + 4asb bytes (the s^2 terms gone), over t with tensor parallelism as above.
+    bool flash_attention = false;
 };
 
 // The graph of one device's share, its times from the roofline of `hw` (level 0's flops and read bandwidth; a

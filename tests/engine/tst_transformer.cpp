@@ -53,11 +53,16 @@ private slots:
             int t;
             bool sp;
             std::int64_t bytes;
+            bool flash = false;
         };
+        // FlashAttention keeps no s x s matrix, only the softmax's row statistics: 4asb bytes (fp32) instead of 5as^2b.
+        const std::int64_t asb = a * s * b;
         for (const Case& c :
              {Case{1, false, 34 * sbh + 5 * as2b}, Case{t, false, 10 * sbh + 24 * sbh / t + 5 * as2b / t},
-              Case{t, true, 34 * sbh / t + 5 * as2b / t}}) {
-            m.tensor_parallel = c.t, m.sequence_parallel = c.sp;
+              Case{t, true, 34 * sbh / t + 5 * as2b / t}, Case{1, false, 34 * sbh + 4 * asb, true},
+              Case{t, false, 10 * sbh + 24 * sbh / t + 4 * asb / t, true},
+              Case{t, true, 34 * sbh / t + 4 * asb / t, true}}) {
+            m.tensor_parallel = c.t, m.sequence_parallel = c.sp, m.flash_attention = c.flash;
             const std::int64_t layer = heldAfterForward(m, 3) - heldAfterForward(m, 2);
             QCOMPARE(layer, c.bytes);
             QCOMPARE(heldAfterForward(m, 2) - heldAfterForward(m, 1), c.bytes);
