@@ -140,8 +140,9 @@ public:
         lexerBuffer(k);
         if (m_sink && m_open.size() == 1) {
             m_keyIsFormat = k == "format";
+            // A repeated member replaces the array handed over before, whether or not it is handed over itself.
+            if (k == m_sink->member) m_sink->streamed = false;
             m_armed = m_formatMatches && k == m_sink->member;
-            if (m_armed) m_sink->streamed = false; // a repeated member replaces the array handed over before
         }
         auto& members = m_open.back()->get_ref<json::object_t&>();
         auto it = members.lower_bound(k);

@@ -706,6 +706,11 @@ void TestIo::badFields_data() {
         << "ok";
     QTest::newRow("steps repeated: not an array") << "chain" << chain + R"("steps": [)" + ok + R"(], "steps": 5})"
                                                   << "c.json: steps: expected an array of steps, got 5";
+    QTest::newRow("steps repeated under another format")
+        << "chain"
+        << R"({"format": "ckpt-chain", "version": 1, "steps": [{"forward": -1}], "format": "ckpt-graph",
+              "steps": [{"forward": 1, "backward": 2, "state_bytes": 3, "tape_bytes": 4}], "format": "ckpt-chain"})"
+        << "ok";
     QTest::newRow("format after the steps")
         << "chain"
         << R"({"version": 1, "steps": [{"forward": 1, "backward": 2, "state_bytes": -3, "tape_bytes": 4}],
