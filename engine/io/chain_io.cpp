@@ -37,6 +37,17 @@ void writeStep(const Step& s, json& out) {
     if (s.backward_tmp_bytes != 0) out["backward_tmp_bytes"] = s.backward_tmp_bytes;
 }
 
+// Step k of the array at `path` onto `out`; the error naming it when it is not a step.
+std::optional<Error> readStepAt(const json& element, const JsonPath& path, std::size_t k, const std::string& source,
+                                std::vector<Step>& out) {
+    JsonPath at = path.element(k);
+    FieldReader r(element, at, source);
+    Step step = readStep(r);
+    if (!r.ok()) return r.error();
+    out.push_back(step);
+    return std::nullopt;
+}
+
 // The steps of a chain file, read while it is parsed (JsonArraySink): up to the first bad one, whose error is kept.
 struct StreamedSteps {
     std::vector<Step> steps;
@@ -49,13 +60,7 @@ JsonArraySink stepSink(StreamedSteps& out, const std::string& source) {
                              if (out.error) return;
                              JsonPath root;
                              JsonPath path = root.member("steps");
-                             JsonPath at = path.element(k);
-                             FieldReader r(element, at, source);
-                             Step step = readStep(r);
-                             if (!r.ok())
-                                 out.error = r.error();
-                             else
-                                 out.steps.push_back(step);
+                             if (auto e = readStepAt(element, path, k, source, out.steps)) out.error = std::move(*e);
                          }};
 }
 
@@ -107,13 +112,8 @@ Result<Chain> readChain(const json& doc, const std::string& source, StreamedStep
     }
     std::vector<Step> list;
     list.reserve(steps->size());
-    for (std::size_t k = 0; k < steps->size(); ++k) {
-        JsonPath at = path.element(k);
-        FieldReader r((*steps)[k], at, source);
-        Step step = readStep(r);
-        if (!r.ok()) return r.error();
-        list.push_back(step);
-    }
+    for (std::size_t k = 0; k < steps->size(); ++k)
+        if (auto e = readStepAt((*steps)[k], path, k, source, list)) return *e;
     return finish(Chain::make(std::move(name), std::move(list)));
 }
 

@@ -60,11 +60,22 @@ Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
     const std::int64_t scores = a * s * s * b / t;                   // one device's attention scores
     const double dh = double(h), ds = double(s), db = double(b), dt = double(t);
     Builder g{hw, {}, {}};
+    // Layer norm keeps its input for its backward; a dropout mask (one byte a value) is kept by its dropout alone; a
+    // residual add needs nothing. All three on the tensors tensor parallelism leaves whole.
+    auto layerNorm = [&](const std::string& id, const std::string& in) {
+        return g.add(id, {in}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
+    };
+    auto mask = [&](const std::string& id, const std::string& after) {
+        return g.add(id, {after}, shared, double(shared), double(shared), false);
+    };
+    auto residual = [&](const std::string& id, const std::string& a1, const std::string& a2) {
+        return g.add(id, {a1, a2}, shared * v, double(shared), 3.0 * double(shared * v), false);
+    };
     std::string x = g.add("embed", {}, shared * v, 0, double(shared * v), false);
     for (int l = 0; l < m.layers; ++l) {
         const std::string p = "l" + std::to_string(l) + ".";
         const double gemm = 2 * ds * db * dh * dh / dt; // an h x h projection on the device's share
-        auto ln1 = g.add(p + "ln1", {x}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
+        auto ln1 = layerNorm(p + "ln1", x);
         auto qkv = g.add(p + "qkv", {ln1}, 3 * sbh / t * v, 3 * gemm, double((sbh + 3 * sbh / t) * v), true);
         std::string av;
         if (m.flash_attention) {
@@ -83,18 +94,18 @@ Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
             av = g.add(p + "av", {attnDrop, qkv}, sbh / t * v, 2 * db * ds * ds * dh / dt,
                        double((scores + 2 * sbh / t) * v), true);
         }
-        auto projMask = g.add(p + "proj-mask", {av}, shared, double(shared), double(shared), false);
+        auto projMask = mask(p + "proj-mask", av);
         auto proj = g.add(p + "proj", {av, projMask}, shared * v, gemm, double((sbh / t + shared) * v + shared), true);
-        auto res1 = g.add(p + "residual1", {x, proj}, shared * v, double(shared), 3.0 * double(shared * v), false);
-        auto ln2 = g.add(p + "ln2", {res1}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
+        auto res1 = residual(p + "residual1", x, proj);
+        auto ln2 = layerNorm(p + "ln2", res1);
         auto fc1 = g.add(p + "fc1", {ln2}, 4 * sbh / t * v, 4 * gemm, double((sbh + 4 * sbh / t) * v), true);
         auto gelu = g.add(p + "gelu", {fc1}, 4 * sbh / t * v, 8.0 * double(4 * sbh / t), double(8 * sbh / t * v), true);
-        auto fcMask = g.add(p + "fc2-mask", {gelu}, shared, double(shared), double(shared), false);
+        auto fcMask = mask(p + "fc2-mask", gelu);
         auto fc2 =
             g.add(p + "fc2", {gelu, fcMask}, shared * v, 4 * gemm, double((4 * sbh / t + shared) * v + shared), true);
-        x = g.add(p + "residual2", {res1, fc2}, shared * v, double(shared), 3.0 * double(shared * v), false);
+        x = residual(p + "residual2", res1, fc2);
     }
-    auto lnf = g.add("final-ln", {x}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
+    auto lnf = layerNorm("final-ln", x);
     g.add("loss", {lnf}, 4, double(shared), double(shared * v), true);
     const std::string name = "transformer L" + std::to_string(m.layers) + " h" + std::to_string(h) + " a" +
                              std::to_string(a) + " s" + std::to_string(s) + " b" + std::to_string(b) +

@@ -68,10 +68,8 @@ public:
         tl.totals.channel_busy_s.assign(static_cast<std::size_t>(levels), 0.0);
         if (opt.intervals) tl.intervals.reserve(schedule.size());
         // Without transfers every event comes in time order: the ledger can sweep them as they come.
-        const bool transfers = std::any_of(schedule.begin(), schedule.end(), [](const Action& a) {
-            return a.kind == ActionKind::Write || a.kind == ActionKind::Read || a.kind == ActionKind::WriteTape ||
-                   a.kind == ActionKind::ReadTape;
-        });
+        const bool transfers =
+            std::any_of(schedule.begin(), schedule.end(), [](const Action& a) { return a.isTransfer(); });
         if (!transfers && !opt.tensors)
             ledger.stream(caps(), opt.memory_curve, tl, describer(), 2 * schedule.size() + 1); // a start, an end
         else
