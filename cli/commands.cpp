@@ -138,14 +138,15 @@ int cmdList(int argc, char** argv) {
         std::puts(jsonText(all).c_str());
         return Done;
     }
-    Table t({"scheduler", "model", "kind", "parameters", "description"});
+    Table t({"scheduler", "model", "kind", "parameters", "description", "source"});
     for (const auto& s : schedulers())
-        t.add({s.name, std::string(1, s.model), optimalityName(s.optimality), paramsText(s.params), s.description});
+        t.add({s.name, std::string(1, s.model), optimalityName(s.optimality), paramsText(s.params), s.description,
+               s.paper});
     std::puts("Chain schedulers (ckpt-chain files, and ckpt-graph files that are chains):\n");
     std::fputs(t.render().c_str(), stdout);
-    Table g({"scheduler", "kind", "parameters", "description"});
+    Table g({"scheduler", "kind", "parameters", "description", "source"});
     for (const auto& s : graphSchedulers())
-        g.add({s.name, optimalityName(s.optimality), paramsText(s.params), s.description});
+        g.add({s.name, optimalityName(s.optimality), paramsText(s.params), s.description, s.paper});
     std::puts("\nGraph schedulers (ckpt-graph files):\n");
     std::fputs(g.render().c_str(), stdout);
     Table p({"scheduler", "kind", "parameters", "description"});

@@ -21,7 +21,9 @@ struct Entry {
     QColor color;
     QCPScatterStyle::ScatterShape marker;
     Qt::PenStyle dash;
-    int custom = 0; // with ssCustom: 0 a pentagon, 1 a bow tie, 2 a hexagon, 3 a triangle pointing right
+    // With ssCustom: 0 a pentagon, 1 a bow tie, 2 a hexagon, 3 a triangle pointing right, 4 one pointing left, 5 an
+    // hourglass, 6 an octagon, 7 a pentagon point down, 8 a flat bar, 9 an arrow head pointing up.
+    int custom = 0;
 };
 
 // Chain schedulers first, then the graph schedulers; a name in both registries (store-all) has one look.
@@ -44,6 +46,13 @@ const Entry kTable[] = {
     {"checkmate", kVermillion, QCPScatterStyle::ssCustom, Qt::SolidLine},
     {"monet", kPurple, QCPScatterStyle::ssCustom, Qt::DashLine, 2},
     {"join-dp", kGreen, QCPScatterStyle::ssCustom, Qt::SolidLine, 3}, // branches meeting at a point
+    // The frameworks' policies (engine/schedulers/policies.h).
+    {"full-ac", kGrey, QCPScatterStyle::ssCustom, Qt::SolidLine, 4},
+    {"selective-ac", kGrey, QCPScatterStyle::ssCustom, Qt::DashLine, 5},
+    {"memory-budget", kPurplePink, QCPScatterStyle::ssCustom, Qt::SolidLine, 6},
+    {"min-cut", kPurplePink, QCPScatterStyle::ssCustom, Qt::DotLine, 7},
+    {"jax-policy", kSky, QCPScatterStyle::ssCustom, Qt::SolidLine, 8},
+    {"deepspeed-offload", kOrange, QCPScatterStyle::ssCustom, Qt::SolidLine, 9},
 };
 
 const Entry* entryOf(const std::string& name) {
@@ -152,6 +161,68 @@ QPainterPath bowTie() {
     return closedPath({{-3.2, -2.8}, {3.2, 2.8}, {3.2, -2.8}, {-3.2, 2.8}});
 }
 
+QPainterPath leftTriangle() {
+    return closedPath({{2.6, -3.2}, {-3.4, 0}, {2.6, 3.2}});
+}
+
+QPainterPath hourglass() {
+    return closedPath({{-2.8, -3.2}, {2.8, -3.2}, {-2.8, 3.2}, {2.8, 3.2}});
+}
+
+QPainterPath octagon() {
+    QPainterPath path;
+    for (int k = 0; k < 8; ++k) {
+        const QPointF p(3.3 * std::cos(M_PI / 8 + k * M_PI / 4), 3.3 * std::sin(M_PI / 8 + k * M_PI / 4));
+        k == 0 ? path.moveTo(p) : path.lineTo(p);
+    }
+    path.closeSubpath();
+    return path;
+}
+
+QPainterPath pentagonDown() {
+    QPainterPath path;
+    for (int k = 0; k < 5; ++k) {
+        const double a = M_PI / 2 + k * 2 * M_PI / 5;
+        const QPointF p(3.3 * std::cos(a), 3.3 * std::sin(a) - 0.4);
+        k == 0 ? path.moveTo(p) : path.lineTo(p);
+    }
+    path.closeSubpath();
+    return path;
+}
+
+QPainterPath bar() {
+    return closedPath({{-3.6, -1.6}, {3.6, -1.6}, {3.6, 1.6}, {-3.6, 1.6}});
+}
+
+QPainterPath arrowUp() {
+    return closedPath({{0, -3.6}, {3.2, 3}, {0, 1.2}, {-3.2, 3}});
+}
+
+QPainterPath customShape(int custom) {
+    switch (custom) {
+    case 1:
+        return bowTie();
+    case 2:
+        return hexagon();
+    case 3:
+        return rightTriangle();
+    case 4:
+        return leftTriangle();
+    case 5:
+        return hourglass();
+    case 6:
+        return octagon();
+    case 7:
+        return pentagonDown();
+    case 8:
+        return bar();
+    case 9:
+        return arrowUp();
+    default:
+        return pentagon();
+    }
+}
+
 } // namespace
 
 QPen schedulerPen(const SchedulerStyle& style, double width) {
@@ -164,10 +235,6 @@ QCPScatterStyle schedulerScatter(const SchedulerStyle& style, double size) {
     // The marker's outline is solid even when the line is dashed, so the shape stays readable. Hollow: a chart
     // that marks proven results fills them itself (tradeoffview.cpp).
     if (style.marker == QCPScatterStyle::ssCustom)
-        return QCPScatterStyle(style.custom == 1   ? bowTie()
-                               : style.custom == 2 ? hexagon()
-                               : style.custom == 3 ? rightTriangle()
-                                                   : pentagon(),
-                               QPen(style.color, 1.2), Qt::NoBrush, size);
+        return QCPScatterStyle(customShape(style.custom), QPen(style.color, 1.2), Qt::NoBrush, size);
     return QCPScatterStyle(style.marker, QPen(style.color, 1.2), Qt::NoBrush, size);
 }

@@ -267,6 +267,13 @@ void SchedulerPanel::buildForm() {
             w = edit;
             break;
         }
+        case ParamType::Text: {
+            auto* edit = new QLineEdit(QString::fromStdString(current), m_box);
+            connect(edit, &QLineEdit::editingFinished, this,
+                    [=] { store(p.name, edit->text().toStdString(), p.default_value); });
+            w = edit;
+            break;
+        }
         case ParamType::Choice: {
             auto* combo = new QComboBox(m_box);
             combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);

@@ -5,6 +5,7 @@
 #include "io/json_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace ckpt {
@@ -37,6 +38,14 @@ Result<Graph> readGraph(const nlohmann::json& doc, const std::string& source) {
         r.seconds("backward", n.backward, false);
         r.bytes("output_bytes", n.output_bytes);
         r.bytes("workspace_bytes", n.workspace_bytes, false);
+        r.string("op", n.op, false);
+        r.string("block", n.block, false);
+        if (const auto* f = r.find("flops", false)) {
+            if (!f->is_number() || !(f->get<double>() >= 0) || !std::isfinite(f->get<double>()))
+                r.setError(io::expected(source, at.member("flops"), "a number of operations >= 0", *f));
+            else
+                n.flops = f->get<double>();
+        }
         for (auto [key, flag] : {std::pair{"needs_inputs", &n.needs_inputs},
                                  {"needs_output", &n.needs_output},
                                  {"reversible", &n.reversible},
@@ -120,6 +129,9 @@ nlohmann::json graphToJson(const Graph& g) {
         if (n.needs_output) o["needs_output"] = true;
         if (n.reversible) o["reversible"] = true;
         if (n.in_place) o["in_place"] = true;
+        if (!n.op.empty()) o["op"] = n.op;
+        if (!n.block.empty()) o["block"] = n.block;
+        if (n.flops > 0) o["flops"] = n.flops;
         if (!n.alternatives.empty()) {
             nlohmann::json impls = nlohmann::json::array();
             for (const NodeImplementation& alt : n.alternatives) {

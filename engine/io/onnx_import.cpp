@@ -13,6 +13,7 @@
 #include "io/onnx_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -815,6 +816,8 @@ Result<OnnxImport> build(const onnx::ModelProto& model, const std::string& sourc
         if (b.dropped.count(int(k))) continue;
         keptBytes.push_back(b.keptWith[k]);
         nodes.push_back(std::move(b.nodes[k]));
+        nodes.back().op = b.ops[k];
+        nodes.back().flops = std::isfinite(b.flops[k]) && b.flops[k] > 0 ? b.flops[k] : 0;
         ops.push_back(b.ops[k]);
         flops.push_back(b.flops[k]);
         moved.push_back(b.bytes[k]);

@@ -75,7 +75,7 @@ struct OnnxInput {
 // What a dialog shows before importing: the file's data inputs (not its weights).
 Result<std::vector<OnnxInput>> onnxInputs(const std::string& path);
 
-// The graph file, with "comment" and, per node, its "op" and "flops" (informational: the graph reader ignores them).
+// The graph file, with "comment" and, per node, its "op" and "flops" (which the framework policies read).
 nlohmann::json onnxImportToJson(const OnnxImport& imported, const std::string& comment);
 
 } // namespace ckpt

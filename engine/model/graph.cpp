@@ -26,6 +26,7 @@ Result<Graph> Graph::build(std::string name, std::vector<GraphNode> nodes, std::
         if (auto e = whyBadSeconds(n.backward); !e.empty()) return fail(where() + "backward time" + e);
         if (n.output_bytes < 0) return fail(where() + "output_bytes must be >= 0");
         if (n.workspace_bytes < 0) return fail(where() + "workspace_bytes must be >= 0");
+        if (!(n.flops >= 0) || !std::isfinite(n.flops)) return fail(where() + "flops must be a finite number >= 0");
         std::set<std::string> implNames{"default"};
         for (const NodeImplementation& alt : n.alternatives) {
             const std::string at = where() + "implementation '" + alt.name + "': ";

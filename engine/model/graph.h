@@ -36,6 +36,13 @@ struct GraphNode {
     // Implementations besides the node's own (forward, backward, workspace_bytes above, named "default"): a plan may
     // pick one per node (GraphPlan::implementation); its output and what its backward needs are the same.
     std::vector<NodeImplementation> alternatives;
+    // What the node is, for the framework policies (schedulers/policies.h), which save or recompute by kind of
+    // operation and by block: `op` an operator name as ONNX or PyTorch spells it ("MatMul", "Softmax", "LayerNorm",
+    // "DropoutMask"...), `block` the layer it belongs to ("l3"; empty: none), `flops` its forward's floating-point
+    // operations (0: unknown). None of them changes what the simulator does.
+    std::string op;
+    std::string block;
+    double flops = 0;
     bool operator==(const GraphNode&) const = default;
 };
 

@@ -14,21 +14,25 @@ struct Builder {
     const Hardware& hw;
     std::vector<GraphNode> nodes;
     std::vector<GraphEdge> edges;
+    std::string block; // the layer the next nodes belong to
 
-    // A node of `bytes` output, whose forward does `flops` reading and writing `traffic` bytes.
-    std::string add(const std::string& id, const std::vector<std::string>& inputs, std::int64_t bytes, double flops,
-                    double traffic, bool needsInputs, bool needsOutput = false) {
+    // A node `op` of `bytes` output, whose forward does `flops` reading and writing `traffic` bytes.
+    std::string add(const std::string& id, const char* op, const std::vector<std::string>& inputs, std::int64_t bytes,
+                    double flops, double traffic, bool needsInputs, bool needsOutput = false) {
         GraphNode n;
-        n.id = id;
+        n.id = block.empty() ? id : block + "." + id;
+        n.op = op;
+        n.block = block;
+        n.flops = flops;
         n.output_bytes = bytes;
         n.forward = rooflineSeconds(flops, traffic, hw);
         n.backward = rooflineSeconds(2 * flops, 2 * traffic, hw);
         n.needs_inputs = needsInputs;
         n.needs_output = needsOutput;
-        nodes.push_back(n);
         for (const std::string& from : inputs)
-            edges.push_back(GraphEdge{from, id});
-        return id;
+            edges.push_back(GraphEdge{from, n.id});
+        nodes.push_back(std::move(n));
+        return nodes.back().id;
     }
 };
 
@@ -63,50 +67,53 @@ Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
     // Layer norm keeps its input for its backward; a dropout mask (one byte a value) is kept by its dropout alone; a
     // residual add needs nothing. All three on the tensors tensor parallelism leaves whole.
     auto layerNorm = [&](const std::string& id, const std::string& in) {
-        return g.add(id, {in}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
+        return g.add(id, "LayerNorm", {in}, shared * v, 5.0 * double(shared), 2.0 * double(shared * v), true);
     };
     auto mask = [&](const std::string& id, const std::string& after) {
-        return g.add(id, {after}, shared, double(shared), double(shared), false);
+        return g.add(id, "DropoutMask", {after}, shared, double(shared), double(shared), false);
     };
     auto residual = [&](const std::string& id, const std::string& a1, const std::string& a2) {
-        return g.add(id, {a1, a2}, shared * v, double(shared), 3.0 * double(shared * v), false);
+        return g.add(id, "Add", {a1, a2}, shared * v, double(shared), 3.0 * double(shared * v), false);
     };
-    std::string x = g.add("embed", {}, shared * v, 0, double(shared * v), false);
+    std::string x = g.add("embed", "Embedding", {}, shared * v, 0, double(shared * v), false);
     for (int l = 0; l < m.layers; ++l) {
-        const std::string p = "l" + std::to_string(l) + ".";
+        g.block = "l" + std::to_string(l);
         const double gemm = 2 * ds * db * dh * dh / dt; // an h x h projection on the device's share
-        auto ln1 = layerNorm(p + "ln1", x);
-        auto qkv = g.add(p + "qkv", {ln1}, 3 * sbh / t * v, 3 * gemm, double((sbh + 3 * sbh / t) * v), true);
+        auto ln1 = layerNorm("ln1", x);
+        auto qkv = g.add("qkv", "MatMul", {ln1}, 3 * sbh / t * v, 3 * gemm, double((sbh + 3 * sbh / t) * v), true);
         std::string av;
         if (m.flash_attention) {
             const std::int64_t stats = 4 * a * s * b / t; // fp32 row maxima and sums of the softmax
-            auto lse = g.add(p + "attn-stats", {qkv}, stats, 0, double(stats), false);
-            av = g.add(p + "attention", {qkv, lse}, sbh / t * v, 4 * db * ds * ds * dh / dt,
+            auto lse = g.add("attn-stats", "AttentionStats", {qkv}, stats, 0, double(stats), false);
+            av = g.add("attention", "Attention", {qkv, lse}, sbh / t * v, 4 * db * ds * ds * dh / dt,
                        double(4 * sbh / t * v + stats), true, true);
         } else {
-            auto qk = g.add(p + "qk", {qkv}, scores * v, 2 * db * ds * ds * dh / dt, double((2 * sbh / t + scores) * v),
-                            true);
-            auto softmax =
-                g.add(p + "softmax", {qk}, scores * v, 5.0 * double(scores), 2.0 * double(scores * v), false, true);
-            auto attnMask = g.add(p + "attn-mask", {softmax}, scores, double(scores), double(scores), false);
-            auto attnDrop = g.add(p + "attn-dropout", {softmax, attnMask}, scores * v, double(scores),
+            auto qk = g.add("qk", "BatchMatMul", {qkv}, scores * v, 2 * db * ds * ds * dh / dt,
+                            double((2 * sbh / t + scores) * v), true);
+            auto softmax = g.add("softmax", "Softmax", {qk}, scores * v, 5.0 * double(scores), 2.0 * double(scores * v),
+                                 false, true);
+            auto attnMask = g.add("attn-mask", "DropoutMask", {softmax}, scores, double(scores), double(scores), false);
+            auto attnDrop = g.add("attn-dropout", "Dropout", {softmax, attnMask}, scores * v, double(scores),
                                   double(scores * (2 * v + 1)), true);
-            av = g.add(p + "av", {attnDrop, qkv}, sbh / t * v, 2 * db * ds * ds * dh / dt,
+            av = g.add("av", "BatchMatMul", {attnDrop, qkv}, sbh / t * v, 2 * db * ds * ds * dh / dt,
                        double((scores + 2 * sbh / t) * v), true);
         }
-        auto projMask = mask(p + "proj-mask", av);
-        auto proj = g.add(p + "proj", {av, projMask}, shared * v, gemm, double((sbh / t + shared) * v + shared), true);
-        auto res1 = residual(p + "residual1", x, proj);
-        auto ln2 = layerNorm(p + "ln2", res1);
-        auto fc1 = g.add(p + "fc1", {ln2}, 4 * sbh / t * v, 4 * gemm, double((sbh + 4 * sbh / t) * v), true);
-        auto gelu = g.add(p + "gelu", {fc1}, 4 * sbh / t * v, 8.0 * double(4 * sbh / t), double(8 * sbh / t * v), true);
-        auto fcMask = mask(p + "fc2-mask", gelu);
-        auto fc2 =
-            g.add(p + "fc2", {gelu, fcMask}, shared * v, 4 * gemm, double((4 * sbh / t + shared) * v + shared), true);
-        x = residual(p + "residual2", res1, fc2);
+        auto projMask = mask("proj-mask", av);
+        auto proj =
+            g.add("proj", "MatMul", {av, projMask}, shared * v, gemm, double((sbh / t + shared) * v + shared), true);
+        auto res1 = residual("residual1", x, proj);
+        auto ln2 = layerNorm("ln2", res1);
+        auto fc1 = g.add("fc1", "MatMul", {ln2}, 4 * sbh / t * v, 4 * gemm, double((sbh + 4 * sbh / t) * v), true);
+        auto gelu =
+            g.add("gelu", "Gelu", {fc1}, 4 * sbh / t * v, 8.0 * double(4 * sbh / t), double(8 * sbh / t * v), true);
+        auto fcMask = mask("fc2-mask", gelu);
+        auto fc2 = g.add("fc2", "MatMul", {gelu, fcMask}, shared * v, 4 * gemm,
+                         double((4 * sbh / t + shared) * v + shared), true);
+        x = residual("residual2", res1, fc2);
     }
+    g.block.clear();
     auto lnf = layerNorm("final-ln", x);
-    g.add("loss", {lnf}, 4, double(shared), double(shared * v), true);
+    g.add("loss", "Loss", {lnf}, 4, double(shared), double(shared * v), true);
     const std::string name = "transformer L" + std::to_string(m.layers) + " h" + std::to_string(h) + " a" +
                              std::to_string(a) + " s" + std::to_string(s) + " b" + std::to_string(b) +
                              (t > 1 ? " t" + std::to_string(t) : "") + (m.sequence_parallel ? " sp" : "") +

@@ -110,8 +110,9 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
         run.available = run.message.empty();
         if (!run.available) return run;
     }
-    if (choice->graph && choice->graph->lacks) {
-        run.message = choice->graph->lacks(*problem.graph());
+    if (choice->graph) {
+        run.message = machineLacks(*choice->graph, hw);
+        if (run.message.empty() && choice->graph->lacks) run.message = choice->graph->lacks(*problem.graph());
         run.available = run.message.empty();
         if (!run.available) return run;
     }

@@ -8,6 +8,7 @@
 #include "schedulers/join_dp.h"
 #include "schedulers/lower_set_dp.h"
 #include "schedulers/monet.h"
+#include "schedulers/policies.h"
 #include "schedulers/reversible.h"
 #include "sim/graph_simulator.h"
 
@@ -34,10 +35,31 @@ GraphSchedulerInfo graphStoreAllScheduler() {
 
 const std::vector<GraphSchedulerInfo>& graphSchedulers() {
     static const std::vector<GraphSchedulerInfo> all = {
-        graphStoreAllScheduler(), chenSqrtScheduler(),  chenGreedyScheduler(), reversibleScheduler(), dtrScheduler(),
-        lowerSetDpScheduler(),    checkmateScheduler(), monetScheduler(),      joinDpScheduler(),
+        graphStoreAllScheduler(),
+        chenSqrtScheduler(),
+        chenGreedyScheduler(),
+        reversibleScheduler(),
+        dtrScheduler(),
+        lowerSetDpScheduler(),
+        checkmateScheduler(),
+        monetScheduler(),
+        joinDpScheduler(),
+        // The frameworks' policies (policies.h).
+        fullAcScheduler(),
+        selectiveAcScheduler(),
+        memoryBudgetScheduler(),
+        minCutScheduler(),
+        jaxPolicyScheduler(),
+        deepspeedOffloadScheduler(),
     };
     return all;
+}
+
+std::string machineLacks(const GraphSchedulerInfo& s, const Hardware& hw) {
+    if (hw.levelCount() >= s.min_levels) return {};
+    return "needs " + std::to_string(s.min_levels) +
+           " memory levels (it writes outputs to a slower level); the machine '" + hw.name() + "' has " +
+           std::to_string(hw.levelCount());
 }
 
 const GraphSchedulerInfo* findGraphScheduler(const std::string& name) {
@@ -58,6 +80,7 @@ Result<GraphPlan> solveGraph(const std::string& name, const Graph& graph, const 
     if (request.budget_bytes < 0) return fail("the budget cannot be negative");
     auto params = checkParams(name, s->params, request.params);
     if (!params) return params.errorValue();
+    if (auto why = machineLacks(*s, hw); !why.empty()) return fail(name + ": " + why);
     auto plan = s->solve(graph, hw, *params, GraphSolveContext{request.budget_bytes, request.cancel});
     if (!plan) return plan;
     plan->scheduler = name;

@@ -29,7 +29,11 @@ struct GraphSchedulerInfo {
     // Why the scheduler cannot plan this graph at all (join-dp: not a join), or empty; unset: it plans every graph.
     // Front ends show such a scheduler as "n/a" with the reason, as for a machine that lacks a level.
     std::function<std::string(const Graph&)> lacks;
+    int min_levels = 1; // memory levels the machine must have (2: it writes outputs to a slower level)
 };
+
+// Why `hw` cannot run the scheduler (it lacks the level it writes to), or empty: shown as "n/a", as for chains.
+std::string machineLacks(const GraphSchedulerInfo& scheduler, const Hardware& hw);
 
 const std::vector<GraphSchedulerInfo>& graphSchedulers();
 const GraphSchedulerInfo* findGraphScheduler(const std::string& name);

@@ -117,6 +117,11 @@ Result<std::string> checkValue(const std::string& scheduler, const ParamSpec& p,
                                               " and " + formatBytes(p.max)))
                    : Result<std::string>(std::to_string(*b));
     }
+    case ParamType::Text:
+        if (double(value.size()) > p.max)
+            return fail(where + "at most " + formatNumber(p.max, 12) + " characters, got " +
+                        std::to_string(value.size()));
+        return value;
     case ParamType::Choice:
         for (const auto& c : p.choices)
             if (c == value) return value;

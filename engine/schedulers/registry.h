@@ -15,7 +15,7 @@
 
 namespace ckpt {
 
-enum class ParamType { Int, Real, Bytes, Choice };
+enum class ParamType { Int, Real, Bytes, Choice, Text }; // Text: free text of at most `max` characters
 enum class Optimality { Baseline, Optimal, Approximate, Heuristic };
 const char* optimalityName(Optimality o);
 

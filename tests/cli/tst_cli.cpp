@@ -124,6 +124,15 @@ private slots:
         // ckpt list names it.
         Output list = ckptRun({"list"});
         QVERIFY(list.out.contains("gpipe"));
+        // The frameworks' policies, each with its source.
+        for (const char* line :
+             {"full-ac", "selective-ac", "memory-budget", "min-cut", "jax-policy", "deepspeed-offload"}) {
+            const QByteArray row = list.out.mid(list.out.indexOf(QByteArray("\n") + line + " "));
+            const QByteArray first = row.mid(1, row.indexOf('\n', 1));
+            QVERIFY2(first.contains("Korthikanti") || first.contains("PyTorch") || first.contains("JAX") ||
+                         first.contains("DeepSpeed"),
+                     first.constData());
+        }
     }
 
     void layoutPacksAGraphPlan() {

@@ -161,6 +161,12 @@ private slots:
                                     << R"({"nodes": [{"id": "a", "forward": 1, "output_bytes": 1,
             "reversible": "yes"}]})"
                                     << "nodes[0].reversible: expected true or false";
+        QTest::newRow("graph flops") << "graph"
+                                     << R"({"nodes": [{"id": "a", "forward": 1, "output_bytes": 1, "flops": -5}]})"
+                                     << "nodes[0].flops: expected a number of operations >= 0";
+        QTest::newRow("graph op") << "graph"
+                                  << R"({"nodes": [{"id": "a", "forward": 1, "output_bytes": 1, "op": 3}]})"
+                                  << "nodes[0].op: expected";
     }
     void fieldsOfTheWrongTypeNameTheirPath() {
         QFETCH(QString, kind);

@@ -112,6 +112,17 @@ private slots:
         QCOMPARE(j["nodes"][1]["in_place"], nlohmann::json(true));
         auto again = graphFromJson(j, "s");
         QVERIFY(again.ok() && again->nodes() == small.nodes());
+        // What the framework policies read: op, block and flops, written where set and read back.
+        GraphNode mm = node("mm");
+        mm.op = "MatMul", mm.block = "l0", mm.flops = 2.5e9;
+        Graph tagged = *Graph::make("t", {mm, node("relu")}, {{"mm", "relu"}});
+        const nlohmann::json jt = graphToJson(tagged);
+        QCOMPARE(jt["nodes"][0]["op"], nlohmann::json("MatMul"));
+        QCOMPARE(jt["nodes"][0]["flops"], nlohmann::json(2.5e9));
+        QVERIFY(!jt["nodes"][1].contains("op") && !jt["nodes"][1].contains("block") &&
+                !jt["nodes"][1].contains("flops"));
+        auto tagBack = graphFromJson(jt, "t");
+        QVERIFY(tagBack.ok() && tagBack->nodes() == tagged.nodes());
         const std::string e = problemWith(R"({"format":"ckpt-graph","version":1,"nodes":[{"id":"a","forward":1,
                                  "output_bytes":8,"in_place":"yes"}]})");
         QVERIFY2(e.find("nodes[0].in_place") != std::string::npos && e.find("true or false") != std::string::npos,

@@ -142,6 +142,12 @@ private slots:
 
     void everySchedulerOnSmallGraphs() {
         for (const GraphSchedulerInfo& s : graphSchedulers()) {
+            if (s.min_levels > 1) { // offloads: on one level it is "n/a", saying why (tst_policies runs it on two)
+                QVERIFY(!machineLacks(s, Hardware::unbounded()).empty());
+                continue;
+            }
+            // The frameworks' per-block checkpointing recomputes whatever the budget, as the frameworks do.
+            const bool alwaysRecomputes = s.name == "full-ac" || s.name == "jax-policy";
             int feasibleRuns = 0;
             for (unsigned seed = 1; seed <= 8; ++seed) {
                 Graph g = test::smallRandomGraph(4 + int(seed % 4), seed * 31);
@@ -166,13 +172,14 @@ private slots:
                     auto opt = test::exhaustiveGraphOptimum(g, req.budget_bytes);
                     QVERIFY(opt.feasible);
                     QVERIFY2(opt.time <= tl.totals.makespan_s + 1e-9, s.name.c_str());
-                    if (fraction == 1.0 && s.name != "reversible" && s.name != "chen-sqrt")
+                    if (fraction == 1.0 && s.name != "reversible" && s.name != "chen-sqrt" && !alwaysRecomputes)
                         QVERIFY2(tl.totals.makespan_s == storeAllTime(g),
                                  s.name.c_str()); // enough memory: nothing recomputed
                     ++feasibleRuns;
                 }
             }
-            QVERIFY2(feasibleRuns > 0 || s.name == "join-dp", s.name.c_str()); // these graphs are no joins: tst_join_dp
+            QVERIFY2(feasibleRuns > 0 || s.name == "join-dp" || s.name == "selective-ac",
+                     s.name.c_str()); // no joins (tst_join_dp), no attention (tst_policies)
         }
     }
 
