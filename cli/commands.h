@@ -12,6 +12,7 @@ int cmdBench(int argc, char** argv);
 int benchGraphs(const class Args& args); // cli/bench_graphs.cpp: ckpt bench --graphs
 int benchImport(const class Args& args); // cli/bench_import.cpp: ckpt bench --onnx
 int cmdGenerate(int argc, char** argv);  // cli/generate.cpp
+int cmdReproduce(int argc, char** argv); // cli/reproduce.cpp
 int cmdImport(int argc, char** argv);    // cli/import.cpp: an ONNX model as a graph or a chain
 int cmdTrain(int argc, char** argv);     // cli/train.cpp: the real RNN trainer (engine/trainer)
 int cmdPipeline(int argc, char** argv);  // cli/pipeline.cpp: GPipe, a chain over devices in a line

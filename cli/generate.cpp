@@ -22,7 +22,9 @@ int generateTransformer(const Args& args) {
         !wholeNumber(args, "batch", 1, batch, 1'000'000) ||
         !wholeNumber(args, "tensor-parallel", 1, m.tensor_parallel, 100'000))
         return BadInput;
-    m.hidden = hidden, m.heads = heads, m.seq = seq, m.batch = batch;
+    int vocab = 0;
+    if (args.has("vocab") && !wholeNumber(args, "vocab", 1, vocab, 100'000'000)) return BadInput;
+    m.hidden = hidden, m.heads = heads, m.seq = seq, m.batch = batch, m.vocab = vocab;
     m.sequence_parallel = args.has("sequence-parallel");
     m.flash_attention = args.has("flash-attention");
     const std::string dtype = args.value("dtype", "bf16");
@@ -54,7 +56,7 @@ int cmdGenerate(int argc, char** argv) {
     Args args;
     if (!args.parse(argc, argv, 2, {"sequence-parallel", "flash-attention"},
                     {"kind", "nodes", "seed", "width", "out", "layers", "hidden", "heads", "seq", "batch", "dtype",
-                     "tensor-parallel", "hardware"})) {
+                     "tensor-parallel", "hardware", "vocab"})) {
         complain("generate: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

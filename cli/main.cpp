@@ -31,7 +31,8 @@ usage:
   ckpt figure SPEC.json --out FILE.(pdf|svg|png) [--dpi N] [--data DIR]
   ckpt generate [--kind random-dag|join|linear] [--nodes N] [--seed S] [--width W] --out GRAPH.json
   ckpt generate --kind transformer [--layers L] [--hidden H] [--heads A] [--seq S] [--batch B] [--dtype bf16|fp16|fp32]
-             [--tensor-parallel T] [--sequence-parallel] [--flash-attention] [--hardware HW] --out GRAPH.json
+             [--tensor-parallel T] [--sequence-parallel] [--flash-attention] [--vocab V] [--hardware HW] --out GRAPH.json
+  ckpt reproduce korthikanti2022 [--hardware HW] [--json]
   ckpt import MODEL.onnx [--batch N] [--input NAME=1x3x224x224]... [--dtype fp32|fp16|bf16] [--hardware HW]
              [--out NET.ckpt-graph.json] [--as-chain] [--strict]
   ckpt bench [--steps N] [--slots S] [--repeat K] [--rotor-steps N] [--rotor-reference] [--json]
@@ -101,6 +102,7 @@ int dispatch(int argc, char** argv) {
     if (cmd == "compare") return cmdCompare(argc, argv);
     if (cmd == "bench") return cmdBench(argc, argv);
     if (cmd == "generate") return cmdGenerate(argc, argv);
+    if (cmd == "reproduce") return cmdReproduce(argc, argv);
     if (cmd == "import") return cmdImport(argc, argv);
     if (cmd == "train") return cmdTrain(argc, argv);
     if (cmd == "explain") return cmdExplain(argc, argv);

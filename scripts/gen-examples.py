@@ -526,6 +526,15 @@ def transformer_graph():
         h = g.gelu(p + "gelu", g.matmul(p + "ffn1", [g.layernorm(p + "ln2", x)], 2 * B * S * d * ffn, (S, ffn)))
         x = g.add(p + "add2", g.matmul(p + "ffn2", [h], 2 * B * S * ffn * d, (S, d)), x)
     g.layernorm("ln_f", x)
+    # What the framework policies read (engine/schedulers/policies.h): each node's operator and its block.
+    kinds = {"ln1": "LayerNorm", "ln2": "LayerNorm", "ln_f": "LayerNorm", "qkv": "MatMul", "scores": "BatchMatMul",
+             "softmax": "Softmax", "context": "BatchMatMul", "proj": "MatMul", "add1": "Add", "add2": "Add",
+             "ffn1": "MatMul", "gelu": "Gelu", "ffn2": "MatMul", "input": "Input"}
+    for node in g.nodes:
+        block, _, name = node["id"].rpartition(".")
+        node["op"] = kinds[name]
+        if block:
+            node["block"] = block
     gflop = total_flops(g, ("qkv", "scores", "context", "proj", "ffn")) / 1e9
     comment = graph_comment(g, (
         f"A stack of {layers} pre-LN transformer encoder blocks, d={d}, {heads} heads of {d // heads}, sequence {S}, "

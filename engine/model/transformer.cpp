@@ -75,7 +75,16 @@ Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
     auto residual = [&](const std::string& id, const std::string& a1, const std::string& a2) {
         return g.add(id, "Add", {a1, a2}, shared * v, double(shared), 3.0 * double(shared * v), false);
     };
-    std::string x = g.add("embed", "Embedding", {}, shared * v, 0, double(shared * v), false);
+    std::string x;
+    if (m.vocab > 0) {
+        // The lookup and its dropout as one node: its backward reads the token ids and the mask.
+        auto tokens = g.add("tokens", "Input", {}, s * b * 8, 0, double(s * b * 8), false);
+        auto embedMask = mask("embed-mask", tokens);
+        x = g.add("embed", "Gather", {tokens, embedMask}, shared * v, double(shared), double(shared * (2 * v + 1)),
+                  true);
+    } else {
+        x = g.add("embed", "Embedding", {}, shared * v, 0, double(shared * v), false);
+    }
     for (int l = 0; l < m.layers; ++l) {
         g.block = "l" + std::to_string(l);
         const double gemm = 2 * ds * db * dh * dh / dt; // an h x h projection on the device's share
@@ -113,7 +122,14 @@ Result<Graph> transformerGraph(const TransformerShape& m, const Hardware& hw) {
     }
     g.block.clear();
     auto lnf = layerNorm("final-ln", x);
-    g.add("loss", "Loss", {lnf}, 4, double(shared), double(shared * v), true);
+    if (m.vocab > 0) {
+        const std::int64_t logits = s * b * m.vocab / t * 4; // fp32, as the vocabulary-parallel cross entropy keeps
+        auto out = g.add("logits", "MatMul", {lnf}, logits, 2 * ds * db * dh * double(m.vocab) / dt,
+                         double(sbh * v + logits), true);
+        g.add("loss", "Loss", {out}, 4, 5.0 * double(logits / 4), double(logits), true);
+    } else {
+        g.add("loss", "Loss", {lnf}, 4, double(shared), double(shared * v), true);
+    }
     const std::string name = "transformer L" + std::to_string(m.layers) + " h" + std::to_string(h) + " a" +
                              std::to_string(a) + " s" + std::to_string(s) + " b" + std::to_string(b) +
                              (t > 1 ? " t" + std::to_string(t) : "") + (m.sequence_parallel ? " sp" : "") +

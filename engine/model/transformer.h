@@ -30,6 +30,10 @@ struct TransformerShape {
     // bytes in fp32, a node of their own), and regenerates the dropout mask from its seed. A layer then keeps
     // 34sbh + 4asb bytes (the s^2 terms gone), over t with tensor parallelism as above.
     bool flash_attention = false;
+    // The vocabulary (0: none). With one, the graph starts from the token ids (8 bytes each), looks up their
+    // embeddings (split over t, gathered) with a dropout, and ends with the output projection to the vocabulary (split
+    // over t) and the cross entropy, which keeps its fp32 logits for the backward: the paper's 4sbv/t bytes.
+    std::int64_t vocab = 0;
 };
 
 // The graph of one device's share, its times from the roofline of `hw` (level 0's flops and read bandwidth; a

@@ -629,7 +629,8 @@ Error cancelled(const std::string& name) {
     return fail(name + ": cancelled");
 }
 
-// The first candidate (in order) that fits and is fastest; infeasible with the least peak of them all otherwise.
+// The first candidate (what the parameters say) when it fits; else, searching, the fastest of the others that fits
+// (the lower peak among equals); infeasible with the least peak of them all otherwise.
 template <class Make>
 Result<GraphPlan> bestOf(const std::string& name, const Hardware& hw, const GraphSolveContext& ctx, int count,
                          bool search, Make make) {
@@ -643,6 +644,10 @@ Result<GraphPlan> bestOf(const std::string& name, const Hardware& hw, const Grap
         if (b->peak < 0) return fail(name + ": internal error: its plan does not validate");
         if (leanest < 0 || b->peak < leanest) leanest = b->peak;
         if (limit > 0 && b->peak > limit) continue;
+        if (k == 0) {
+            best = std::move(*b);
+            break;
+        }
         if (!best || b->plan.predicted_makespan_s < best->plan.predicted_makespan_s * (1 - 1e-12) ||
             (b->plan.predicted_makespan_s <= best->plan.predicted_makespan_s * (1 + 1e-12) && b->peak < best->peak))
             best = std::move(*b);

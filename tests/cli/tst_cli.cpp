@@ -438,6 +438,47 @@ private slots:
         };
         const double sbh = 64.0 * 2 * 256, as2b = 8.0 * 64 * 64 * 2;
         QCOMPARE(held("3") - held("2"), 34 * sbh / 4 + 5 * as2b / 4);
+        // --vocab V adds the token ids (8 bytes each), the embedding's dropout mask (sbh/t bytes with sequence
+        // parallelism) and the cross entropy's fp32 logits (4sbV/t), and nothing else.
+        Output vocab = ckptRun({"generate",    "--kind",
+                                "transformer", "--layers",
+                                "2",           "--hidden",
+                                "256",         "--heads",
+                                "8",           "--seq",
+                                "64",          "--batch",
+                                "2",           "--tensor-parallel",
+                                "4",           "--sequence-parallel",
+                                "--vocab",     "1000",
+                                "--out",       path("trv.json")});
+        QVERIFY2(vocab.code == 0, vocab.err.constData());
+        Output solved = ckptRun({"solve", path("trv.json"), "--scheduler", "store-all", "--json"});
+        QVERIFY2(solved.code == 0, solved.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(solved.out).object()["held_after_forward_bytes"].toDouble() - held("2"),
+                 8.0 * 64 * 2 + sbh / 4 + 4.0 * 64 * 2 * 1000 / 4);
+    }
+
+    // ckpt reproduce korthikanti2022: every model's layer memory equals the paper's closed forms, and the
+    // overheads come in the paper's order (full recomputation above selective, selective above nothing).
+    void reproducesKorthikanti() {
+        Output o = ckptRun({"reproduce", "korthikanti2022", "--json"});
+        QVERIFY2(o.code == 0, o.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(o.out).object();
+        QVERIFY(j["closed_forms_equal"].toBool());
+        const QJsonArray models = j["models"].toArray();
+        QCOMPARE(models.size(), 4);
+        for (const auto& m : models) {
+            for (const auto& row : m.toObject()["memory"].toArray())
+                QCOMPARE(row.toObject()["simulated_bytes"].toDouble(), row.toObject()["closed_form_bytes"].toDouble());
+            std::map<QString, double> overhead;
+            for (const auto& row : m.toObject()["time"].toArray())
+                overhead[row.toObject()["technique"].toString()] = row.toObject()["overhead"].toDouble();
+            QVERIFY(overhead["full recompute"] > overhead["selective recompute"]);
+            QVERIFY(overhead["selective recompute"] > 0);
+            QVERIFY(overhead["selective + sequence"] < overhead["selective recompute"]);
+        }
+        Output bad = ckptRun({"reproduce", "someone2023"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("korthikanti2022"), bad.err.constData());
     }
 
     void graphsSolveWriteAPlanAndReplayIt() {
