@@ -31,7 +31,7 @@ int cmdExplain(int argc, char** argv) {
         return exitCodeOf(run);
     }
     const Plan* plan = run.chainPlan();
-    const Chain* chain = problem->chain();
+    const Chain* chain = problem->schedulingChain();
     if (!plan || !chain) {
         complain("explain: narrates chain plans; " + args.positional()[0] + " is a graph that is not a chain");
         return BadInput;

@@ -30,7 +30,7 @@ int cmdLayout(int argc, char** argv) {
     }
     const Plan* plan = run.chainPlan();
     const GraphPlan* graphPlan = run.graphPlan();
-    const Chain* chain = solved->problem.chain();
+    const Chain* chain = solved->problem.schedulingChain();
     const Graph* graph = solved->problem.graph();
     std::vector<TensorLife> lives;
     SimOptions opt;

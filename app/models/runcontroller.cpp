@@ -361,7 +361,7 @@ void RunController::prepare(const std::string& scheduler, const std::map<std::st
     if (isPreparing() && m_preparedInputs == in) return; // already under way
     if (m_prepareStop) *m_prepareStop = true;
     const SchedulerInfo* info = findScheduler(scheduler);
-    if (!info || !info->table_budgets || !m_doc->problem().chain()) { // nothing it could keep
+    if (!info || !info->table_budgets || !m_doc->problem().schedulingChain()) { // nothing it could keep
         m_preparing = {};
         m_preparedInputs = {};
         return;

@@ -273,7 +273,13 @@ void MainWindow::showShownRun() {
     // The sweep diagram is drawn from a chain plan's steps (it ignores other runs); the graph view colours a graph's
     // nodes (it has no graph for a chain).
     m_sweep->blockSignals(true); // the views below are not yet on the new run
-    m_sweep->setRun(run, m_doc->chain(), hw);
+    // A chain plan on a graph runs on the chain the graph converts to (itself, or its segments).
+    std::optional<Chain> graphChain;
+    if (m_doc->isGraph()) {
+        const Problem problem = m_doc->problem();
+        if (problem.schedulingChain()) graphChain = *problem.schedulingChain();
+    }
+    m_sweep->setRun(run, graphChain ? *graphChain : m_doc->chain(), hw);
     m_sweep->blockSignals(false);
     const Chain chain = m_doc->chain();
     m_heldNow->setRun(run, m_doc->isGraph() ? nullptr : &chain, hw);
@@ -301,9 +307,12 @@ void MainWindow::refreshLayout() {
     const Chain chain = m_doc->chain();
     std::optional<Graph> graph;
     if (m_doc->isGraph()) graph = m_doc->graph();
-    // A chain scheduler's plan on a graph that is a chain runs on the chain it converts to.
+    // A chain scheduler's plan on a graph runs on the chain it converts to (itself, or its segments).
     std::optional<Chain> graphChain;
-    if (graph && graph->isChain()) graphChain = graph->toChain();
+    if (graph) {
+        const Problem problem(*graph);
+        if (problem.schedulingChain()) graphChain = *problem.schedulingChain();
+    }
     m_layoutView->setRun(m_runs->shownRun(), graph ? (graphChain ? &*graphChain : nullptr) : &chain, m_doc->hardware(),
                          graph ? &*graph : nullptr);
     m_layoutStale = false;

@@ -14,13 +14,13 @@ bool isInput(const Graph& g, int v) {
 
 } // namespace
 
-Result<Chain> segmentChain(const Graph& g) {
+std::vector<int> chainSegments(const Graph& g) {
     const auto& order = g.topologicalOrder();
-    if (order.empty()) return fail(g.name() + ": the graph has no nodes");
+    if (order.empty()) return {};
     // Graph inputs are the chain's x_0, held from start to end: one that later segments read (an RNN's sequence, an
     // attention mask) splits nothing, and is no later segment's tape.
     std::vector<int> seg = segmentsAt(g, graphSeparators(g, true));
-    int count = seg[std::size_t(order.back())] + 1;
+    const int count = seg[std::size_t(order.back())] + 1;
     // Segments of graph inputs alone (sources of forward 0) join the first segment that computes.
     int lead = 0;
     for (bool inputsOnly = true; inputsOnly && lead + 1 < count;) {
@@ -30,7 +30,25 @@ Result<Chain> segmentChain(const Graph& g) {
     }
     for (int& s : seg)
         s = std::max(0, s - lead);
-    count -= lead;
+    return seg;
+}
+
+std::vector<int> segmentExits(const Graph& g) {
+    const std::vector<int> seg = chainSegments(g);
+    std::vector<int> exits;
+    for (int v : g.topologicalOrder()) {
+        const auto k = std::size_t(seg[std::size_t(v)]);
+        if (k >= exits.size()) exits.resize(k + 1, -1);
+        exits[k] = v;
+    }
+    return exits;
+}
+
+Result<Chain> segmentChain(const Graph& g) {
+    const auto& order = g.topologicalOrder();
+    if (order.empty()) return fail(g.name() + ": the graph has no nodes");
+    std::vector<int> seg = chainSegments(g);
+    const int count = seg[std::size_t(order.back())] + 1;
     if (count < 2)
         return fail(g.name() + ": no articulation point splits the graph (every node lies beside a skip edge): it is " +
                     "one segment, not a chain of them");

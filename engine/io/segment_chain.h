@@ -15,5 +15,9 @@ namespace ckpt {
 
 // Fails when the graph has no articulation point (one segment: nothing for a chain scheduler to choose).
 Result<Chain> segmentChain(const Graph& graph);
+// The chain step (0-based segment) of every node, as segmentChain cuts them.
+std::vector<int> chainSegments(const Graph& graph);
+// The last node of each segment in topological order: the node whose output is the chain's state after that step.
+std::vector<int> segmentExits(const Graph& graph);
 
 } // namespace ckpt

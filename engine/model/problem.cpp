@@ -1,17 +1,24 @@
 #include "model/problem.h"
 
+#include "io/segment_chain.h"
+
 namespace ckpt {
 
 Problem::Problem(Chain chain) : m_problem(std::move(chain)) {}
 
 Problem::Problem(Graph graph) : m_problem(std::move(graph)) {
     const Graph& g = std::get<Graph>(m_problem);
-    if (g.isChain()) m_graphChain = g.toChain();
+    if (g.isChain()) {
+        m_graphChain = g.toChain();
+    } else if (auto c = segmentChain(g)) {
+        m_graphChain = std::move(*c);
+        m_segments = true;
+    }
 }
 
 const Chain* Problem::chain() const {
     if (const Chain* c = std::get_if<Chain>(&m_problem)) return c;
-    return m_graphChain ? &*m_graphChain : nullptr;
+    return m_graphChain && !m_segments ? &*m_graphChain : nullptr;
 }
 
 const std::string& Problem::name() const {

@@ -1,5 +1,7 @@
 #include "run/node_fates.h"
 
+#include "io/segment_chain.h"
+
 #include <algorithm>
 
 namespace ckpt {
@@ -20,17 +22,29 @@ const char* nodeFateName(NodeFate fate) {
     return "neutral";
 }
 
+namespace {
+
+// The node whose output is a chain plan's state after each step: the i-th in topological order on a graph that is a
+// chain, the last node of segment i on a graph run as its segments (io/segment_chain.h).
+std::vector<int> stepNodes(const Graph& graph) {
+    return graph.isChain() ? graph.topologicalOrder() : segmentExits(graph);
+}
+
+} // namespace
+
 int nodeOfIndex(const Graph& graph, const Run& run, int index) {
     const int n = graph.size();
     if (!run.chainPlan()) return index >= 0 && index < n ? index : -1;
-    return index >= 1 && index <= n ? graph.topologicalOrder()[std::size_t(index - 1)] : -1;
+    const std::vector<int> steps = stepNodes(graph);
+    return index >= 1 && index <= int(steps.size()) ? steps[std::size_t(index - 1)] : -1;
 }
 
 int indexOfNode(const Graph& graph, const Run& run, int node) {
     if (node < 0 || node >= graph.size()) return -1;
     if (!run.chainPlan()) return node;
-    const auto& order = graph.topologicalOrder();
-    return int(std::find(order.begin(), order.end(), node) - order.begin()) + 1;
+    const std::vector<int> steps = stepNodes(graph);
+    auto it = std::find(steps.begin(), steps.end(), node);
+    return it == steps.end() ? -1 : int(it - steps.begin()) + 1;
 }
 
 std::vector<NodeFate> nodeFates(const Graph& graph, const Run& run) {
@@ -39,15 +53,20 @@ std::vector<NodeFate> nodeFates(const Graph& graph, const Run& run) {
     if (!run.timeline) return out;
     std::vector<int> computes(n, 0);
     std::vector<bool> recomputed(n, false), freedEarly(n, false), offloaded(n, false);
+    const std::vector<int> steps = run.chainPlan() ? stepNodes(graph) : std::vector<int>();
+    auto nodeOf = [&](int index) {
+        if (!run.chainPlan()) return index >= 0 && std::size_t(index) < n ? index : -1;
+        return index >= 1 && index <= int(steps.size()) ? steps[std::size_t(index - 1)] : -1;
+    };
     for (const Interval& iv : run.timeline->intervals) {
         if (iv.kind == IntervalKind::Write) {
             // A chain's state x_0 is the input, no node's output.
-            const int v = nodeOfIndex(graph, run, iv.index);
+            const int v = nodeOf(iv.index);
             if (v >= 0) offloaded[std::size_t(v)] = true;
             continue;
         }
         if (iv.lane != 0 || iv.kind == IntervalKind::Backward) continue;
-        const int v = nodeOfIndex(graph, run, iv.index);
+        const int v = nodeOf(iv.index);
         if (v < 0) continue;
         ++computes[std::size_t(v)];
         if (iv.kind == IntervalKind::Recompute) recomputed[std::size_t(v)] = true;

@@ -34,12 +34,12 @@ Result<std::string> planText(const Run& run, const Problem& problem, PlanFormat 
         return fail("there is no plan to export: " + (run.message.empty() ? "run a scheduler first" : run.message));
     const Plan* chainPlan = run.chainPlan();
     const GraphPlan* graphPlan = run.graphPlan();
-    if (chainPlan ? !problem.chain() : !problem.graph())
+    if (chainPlan ? !problem.schedulingChain() : !problem.graph())
         return fail("the plan of " + run.scheduler + " is not a plan of " + problem.name());
     if (format == PlanFormat::Json) {
         try {
-            nlohmann::json doc =
-                chainPlan ? planToJson(*chainPlan, *problem.chain()) : graphPlanToJson(*graphPlan, *problem.graph());
+            nlohmann::json doc = chainPlan ? planToJson(*chainPlan, *problem.schedulingChain())
+                                           : graphPlanToJson(*graphPlan, *problem.graph());
             return jsonToText(doc);
         } catch (const std::exception& e) {
             return fail(std::string("the plan does not write as JSON: ") + e.what());

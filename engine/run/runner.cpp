@@ -39,10 +39,10 @@ void simulateInto(Run& run, const Problem& problem, const Hardware& hw, bool tot
     opt.budget_bytes = run.budget_bytes;
     opt.memory_curve = opt.intervals = !totalsOnly;
     if (const Plan* p = run.chainPlan()) {
-        if (!problem.chain())
+        if (!problem.schedulingChain())
             return takeTimeline(
                 run, fail("a chain plan needs a chain, and " + problem.name() + " is a graph that is not one"), t0);
-        return takeTimeline(run, simulate(*problem.chain(), hw, p->actions, opt), t0);
+        return takeTimeline(run, simulate(*problem.schedulingChain(), hw, p->actions, opt), t0);
     }
     if (!problem.graph())
         return takeTimeline(run, fail("a graph plan needs a graph, and " + problem.name() + " is a chain"), t0);
@@ -104,8 +104,8 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
     }
     if (choice->chain) {
         run.message = machineLacks(*choice->chain, hw);
-        if (run.message.empty() && problem.chain() && problem.chain()->memoryModel() == MemoryModel::RotorPaper &&
-            !choice->chain->paper_model)
+        if (run.message.empty() && problem.schedulingChain() &&
+            problem.schedulingChain()->memoryModel() == MemoryModel::RotorPaper && !choice->chain->paper_model)
             run.message = "plans in this program's memory model; the chain counts memory as the rotor paper does";
         run.available = run.message.empty();
         if (!run.available) return run;
@@ -119,7 +119,7 @@ Run runScheduler(const std::string& scheduler, const Problem& problem, const Har
     return guarded(std::move(run), [&](Run& r) {
         auto t0 = std::chrono::steady_clock::now();
         const bool planned = choice->graph ? takePlan(r, solveGraph(scheduler, *problem.graph(), hw, request), t0)
-                                           : takePlan(r, solve(scheduler, *problem.chain(), hw, request), t0);
+                                           : takePlan(r, solve(scheduler, *problem.schedulingChain(), hw, request), t0);
         if (planned) simulateInto(r, problem, hw, request.totals_only);
     });
 }
@@ -130,7 +130,7 @@ PreparedTables prepareTables(const std::string& scheduler, const Problem& proble
     PreparedTables out;
     const auto t0 = std::chrono::steady_clock::now();
     const SchedulerInfo* info = findScheduler(scheduler);
-    const Chain* chain = problem.chain();
+    const Chain* chain = problem.schedulingChain();
     if (!info || !info->table_budgets || !chain || !machineLacks(*info, hw).empty()) return out;
     if (chain->memoryModel() == MemoryModel::RotorPaper && !info->paper_model) return out;
     auto checked = checkParams(scheduler, info->params, params);

@@ -5,14 +5,16 @@ namespace ckpt {
 Result<SchedulerChoice> findSchedulerFor(const std::string& name, const Problem& problem) {
     SchedulerChoice choice;
     if (problem.isGraph()) choice.graph = findGraphScheduler(name);
-    if (!choice.graph && problem.chain()) choice.chain = findScheduler(name);
+    if (!choice.graph && problem.schedulingChain()) choice.chain = findScheduler(name);
     if (choice.graph || choice.chain) return choice;
     std::string known;
     for (const std::string& n : schedulerNames(problem))
         known += (known.empty() ? "" : ", ") + n;
     if (problem.isGraph() && findScheduler(name))
         return fail("'" + name + "' is a chain scheduler and the graph '" + problem.name() +
-                    "' is not a chain (graph schedulers: " + known + ")");
+                    "' is not a chain, nor split by any articulation point into a chain of segments (graph "
+                    "schedulers: " +
+                    known + ")");
     if (!problem.isGraph() && findGraphScheduler(name))
         return fail("'" + name + "' is a graph scheduler and '" + problem.name() +
                     "' is a chain (chain schedulers: " + known + "; a ckpt-graph file takes both)");
@@ -25,7 +27,13 @@ std::vector<std::string> schedulerNames(const Problem& problem) {
     if (problem.isGraph())
         for (const GraphSchedulerInfo& s : graphSchedulers())
             out.push_back(s.name);
-    if (problem.chain())
+    // On a graph's segments, rotor alone, the optimum among the chain schedulers (the others by name): the lists and
+    // comparisons of a network stay the graph schedulers' and one chain DP beside them.
+    if (problem.chainIsSegments()) {
+        out.push_back("rotor");
+        return out;
+    }
+    if (problem.schedulingChain())
         for (const SchedulerInfo& s : schedulers())
             if (!problem.isGraph() || !findGraphScheduler(s.name)) out.push_back(s.name);
     return out;

@@ -1,7 +1,7 @@
 #pragma once
 // Which scheduler a name means for a problem. The rule, in one place: on a graph, a graph scheduler first (store-all
-// is in both lists), else a chain scheduler if the graph is a chain (it then runs on the chain the graph converts
-// to); on a chain, a chain scheduler.
+// is in both lists), else a chain scheduler if the graph is a chain or splits into segments (it then runs on the
+// chain the graph converts to: Problem::chain); on a chain, a chain scheduler.
 #include "model/problem.h"
 #include "schedulers/graph_registry.h"
 #include "schedulers/registry.h"
@@ -26,7 +26,8 @@ struct SchedulerChoice {
 // not a chain); the message lists the names that would work.
 Result<SchedulerChoice> findSchedulerFor(const std::string& name, const Problem& problem);
 // Every name that works for `problem`, in registry order: graph schedulers first, then the chain schedulers that no
-// graph scheduler shadows (on a graph that is a chain; on a chain, the chain schedulers alone).
+// graph scheduler shadows (on a graph that is a chain; on a chain, the chain schedulers alone; on another graph split
+// into segments, rotor alone, though every chain scheduler runs there by name).
 std::vector<std::string> schedulerNames(const Problem& problem);
 
 } // namespace ckpt

@@ -74,10 +74,30 @@ private slots:
         QVERIFY(!graph.chain());
         QVERIFY(findSchedulerFor("dtr", graph)->graph);
         QVERIFY(findSchedulerFor("store-all", graph)->graph);
-        auto revolve = findSchedulerFor("revolve", graph);
-        QVERIFY(!revolve && revolve.error().find("not a chain") != std::string::npos);
         QVERIFY(!findSchedulerFor("nonsense", graph));
-        QCOMPARE(schedulerNames(graph).size(), graphSchedulers().size());
+        if (!graph.schedulingChain()) { // no articulation point: no chain of segments either
+            auto revolve = findSchedulerFor("revolve", graph);
+            QVERIFY(!revolve && revolve.error().find("not a chain") != std::string::npos);
+            QCOMPARE(schedulerNames(graph).size(), graphSchedulers().size());
+        }
+        // A graph split by articulation points: every chain scheduler runs on its segments by name, and the lists
+        // add rotor alone to the graph schedulers.
+        auto node = [](const char* id) { return GraphNode{id, 1, 2, 100, 0, true, false, false}; };
+        const Problem residual(*Graph::make("residual", {node("a"), node("b"), node("c"), node("d"), node("e")},
+                                            {{"a", "b"}, {"b", "c"}, {"a", "c"}, {"c", "d"}, {"d", "e"}}));
+        QVERIFY(!residual.chain());
+        QVERIFY(residual.chainIsSegments() && residual.schedulingChain());
+        QCOMPARE(residual.schedulingChain()->length(), 4); // a, b-c, d, e
+        QVERIFY(findSchedulerFor("revolve", residual)->chain);
+        QVERIFY(findSchedulerFor("dtr", residual)->graph);
+        QCOMPARE(schedulerNames(residual).size(), graphSchedulers().size() + 1);
+        QCOMPARE(schedulerNames(residual).back(), std::string("rotor"));
+        const Run onSegments = runScheduler("rotor", residual, Hardware::unbounded(), {});
+        QVERIFY2(onSegments.feasible, onSegments.message.c_str());
+        // The chain plan's steps name the segments' last nodes: a, c, d and e.
+        QCOMPARE(nodeOfIndex(*residual.graph(), onSegments, 2), residual.graph()->indexOf("c"));
+        QCOMPARE(nodeOfIndex(*residual.graph(), onSegments, 4), residual.graph()->indexOf("e"));
+        QCOMPARE(indexOfNode(*residual.graph(), onSegments, residual.graph()->indexOf("b")), -1);
 
         // A graph that is a chain: a graph scheduler first (store-all is in both lists), else a chain scheduler.
         const Problem chainGraph(shuffledChainGraph());
@@ -92,7 +112,8 @@ private slots:
         QVERIFY2(run.feasible, run.message.c_str());
         QVERIFY(run.chainPlan() && !run.graphPlan());
         Run onGraph = runScheduler("revolve", graph, twoLevels(), {});
-        QVERIFY(!onGraph.feasible && onGraph.bad_input);
+        // On a graph that no articulation point splits, a chain scheduler is bad input; on one that splits, it runs.
+        QVERIFY(graph.schedulingChain() ? onGraph.feasible : !onGraph.feasible && onGraph.bad_input);
     }
 
     // Chains: no registry scheduler peaks below the floor at any budget (rotor does go below leanestPeak on seed 2),
