@@ -630,10 +630,11 @@ Error cancelled(const std::string& name) {
 }
 
 // The first candidate (what the parameters say) when it fits; else, searching, the fastest of the others that fits
-// (the lower peak among equals); infeasible with the least peak of them all otherwise.
+// (the lower peak among equals), or with `firstFit` the first that fits; infeasible with the least peak of them all
+// otherwise.
 template <class Make>
 Result<GraphPlan> bestOf(const std::string& name, const Hardware& hw, const GraphSolveContext& ctx, int count,
-                         bool search, Make make) {
+                         bool search, Make make, bool firstFit = false) {
     const std::int64_t limit = levelZeroLimit(hw, ctx.budget);
     std::optional<Built> best;
     std::int64_t leanest = -1;
@@ -644,7 +645,7 @@ Result<GraphPlan> bestOf(const std::string& name, const Hardware& hw, const Grap
         if (b->peak < 0) return fail(name + ": internal error: its plan does not validate");
         if (leanest < 0 || b->peak < leanest) leanest = b->peak;
         if (limit > 0 && b->peak > limit) continue;
-        if (k == 0) {
+        if (k == 0 || firstFit) {
             best = std::move(*b);
             break;
         }
@@ -936,20 +937,7 @@ GraphSchedulerInfo memoryBudgetScheduler() {
             return b;
         };
         // Unlike the other searches, the first budget that fits wins: a user lowers it until the model fits.
-        const std::int64_t limit = levelZeroLimit(hw, ctx.budget);
-        std::int64_t leanest = -1;
-        const bool search = p.text("search") == "on";
-        for (int c = 0; c < (search ? int(budgets.size()) : 1); ++c) {
-            if (ctx.cancelled()) return cancelled("memory-budget");
-            auto b = make(c);
-            if (!b) return b.errorValue();
-            if (b->peak < 0) return fail("memory-budget: internal error: its plan does not validate");
-            if (leanest < 0 || b->peak < leanest) leanest = b->peak;
-            if (limit > 0 && b->peak > limit) continue;
-            b->plan.predicted_peak_bytes = b->peak;
-            return std::move(b->plan);
-        }
-        return needsBudget("memory-budget", leanest, limit);
+        return bestOf("memory-budget", hw, ctx, int(budgets.size()), p.text("search") == "on", make, true);
     };
     return s;
 }

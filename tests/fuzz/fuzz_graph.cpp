@@ -4,6 +4,7 @@
 #include "fuzz_target.h"
 #include "io/graph_io.h"
 #include "run/runner.h"
+#include "schedulers/graph_registry.h"
 #include "schedulers/store_all.h"
 #include "sim/graph_simulator.h"
 
@@ -46,6 +47,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             check(static_cast<long double>(tl->totals.peak_bytes.at(0)) >= need,
                   "graph store-all's peak " + std::to_string(tl->totals.peak_bytes.at(0)) + " is below what node '" +
                       graph->node(v).id + "' holds while it runs");
+        }
+    }
+    // The framework policies read each node's op and block from the file: on a small graph each must plan (no
+    // budget binds) and its plan must validate.
+    if (tl && graph->size() <= 64) {
+        for (const char* policy : {"full-ac", "min-cut", "memory-budget", "jax-policy", "selective-ac"}) {
+            const GraphSchedulerInfo* info = findGraphScheduler(policy);
+            if (info->lacks && !info->lacks(*graph).empty()) continue;
+            SolveRequest req;
+            if (std::string(policy) == "memory-budget") req.params = {{"budget", "0.5"}, {"search", "off"}};
+            auto plan = solveGraph(policy, *graph, Hardware::unbounded(), req);
+            check(plan.ok(), std::string(policy) + " found no plan without a budget: " + (plan ? "" : plan.error()));
+            auto replay = simulateGraph(*graph, plan->actions);
+            check(replay.ok(), std::string(policy) + "'s plan does not validate: " + (replay ? "" : replay.error()));
         }
     }
     if (graph->isChain()) {
