@@ -42,88 +42,35 @@ double secondsOf(const Graph& g, const GraphSchedule& actions) {
 
 } // namespace
 
+namespace {
+
+// A set of lower-case operator names from one line of them.
+std::set<std::string> opNames(const char* text) {
+    std::set<std::string> out;
+    std::istringstream in(text);
+    for (std::string w; in >> w;)
+        out.insert(w);
+    return out;
+}
+
+} // namespace
+
 OpKind opKind(const Graph& g, int v) {
     if (isSource(g, v)) return OpKind::Input;
-    static const std::set<std::string> dots = {"matmul",        "gemm",          "batchmatmul", "conv",
-                                               "convtranspose", "einsum",        "attention",   "attentionstats",
-                                               "matmulinteger", "qlinearmatmul", "qlinearconv", "convinteger",
-                                               "linear",        "addmm",         "bmm",         "mm"};
-    static const std::set<std::string> random = {"dropoutmask",  "bernoulli",         "randomuniform",
-                                                 "randomnormal", "randomuniformlike", "randomnormallike"};
-    static const std::set<std::string> cheap = {"add",
-                                                "sub",
-                                                "mul",
-                                                "div",
-                                                "pow",
-                                                "sqrt",
-                                                "reciprocal",
-                                                "neg",
-                                                "abs",
-                                                "exp",
-                                                "log",
-                                                "erf",
-                                                "tanh",
-                                                "sigmoid",
-                                                "relu",
-                                                "leakyrelu",
-                                                "gelu",
-                                                "silu",
-                                                "swish",
-                                                "hardswish",
-                                                "hardsigmoid",
-                                                "clip",
-                                                "where",
-                                                "cast",
-                                                "softmax",
-                                                "logsoftmax",
-                                                "layernorm",
-                                                "layernormalization",
-                                                "rmsnorm",
-                                                "batchnorm",
-                                                "batchnormalization",
-                                                "instancenormalization",
-                                                "groupnormalization",
-                                                "dropout",
-                                                "identity",
-                                                "reshape",
-                                                "transpose",
-                                                "flatten",
-                                                "squeeze",
-                                                "unsqueeze",
-                                                "slice",
-                                                "split",
-                                                "concat",
-                                                "gather",
-                                                "expand",
-                                                "embedding",
-                                                "reducemean",
-                                                "reducesum",
-                                                "reducemax",
-                                                "globalaveragepool",
-                                                "averagepool",
-                                                "maxpool",
-                                                "pad",
-                                                "max",
-                                                "min",
-                                                "equal",
-                                                "less",
-                                                "greater",
-                                                "not",
-                                                "and",
-                                                "or",
-                                                "scale",
-                                                "mish",
-                                                "elu",
-                                                "selu",
-                                                "softplus",
-                                                "hardtanh",
-                                                "upsample",
-                                                "resize",
-                                                "tile",
-                                                "shape",
-                                                "constantofshape",
-                                                "range",
-                                                "cumsum"};
+    static const std::set<std::string> dots = opNames(
+        "matmul gemm batchmatmul conv convtranspose einsum attention attentionstats matmulinteger qlinearmatmul "
+        "qlinearconv convinteger linear addmm bmm mm");
+    static const std::set<std::string> random =
+        opNames("dropoutmask bernoulli randomuniform randomnormal randomuniformlike randomnormallike");
+    // PyTorch's recomputable ops: pointwise, views, reductions, normalisations (and softmax, which the compiler
+    // decomposes into them).
+    static const std::set<std::string> cheap = opNames(
+        "add sub mul div pow sqrt reciprocal neg abs exp log erf tanh sigmoid relu leakyrelu gelu silu swish "
+        "hardswish hardsigmoid clip where cast softmax logsoftmax layernorm layernormalization rmsnorm batchnorm "
+        "batchnormalization instancenormalization groupnormalization dropout identity reshape transpose flatten "
+        "squeeze unsqueeze slice split concat gather expand embedding reducemean reducesum reducemax "
+        "globalaveragepool averagepool maxpool pad max min equal less greater not and or scale mish elu selu "
+        "softplus hardtanh upsample resize tile shape constantofshape range cumsum");
     const std::string op = lower(g.node(v).op);
     if (dots.count(op)) return OpKind::Dot;
     if (random.count(op)) return OpKind::Random;
@@ -147,7 +94,6 @@ std::vector<char> savedFrontier(const Graph& g, const std::vector<char>& saveabl
     const int n = g.size();
     std::vector<char> keep(std::size_t(n), 0), recompute(std::size_t(n), 0);
     // From the last node back: v is needed if a backward reads it or a needed recomputed consumer does.
-    std::vector<char> needed(std::size_t(n), 0);
     const auto& order = g.topologicalOrder();
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const int v = *it;
