@@ -60,6 +60,15 @@ QString runSummary(const Run& run, std::int64_t storeAllPeak) {
         .arg(run.plan ? run.plan->actionCount() : 0);
 }
 
+// What a chain scheduler's plan on the document's graph runs on (the graph as a chain, or its segments); nothing for
+// a chain document or a graph that no articulation point splits.
+std::optional<Chain> schedulingChainOf(const Document& doc) {
+    if (!doc.isGraph()) return std::nullopt;
+    const Problem problem = doc.problem();
+    if (!problem.schedulingChain()) return std::nullopt;
+    return *problem.schedulingChain();
+}
+
 } // namespace
 
 void MainWindow::connectRuns() {
@@ -273,12 +282,7 @@ void MainWindow::showShownRun() {
     // The sweep diagram is drawn from a chain plan's steps (it ignores other runs); the graph view colours a graph's
     // nodes (it has no graph for a chain).
     m_sweep->blockSignals(true); // the views below are not yet on the new run
-    // A chain plan on a graph runs on the chain the graph converts to (itself, or its segments).
-    std::optional<Chain> graphChain;
-    if (m_doc->isGraph()) {
-        const Problem problem = m_doc->problem();
-        if (problem.schedulingChain()) graphChain = *problem.schedulingChain();
-    }
+    const std::optional<Chain> graphChain = schedulingChainOf(*m_doc);
     m_sweep->setRun(run, graphChain ? *graphChain : m_doc->chain(), hw);
     m_sweep->blockSignals(false);
     const Chain chain = m_doc->chain();
@@ -307,12 +311,7 @@ void MainWindow::refreshLayout() {
     const Chain chain = m_doc->chain();
     std::optional<Graph> graph;
     if (m_doc->isGraph()) graph = m_doc->graph();
-    // A chain scheduler's plan on a graph runs on the chain it converts to (itself, or its segments).
-    std::optional<Chain> graphChain;
-    if (graph) {
-        const Problem problem(*graph);
-        if (problem.schedulingChain()) graphChain = *problem.schedulingChain();
-    }
+    const std::optional<Chain> graphChain = schedulingChainOf(*m_doc);
     m_layoutView->setRun(m_runs->shownRun(), graph ? (graphChain ? &*graphChain : nullptr) : &chain, m_doc->hardware(),
                          graph ? &*graph : nullptr);
     m_layoutStale = false;

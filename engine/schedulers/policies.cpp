@@ -14,7 +14,6 @@
 #include <numeric>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace ckpt {
 
@@ -40,16 +39,18 @@ double secondsOf(const Graph& g, const GraphSchedule& actions) {
     return t;
 }
 
-} // namespace
-
-namespace {
-
-// A set of lower-case operator names from one line of them.
-std::set<std::string> opNames(const char* text) {
+// The words of a text separated by commas or white space: an operator list, or the names a user gives.
+std::set<std::string> wordSet(const std::string& text) {
     std::set<std::string> out;
-    std::istringstream in(text);
-    for (std::string w; in >> w;)
-        out.insert(w);
+    std::string word;
+    for (char c : text + " ") {
+        if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+            if (!word.empty()) out.insert(word);
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
     return out;
 }
 
@@ -57,14 +58,14 @@ std::set<std::string> opNames(const char* text) {
 
 OpKind opKind(const Graph& g, int v) {
     if (isSource(g, v)) return OpKind::Input;
-    static const std::set<std::string> dots = opNames(
+    static const std::set<std::string> dots = wordSet(
         "matmul gemm batchmatmul conv convtranspose einsum attention attentionstats matmulinteger qlinearmatmul "
         "qlinearconv convinteger linear addmm bmm mm");
     static const std::set<std::string> random =
-        opNames("dropoutmask bernoulli randomuniform randomnormal randomuniformlike randomnormallike");
+        wordSet("dropoutmask bernoulli randomuniform randomnormal randomuniformlike randomnormallike");
     // PyTorch's recomputable ops: pointwise, views, reductions, normalisations (and softmax, which the compiler
     // decomposes into them).
-    static const std::set<std::string> cheap = opNames(
+    static const std::set<std::string> cheap = wordSet(
         "add sub mul div pow sqrt reciprocal neg abs exp log erf tanh sigmoid relu leakyrelu gelu silu swish "
         "hardswish hardsigmoid clip where cast softmax logsoftmax layernorm layernormalization rmsnorm batchnorm "
         "batchnormalization instancenormalization groupnormalization dropout identity reshape transpose flatten "
@@ -826,12 +827,6 @@ BudgetChoice budgetSaved(const Graph& g, double budget, const std::string& solve
     return {minCutSaved(g, ban), "knapsack", chosen.proven};
 }
 
-std::string budgetText(double b) {
-    std::ostringstream o;
-    o << b;
-    return o.str();
-}
-
 } // namespace
 
 GraphSchedulerInfo memoryBudgetScheduler() {
@@ -877,7 +872,7 @@ GraphSchedulerInfo memoryBudgetScheduler() {
         auto make = [&](int c) -> Result<Built> {
             const BudgetChoice choice = budgetSaved(g, budgets[std::size_t(c)], solver, estimator);
             Built b = build(g, hw, {choice.keep, {}});
-            b.plan.params["budget"] = budgetText(budgets[std::size_t(c)]);
+            b.plan.params["budget"] = formatNumber(budgets[std::size_t(c)], 12);
             b.plan.params["stage"] = choice.stage + (choice.proven ? "" : " (ilp node limit: best found)");
             b.plan.params["kept_bytes"] = std::to_string(std::int64_t(bytesOf(g, choice.keep)));
             return b;
@@ -907,20 +902,6 @@ GraphSchedulerInfo minCutScheduler() {
 }
 
 namespace {
-
-std::set<std::string> nameList(const std::string& text) {
-    std::set<std::string> out;
-    std::string cur;
-    for (char c : text + ",") {
-        if (c == ',' || c == ' ') {
-            if (!cur.empty()) out.insert(cur);
-            cur.clear();
-        } else {
-            cur += c;
-        }
-    }
-    return out;
-}
 
 // A node's name for save_only_these_names: its id, or its id without the block prefix ("l3.qkv" -> "qkv").
 bool named(const Graph& g, int v, const std::set<std::string>& names) {
@@ -971,7 +952,7 @@ GraphSchedulerInfo jaxPolicyScheduler() {
         const bool offloads = policy.rfind("offload", 0) == 0 || policy == "save_and_offload_only_these_names";
         if (offloads && hw.levelCount() < 2)
             return fail("jax-policy: " + policy + " offloads to a second memory level, which the machine lacks");
-        const std::set<std::string> names = nameList(p.text("names")), offloadNames = nameList(p.text("offload_names"));
+        const std::set<std::string> names = wordSet(p.text("names")), offloadNames = wordSet(p.text("offload_names"));
         if ((policy == "save_only_these_names" || policy == "save_and_offload_only_these_names") && names.empty() &&
             offloadNames.empty())
             return fail("jax-policy: " + policy + " needs names (the node names it may save)");
