@@ -4,7 +4,7 @@
 #include "widgets/mainwindow.h"
 #include "widgets/trainerpanel.h"
 
-#include "io/files.h"
+#include "util/files.h"
 
 #include <QApplication>
 #include <QBuffer>

@@ -1,7 +1,7 @@
 #include "commands.h"
 
 #include "common.h"
-#include "io/files.h"
+#include "util/files.h"
 #include "progress.h"
 #include "run/plan_files.h"
 #include "run/scheduler_lookup.h"

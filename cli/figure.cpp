@@ -2,7 +2,7 @@
 #include "charts.h"
 #include "commands.h"
 #include "common.h"
-#include "io/files.h"
+#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"

@@ -4,7 +4,7 @@
 #include "common.h"
 #include "io/json_io.h"
 #include "io/onnx_import.h"
-#include "io/segment_chain.h"
+#include "model/segment_chain.h"
 #include "util/units.h"
 
 #include <cerrno>

@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "common.h"
 #include "io/export.h"
-#include "io/files.h"
+#include "util/files.h"
 #include "util/units.h"
 
 #include <cstdio>

@@ -2,7 +2,7 @@
 #include "charts.h"
 #include "commands.h"
 #include "common.h"
-#include "io/files.h"
+#include "util/files.h"
 #include "plots/chartexport.h"
 #include "plots/printlayout.h"
 #include "plots/printsize.h"

@@ -3,7 +3,7 @@
 #include "commands.h"
 #include "common.h"
 #include "io/export.h"
-#include "io/files.h"
+#include "util/files.h"
 #include "io/json_io.h"
 #include "schedulers/registry.h"
 #include "sim/simulator.h"

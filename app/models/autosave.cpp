@@ -1,6 +1,6 @@
 #include "autosave.h"
 
-#include "io/files.h"
+#include "util/files.h"
 #include "io/json_io.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 #include "chartexport.h"
 
 #include "chartstyle.h"
-#include "io/files.h"
+#include "util/files.h"
 #include "printlayout.h"
 #include "printsize.h"
 

@@ -1,6 +1,6 @@
 #include "comparisontable.h"
 
-#include "io/files.h"
+#include "util/files.h"
 #include "models/comparisonmodel.h"
 
 #include <QApplication>

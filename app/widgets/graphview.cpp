@@ -2,7 +2,8 @@
 #include "graphview.h"
 
 #include "graphlayout.h"
-#include "schedulers/join_dp.h"
+#include "model/graph_shape.h"
+#include "plan/branch_order.h"
 
 #include "util/units.h"
 

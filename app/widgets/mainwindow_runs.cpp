@@ -16,8 +16,6 @@
 #include "plots/tradeoffview.h"
 #include "run/plan_files.h"
 #include "schedulerpanel.h"
-#include "schedulers/fit.h"
-#include "schedulers/revolve.h"
 #include "sim/simulator.h"
 #include "util/units.h"
 

@@ -2,7 +2,7 @@
 
 #include "plots/timelineview.h"
 #include "run/runner.h"
-#include "schedulers/registry.h"
+#include "run/scheduler_lookup.h"
 #include "trainer/trainer.h"
 #include "util/units.h"
 
@@ -40,8 +40,8 @@ TrainerPanel::TrainerPanel(QWidget* parent) : QWidget(parent) {
     m_length = spin(2, 100000, 200, tr("Steps per sequence (the chain's length)"));
     m_iters = spin(1, 100000, 100, tr("Training iterations"));
     m_scheduler = new QComboBox(controls);
-    for (const auto& s : schedulers())
-        m_scheduler->addItem(QString::fromStdString(s.name));
+    for (const std::string& name : chainSchedulerNames())
+        m_scheduler->addItem(QString::fromStdString(name));
     m_scheduler->setCurrentText("revolve");
     m_budget = spin(0, 100, 10, tr("Budget of the RAM store in % of store-all's peak (0: none)"));
     m_budget->setSuffix(" %");
@@ -159,8 +159,7 @@ QString TrainerPanel::train(const Job& job) {
     if (!made) return QString::fromStdString(made.error());
     auto& tr = *made;
     tr->setCancelFlag(&m_cancel);
-    const SchedulerInfo* info = findScheduler(job.scheduler);
-    const bool disk = info && info->min_levels >= 2;
+    const bool disk = chainSchedulerLevels(job.scheduler) >= 2;
     auto profile = tr->profile(std::min(config.length, 16), 3, disk);
     if (m_cancel) return stoppedText(0);
     if (!profile) return QString::fromStdString(profile.error());

@@ -1,6 +1,6 @@
 #include "viewexport.h"
 
-#include "io/files.h"
+#include "util/files.h"
 
 #include <QBuffer>
 #include <QFileInfo>

@@ -1,5 +1,5 @@
 // Chain files ("ckpt-chain"): a list of steps, or one step repeated ("uniform").
-#include "io/files.h"
+#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/json_reader.h"

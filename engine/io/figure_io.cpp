@@ -4,7 +4,7 @@
 #include "io/json_io.h"
 #include "io/json_reader.h"
 #include "io/presets.h"
-#include "run/budget.h"
+#include "util/budget_list.h"
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 // (small arrays and objects on one line, so a plan has one action per line).
 #include "io/json_io.h"
 
-#include "io/files.h"
+#include "util/files.h"
 
 #include <algorithm>
 #include <array>

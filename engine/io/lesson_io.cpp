@@ -3,7 +3,7 @@
 
 #include "io/json_io.h"
 #include "io/json_reader.h"
-#include "run/budget.h"
+#include "util/budget_list.h"
 
 namespace ckpt {
 

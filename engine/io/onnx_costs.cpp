@@ -329,10 +329,5 @@ std::string onnxOpProblem(const OnnxOp& op) {
     return "";
 }
 
-double rooflineSeconds(double flops, double bytes, const Hardware& hw) {
-    const double compute = flops / hw.flopsPerSecond();
-    const double bandwidth = hw.level(0).read_bytes_per_s;
-    return bandwidth > 0 ? std::max(compute, bytes / bandwidth) : compute;
-}
 
 } // namespace ckpt

@@ -57,8 +57,5 @@ OnnxOpCost onnxOpCost(const OnnxOp& op);
 // input's channels are the weights' first dimension and divide into the groups). To follow "node 'conv' (Conv): ".
 std::string onnxOpProblem(const OnnxOp& op);
 
-// The roofline: the larger of the compute time (FLOPs at the machine's flopsPerSecond()) and the memory time (bytes
-// at level 0's read bandwidth; none when level 0 gives no bandwidth, as the unbounded machine does).
-double rooflineSeconds(double flops, double bytes, const Hardware& hw);
 
 } // namespace ckpt

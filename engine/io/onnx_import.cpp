@@ -1,6 +1,6 @@
 #include "io/onnx_import.h"
 
-#include "io/files.h"
+#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_reader.h"
 #include "io/onnx_costs.h"

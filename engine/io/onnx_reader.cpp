@@ -2,7 +2,7 @@
 #ifdef CKPT_HAVE_ONNX
 #include "io/onnx_reader.h"
 
-#include "io/files.h"
+#include "util/files.h"
 #include "util/utf8.h"
 
 #include <google/protobuf/descriptor.h>

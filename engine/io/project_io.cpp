@@ -1,6 +1,6 @@
 #include "io/project_io.h"
 
-#include "io/files.h"
+#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/json_reader.h"

@@ -2,6 +2,7 @@
 
 #include "util/bounds.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -49,6 +50,12 @@ double Hardware::writeSeconds(int lvl, std::int64_t bytes) const {
 double Hardware::readSeconds(int lvl, std::int64_t bytes) const {
     const MemoryLevel& l = level(lvl);
     return l.latency_s + static_cast<double>(bytes) / l.read_bytes_per_s;
+}
+
+double rooflineSeconds(double flops, double bytes, const Hardware& hw) {
+    const double compute = flops / hw.flopsPerSecond();
+    const double bandwidth = hw.level(0).read_bytes_per_s;
+    return bandwidth > 0 ? std::max(compute, bytes / bandwidth) : compute;
 }
 
 } // namespace ckpt

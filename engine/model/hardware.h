@@ -54,4 +54,8 @@ private:
     std::vector<MemoryLevel> m_levels;
 };
 
+// The roofline: the larger of the compute time (FLOPs at the machine's flopsPerSecond()) and the memory time (bytes
+// at level 0's read bandwidth; none when level 0 gives no bandwidth, as the unbounded machine does).
+double rooflineSeconds(double flops, double bytes, const Hardware& hw);
+
 } // namespace ckpt

@@ -1,6 +1,6 @@
 #include "model/problem.h"
 
-#include "io/segment_chain.h"
+#include "model/segment_chain.h"
 
 namespace ckpt {
 

@@ -1,6 +1,6 @@
 #include "model/transformer.h"
 
-#include "io/onnx_costs.h"
+#include "model/hardware.h"
 
 #include <string>
 #include <vector>

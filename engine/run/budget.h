@@ -3,6 +3,7 @@
 // for (the floor), and budget lists as the front ends read them.
 #include "model/hardware.h"
 #include "model/problem.h"
+#include "util/budget_list.h"
 #include "util/result.h"
 
 #include <cstdint>
@@ -31,7 +32,5 @@ std::int64_t chainBudgetFloor(const Chain& chain);
 
 // A budget list: "64MiB,1GiB", or percentages of store-all's peak in level 0 ("5%,10%,50%"), or "none" (0).
 Result<std::vector<std::int64_t>> parseBudgetList(const std::string& text, const Problem& problem, const Hardware& hw);
-// The same, percentages taken of `base` (store-all's peak), computed only when a percentage asks.
-Result<std::vector<std::int64_t>> parseBudgets(const std::string& text, const std::function<std::int64_t()>& base);
 
 } // namespace ckpt

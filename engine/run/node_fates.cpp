@@ -1,6 +1,6 @@
 #include "run/node_fates.h"
 
-#include "io/segment_chain.h"
+#include "model/segment_chain.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #include "run/plan_files.h"
 
 #include "io/export.h"
-#include "io/files.h"
+#include "util/files.h"
 #include "io/graph_plan_io.h"
 #include "io/json_io.h"
 

@@ -39,4 +39,16 @@ std::vector<std::string> schedulerNames(const Problem& problem) {
     return out;
 }
 
+std::vector<std::string> chainSchedulerNames() {
+    std::vector<std::string> out;
+    for (const SchedulerInfo& s : schedulers())
+        out.push_back(s.name);
+    return out;
+}
+
+int chainSchedulerLevels(const std::string& name) {
+    const SchedulerInfo* s = findScheduler(name);
+    return s ? s->min_levels : 1;
+}
+
 } // namespace ckpt

@@ -30,4 +30,9 @@ Result<SchedulerChoice> findSchedulerFor(const std::string& name, const Problem&
 // into segments, rotor alone, though every chain scheduler runs there by name).
 std::vector<std::string> schedulerNames(const Problem& problem);
 
+// Every chain scheduler, in registry order (the trainer runs them on the chain it measures).
+std::vector<std::string> chainSchedulerNames();
+// The memory levels the chain scheduler `name` needs (2: it writes states to a slower level); 1 when unknown.
+int chainSchedulerLevels(const std::string& name);
+
 } // namespace ckpt

@@ -4,6 +4,8 @@
 // outputs since the last cut exceed b), with b searched over a grid for the fastest plan within the budget.
 #include "schedulers/chen.h"
 
+#include "model/graph_shape.h"
+
 #include "schedulers/fit.h"
 #include "schedulers/graph_fit.h"
 
@@ -11,42 +13,6 @@
 #include <cmath>
 
 namespace ckpt {
-
-std::vector<int> graphSeparators(const Graph& g, bool skipSources) {
-    const auto& order = g.topologicalOrder();
-    std::vector<int> pos(std::size_t(g.size()));
-    for (std::size_t k = 0; k < order.size(); ++k)
-        pos[std::size_t(order[k])] = int(k);
-    // An edge a -> b jumps over every position strictly between pos(a) and pos(b): mark them with a difference array.
-    std::vector<int> cover(order.size() + 1, 0);
-    auto source = [&](int a) { return skipSources && g.inputs(a).empty() && g.node(a).forward == 0; };
-    for (int b = 0; b < g.size(); ++b)
-        for (int a : g.inputs(b))
-            if (pos[std::size_t(b)] - pos[std::size_t(a)] > 1 && !source(a)) {
-                ++cover[std::size_t(pos[std::size_t(a)] + 1)];
-                --cover[std::size_t(pos[std::size_t(b)])];
-            }
-    std::vector<int> out;
-    int running = 0;
-    for (std::size_t k = 0; k + 1 < order.size(); ++k) { // the last node ends the last segment anyway
-        running += cover[k];
-        if (running == 0) out.push_back(order[k]);
-    }
-    return out;
-}
-
-std::vector<int> segmentsAt(const Graph& g, const std::vector<int>& cuts) {
-    std::vector<char> isCut(std::size_t(g.size()), 0);
-    for (int c : cuts)
-        isCut[std::size_t(c)] = 1;
-    std::vector<int> seg(std::size_t(g.size()), 0);
-    int s = 0;
-    for (int v : g.topologicalOrder()) {
-        seg[std::size_t(v)] = s;
-        if (isCut[std::size_t(v)]) ++s;
-    }
-    return seg;
-}
 
 namespace {
 

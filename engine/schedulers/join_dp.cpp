@@ -15,6 +15,8 @@
 //   the branch ends with the join inside) and the join's backward, checked against what is left.
 #include "schedulers/join_dp.h"
 
+#include "plan/branch_order.h"
+
 #include "schedulers/checkmate.h"
 #include "schedulers/fit.h"
 #include "schedulers/graph_fit.h"
@@ -608,61 +610,22 @@ std::int64_t roomyLimit(const Graph& g) {
     return std::max<std::int64_t>(1, sum + ws);
 }
 
-} // namespace
-
-Result<JoinShape> joinShape(const Graph& g) {
-    const std::string what = "join-dp plans join graphs (chains that merge at one node, then a chain to the loss)";
-    JoinShape shape;
-    int sink = -1;
-    for (int v = 0; v < g.size(); ++v) {
-        if (g.consumers(v).size() > 1)
-            return fail(what + ": node " + quoted(g, v) + " feeds " + std::to_string(g.consumers(v).size()) + " nodes");
-        if (g.inputs(v).size() > 1) {
-            if (shape.join >= 0)
-                return fail(what + ": nodes " + quoted(g, shape.join) + " and " + quoted(g, v) +
-                            " both merge several inputs");
-            shape.join = v;
-        }
-        if (g.consumers(v).empty()) {
-            if (sink >= 0)
-                return fail(what + ": nodes " + quoted(g, sink) + " and " + quoted(g, v) + " are both losses");
-            sink = v;
-        }
-    }
-    if (sink < 0) return fail(what + ": the graph is empty");
-    if (shape.join < 0) shape.join = sink; // a chain: one branch into the loss
-    for (int v = g.consumers(shape.join).empty() ? -1 : g.consumers(shape.join).front(); v >= 0;
-         v = g.consumers(v).empty() ? -1 : g.consumers(v).front())
-        shape.trunk.push_back(v);
-    for (int u : g.inputs(shape.join)) {
-        std::vector<int> branch;
-        for (int v = u; v >= 0; v = g.inputs(v).empty() ? -1 : g.inputs(v).front())
-            branch.push_back(v);
-        std::reverse(branch.begin(), branch.end());
-        shape.branches.push_back(std::move(branch));
-    }
-    if (int(shape.branches.size()) > kMaxBranches)
-        return fail("join-dp: node " + quoted(g, shape.join) + " merges " + std::to_string(shape.branches.size()) +
+// The graph's join shape, or why join-dp cannot plan it.
+Result<JoinShape> joinDpShape(const Graph& g) {
+    auto shape = joinShape(g);
+    if (!shape)
+        return fail("join-dp plans join graphs (chains that merge at one node, then a chain to the loss): " +
+                    shape.error());
+    if (int(shape->branches.size()) > kMaxBranches)
+        return fail("join-dp: node " + quoted(g, shape->join) + " merges " + std::to_string(shape->branches.size()) +
                     " branches (at most " + std::to_string(kMaxBranches) + ")");
     return shape;
 }
 
-std::vector<int> branchReversalRank(const Graph& g, const JoinShape& shape, const GraphSchedule& schedule) {
-    std::vector<int> branchOf(std::size_t(g.size()), -1), rank(shape.branches.size(), 0);
-    for (std::size_t i = 0; i < shape.branches.size(); ++i)
-        for (int v : shape.branches[i])
-            branchOf[std::size_t(v)] = int(i);
-    int next = 0;
-    for (const GraphAction& a : schedule)
-        if (a.kind == GraphActionKind::Backward && a.node >= 0 && a.node < g.size()) {
-            const int b = branchOf[std::size_t(a.node)];
-            if (b >= 0 && rank[std::size_t(b)] == 0) rank[std::size_t(b)] = ++next;
-        }
-    return rank;
-}
+} // namespace
 
 Result<GraphPlan> joinDp(const Graph& g, std::int64_t limit, int slots, const std::atomic<bool>* cancel) {
-    auto shape = joinShape(g);
+    auto shape = joinDpShape(g);
     if (!shape) return shape.errorValue();
     // The tables grow with the square of each chain part's length times the slots: fewer slots on long parts.
     long long perSlot = 0;
@@ -749,7 +712,7 @@ GraphSchedulerInfo joinDpScheduler() {
                 milpTimeLimitParam(),
                 milpNodeLimitParam()};
     s.lacks = [](const Graph& g) {
-        auto shape = joinShape(g);
+        auto shape = joinDpShape(g);
         return shape ? std::string() : shape.error();
     };
     s.solve = [](const Graph& g, const Hardware& hw, const Params& p,

@@ -20,6 +20,7 @@
 // and the recomputations of two branches interleaved. The scheduler's guard (guard=checkmate; by default on graphs
 // of up to 20 nodes) also solves checkmate's MILP and returns its plan when it is faster, so join-dp is never slower
 // than checkmate.
+#include "model/graph_shape.h"
 #include "schedulers/graph_registry.h"
 
 #include <atomic>
@@ -27,20 +28,6 @@
 #include <vector>
 
 namespace ckpt {
-
-// Node indices: branches[i] from its source to its last node (an input of `join`), then the trunk after `join`.
-struct JoinShape {
-    std::vector<std::vector<int>> branches;
-    int join = -1;
-    std::vector<int> trunk; // empty when the join is the loss
-};
-
-// The shape, or an error naming the node that breaks it (a node feeding two others, a second merge, two losses).
-Result<JoinShape> joinShape(const Graph& graph);
-
-// For each branch, when a schedule starts reversing it (1: first, ...; 0: never): the order join-dp chooses, and the
-// explorer draws.
-std::vector<int> branchReversalRank(const Graph& graph, const JoinShape& shape, const GraphSchedule& schedule);
 
 // The fastest plan of the class within `limit` bytes of level 0 (0: none). Infeasible when no plan of the class
 // fits; the message names the least budget that does (to a slot).

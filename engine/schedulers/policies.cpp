@@ -1,5 +1,6 @@
 #include "schedulers/policies.h"
 
+#include "model/graph_shape.h"
 #include "schedulers/chen.h"
 #include "schedulers/fit.h"
 #include "schedulers/graph_fit.h"

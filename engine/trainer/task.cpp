@@ -1,6 +1,6 @@
 #include "trainer/task.h"
 
-#include "io/files.h"
+#include "util/files.h"
 
 #include <algorithm>
 #include <cmath>

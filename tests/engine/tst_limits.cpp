@@ -1,6 +1,6 @@
 // What a user opens never crashes or gives a wrong number: headers of every type, byte totals past 64 bits, times
 // that would make a makespan infinite, text that is not UTF-8, and files that are not regular files or too large.
-#include "io/files.h"
+#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/graph_plan_io.h"
 #include "io/json_io.h"

@@ -5,7 +5,7 @@
 #include "fuzz_target.h"
 #include "io/graph_io.h"
 #include "io/onnx_import.h"
-#include "io/segment_chain.h"
+#include "model/segment_chain.h"
 #include "schedulers/store_all.h"
 #include "sim/graph_simulator.h"
 

@@ -4,6 +4,7 @@
 #include "graph_exhaustive.h"
 #include "io/graph_io.h"
 #include "run/runner.h"
+#include "model/graph_shape.h"
 #include "schedulers/chen.h"
 #include "schedulers/graph_fit.h"
 #include "schedulers/graph_registry.h"

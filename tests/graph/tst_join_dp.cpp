@@ -4,6 +4,7 @@
 #include "io/graph_io.h"
 #include "schedulers/graph_fit.h"
 #include "schedulers/graph_registry.h"
+#include "plan/branch_order.h"
 #include "schedulers/join_dp.h"
 #include "sim/graph_simulator.h"
 

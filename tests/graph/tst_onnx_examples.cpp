@@ -5,7 +5,7 @@
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/onnx_import.h"
-#include "io/segment_chain.h"
+#include "model/segment_chain.h"
 #include "run/runner.h"
 #include "sim/graph_simulator.h"
 

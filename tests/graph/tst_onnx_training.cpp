@@ -9,7 +9,7 @@
 // - an LSTM unrolled into one node per time step, keeping what ATen's cell keeps; a chain under --as-chain.
 #include "common/onnx_builder.h"
 #include "io/onnx_import.h"
-#include "io/segment_chain.h"
+#include "model/segment_chain.h"
 #include "sim/graph_simulator.h"
 
 #include <QtTest>

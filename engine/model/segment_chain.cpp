@@ -1,6 +1,6 @@
-#include "io/segment_chain.h"
+#include "model/segment_chain.h"
 
-#include "schedulers/chen.h"
+#include "model/graph_shape.h"
 
 #include <algorithm>
 

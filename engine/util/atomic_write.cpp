@@ -1,6 +1,6 @@
 // writeTextFileAtomic (declared in files.h): a save that leaves either the old file or the new one, never half of
 // one, and never writes anywhere but the file the user named.
-#include "io/files.h"
+#include "util/files.h"
 
 #include <cerrno>
 #include <cstdio>

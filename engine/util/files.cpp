@@ -1,4 +1,4 @@
-#include "io/files.h"
+#include "util/files.h"
 
 #include <algorithm>
 #include <cerrno>
