@@ -1,12 +1,12 @@
 #include "commands.h"
 
 #include "common.h"
-#include "util/files.h"
 #include "progress.h"
 #include "run/plan_files.h"
 #include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
 #include "table.h"
+#include "util/files.h"
 #include "util/units.h"
 #include "util/utf8.h"
 

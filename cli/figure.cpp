@@ -2,7 +2,6 @@
 #include "charts.h"
 #include "commands.h"
 #include "common.h"
-#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
@@ -13,6 +12,7 @@
 #include "plots/tradeoffview.h"
 #include "progress.h"
 #include "run/scheduler_lookup.h"
+#include "util/files.h"
 #include "util/units.h"
 
 #include <QApplication>

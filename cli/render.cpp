@@ -2,7 +2,6 @@
 #include "charts.h"
 #include "commands.h"
 #include "common.h"
-#include "util/files.h"
 #include "plots/chartexport.h"
 #include "plots/printlayout.h"
 #include "plots/printsize.h"
@@ -10,6 +9,7 @@
 #include "plots/timelineview.h"
 #include "run/scheduler_lookup.h"
 #include "schedulers/graph_registry.h"
+#include "util/files.h"
 #include "util/units.h"
 
 #include <QApplication>

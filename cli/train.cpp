@@ -3,12 +3,12 @@
 #include "commands.h"
 #include "common.h"
 #include "io/export.h"
-#include "util/files.h"
 #include "io/json_io.h"
 #include "schedulers/registry.h"
 #include "sim/simulator.h"
 #include "trainer/timeline_json.h"
 #include "trainer/trainer.h"
+#include "util/files.h"
 #include "util/units.h"
 
 #include <algorithm>

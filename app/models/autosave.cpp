@@ -1,7 +1,7 @@
 #include "autosave.h"
 
-#include "util/files.h"
 #include "io/json_io.h"
+#include "util/files.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 #include "chartexport.h"
 
 #include "chartstyle.h"
-#include "util/files.h"
 #include "printlayout.h"
 #include "printsize.h"
+#include "util/files.h"
 
 #include <QDir>
 #include <QFile>

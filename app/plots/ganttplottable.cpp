@@ -183,7 +183,7 @@ void GanttPlottable::draw(QCPPainter* painter) {
         for (const auto& [r, id] : labelled) {
             const Interval& x = iv[std::size_t(id)];
             const bool transfer = x.kind == IntervalKind::Write || x.kind == IntervalKind::Read;
-            const QString text = transfer                                   ? (x.tape ? "T" : "x") + QString::number(x.index)
+            const QString text = transfer ? (x.tape ? "T" : "x") + QString::number(x.index)
                                  : x.index >= 0 && x.index < m_names.size() ? m_names[x.index]
                                                                             : QString::number(x.index);
             if (fm.horizontalAdvance(text) + 4 > r.width() || fm.height() > r.height()) continue;

@@ -1,7 +1,7 @@
 #include "comparisontable.h"
 
-#include "util/files.h"
 #include "models/comparisonmodel.h"
+#include "util/files.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,9 +1,9 @@
 // Chain files ("ckpt-chain"): a list of steps, or one step repeated ("uniform").
-#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/json_reader.h"
 #include "io/project_io.h"
+#include "util/files.h"
 
 #include <optional>
 

@@ -1,8 +1,8 @@
 #include "io/graph_io.h"
 
-#include "util/files.h"
 #include "io/json_io.h"
 #include "io/json_reader.h"
+#include "util/files.h"
 
 #include <algorithm>
 #include <cmath>

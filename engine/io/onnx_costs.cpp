@@ -329,5 +329,4 @@ std::string onnxOpProblem(const OnnxOp& op) {
     return "";
 }
 
-
 } // namespace ckpt

@@ -57,5 +57,4 @@ OnnxOpCost onnxOpCost(const OnnxOp& op);
 // input's channels are the weights' first dimension and divide into the groups). To follow "node 'conv' (Conv): ".
 std::string onnxOpProblem(const OnnxOp& op);
 
-
 } // namespace ckpt

@@ -1,10 +1,10 @@
 #include "io/onnx_import.h"
 
-#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_reader.h"
 #include "io/onnx_costs.h"
 #include "util/bounds.h"
+#include "util/files.h"
 #include "util/units.h"
 #include "util/utf8.h"
 

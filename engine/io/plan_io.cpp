@@ -90,7 +90,9 @@ std::optional<Error> readAction(const json& a, std::size_t k, const JsonPath& ac
     case 'R':
     case 'D': {
         const char c = code[0];
-        const char* form = c == 'W' ? "[\"W\", state, level]" : c == 'R' ? "[\"R\", state, level]" : "[\"D\", state, level]";
+        const char* form = c == 'W'   ? "[\"W\", state, level]"
+                           : c == 'R' ? "[\"R\", state, level]"
+                                      : "[\"D\", state, level]";
         if (a.size() != 3 || !a[1].is_number_integer() || !a[2].is_number_integer()) return shape(form);
         if (!toIndex(a[1], kMaxIndex, index)) return range(1, "a state", kMaxIndex);
         if (!toIndex(a[2], kMaxLevel, level)) return range(2, "a level", kMaxLevel);

@@ -1,9 +1,9 @@
 #include "io/project_io.h"
 
-#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/json_reader.h"
+#include "util/files.h"
 
 namespace ckpt {
 

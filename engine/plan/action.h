@@ -33,8 +33,12 @@ struct Action {
     static Action writeTape(int step, int level) {
         return {ActionKind::WriteTape, Keep::None, std::int16_t(level), step};
     }
-    static Action readTape(int step, int level) { return {ActionKind::ReadTape, Keep::None, std::int16_t(level), step}; }
-    static Action freeTape(int step, int level) { return {ActionKind::FreeTape, Keep::None, std::int16_t(level), step}; }
+    static Action readTape(int step, int level) {
+        return {ActionKind::ReadTape, Keep::None, std::int16_t(level), step};
+    }
+    static Action freeTape(int step, int level) {
+        return {ActionKind::FreeTape, Keep::None, std::int16_t(level), step};
+    }
 
     bool isTransfer() const { return kind == ActionKind::Write || kind == ActionKind::Read || isTapeTransfer(); }
     bool isTapeTransfer() const { return kind == ActionKind::WriteTape || kind == ActionKind::ReadTape; }

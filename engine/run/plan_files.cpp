@@ -1,9 +1,9 @@
 #include "run/plan_files.h"
 
 #include "io/export.h"
-#include "util/files.h"
 #include "io/graph_plan_io.h"
 #include "io/json_io.h"
+#include "util/files.h"
 
 namespace ckpt {
 

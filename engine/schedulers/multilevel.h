@@ -32,8 +32,8 @@ private:
     const Hardware& m_hw;
     double m_clock = 0;
     double m_sync = 0;
-    std::vector<double> m_channel;            // per level: when its channel is free
-    std::vector<std::vector<double>> m_ready; // [level][state]: when that copy is complete
+    std::vector<double> m_channel;                // per level: when its channel is free
+    std::vector<std::vector<double>> m_ready;     // [level][state]: when that copy is complete
     std::vector<std::vector<double>> m_tapeReady; // [level][step]: when that copy of the step's tape is complete
 };
 

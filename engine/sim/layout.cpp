@@ -46,8 +46,9 @@ MemoryLayout firstFitLayout(const std::vector<TensorLife>& tensors, const std::v
 
 Result<MemoryLayout> packLayout(const std::vector<TensorLife>& tensors) {
     if (tensors.size() > kMaxLayoutTensors)
-        return fail("the plan allocates " + std::to_string(tensors.size()) + " tensors in level 0; laying out more than " +
-                    std::to_string(kMaxLayoutTensors) + " is refused (it grows with their square): pick a shorter "
+        return fail("the plan allocates " + std::to_string(tensors.size()) +
+                    " tensors in level 0; laying out more than " + std::to_string(kMaxLayoutTensors) +
+                    " is refused (it grows with their square): pick a shorter "
                     "chain or a plan with fewer actions");
     std::vector<std::size_t> order(tensors.size());
     std::iota(order.begin(), order.end(), std::size_t(0));

@@ -1,7 +1,7 @@
 // engine/io/atomic_write.cpp: saves replace only the named file (through its links), keep its mode, leave no
 // temporary behind, never follow a link someone placed in the folder, and never replace a read-only file.
-#include "util/files.h"
 #include "io/presets.h"
+#include "util/files.h"
 
 #include <QDir>
 #include <QTemporaryDir>

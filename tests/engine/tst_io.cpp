@@ -1,10 +1,10 @@
 // engine/io: JSON files (round trips, messages with line:column or JSON paths), atomic saves, CSV and Chrome trace.
 #include "io/export.h"
-#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
 #include "sim/simulator.h"
+#include "util/files.h"
 
 #include <QDir>
 #include <QElapsedTimer>

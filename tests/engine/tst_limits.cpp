@@ -1,6 +1,5 @@
 // What a user opens never crashes or gives a wrong number: headers of every type, byte totals past 64 bits, times
 // that would make a makespan infinite, text that is not UTF-8, and files that are not regular files or too large.
-#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/graph_plan_io.h"
 #include "io/json_io.h"
@@ -14,6 +13,7 @@
 #include "sim/memory_ledger.h"
 #include "sim/simulator.h"
 #include "util/bounds.h"
+#include "util/files.h"
 #include "util/units.h"
 #include "util/utf8.h"
 

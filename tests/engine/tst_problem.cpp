@@ -1,7 +1,6 @@
 // One Problem for chains and graphs: the scheduler lookup rule, the budget range, plan exports of both kinds, and
 // node fates, checked on small cases where the answer is known by hand or by every registry scheduler.
 #include "graph/graph_exhaustive.h"
-#include "util/files.h"
 #include "io/graph_plan_io.h"
 #include "io/json_io.h"
 #include "run/budget.h"
@@ -11,6 +10,7 @@
 #include "run/scheduler_lookup.h"
 #include "schedulers/fit.h"
 #include "test_util.h"
+#include "util/files.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

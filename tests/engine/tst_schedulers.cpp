@@ -1,9 +1,9 @@
 // The first schedulers against their closed forms, recursions computed here, and the simulator's verdict.
 #include "io/json_io.h"
+#include "run/runner.h"
 #include "schedulers/fit.h"
 #include "schedulers/periodic.h"
 #include "schedulers/periodic_costs.h"
-#include "run/runner.h"
 #include "schedulers/registry.h"
 #include "schedulers/revolve.h"
 #include "schedulers/store_all.h"
@@ -283,7 +283,8 @@ private slots:
             // A comparison shows it as not applicable, with the reason, and goes on.
             const Run run = runScheduler(info.name, Problem(paper), Hardware::unbounded(), {{}, all * 3 / 5});
             QVERIFY(!run.available && !run.feasible);
-            QVERIFY2(run.message.find("rotor paper") != std::string::npos || !machineLacks(info, Hardware::unbounded()).empty(),
+            QVERIFY2(run.message.find("rotor paper") != std::string::npos ||
+                         !machineLacks(info, Hardware::unbounded()).empty(),
                      run.message.c_str());
         }
     }
@@ -297,9 +298,9 @@ private slots:
             const Plan all = storeAllPlan(c);
             const std::int64_t allPeak = mustSimulate(c, all.actions).totals.peak_bytes[0];
             for (double bw : {1e12, 50.0, 5.0}) {
-                const Hardware hw = *Hardware::make(
-                    "two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
-                            MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), bw, bw, 0}});
+                const Hardware hw =
+                    *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                            MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), bw, bw, 0}});
                 for (double share : {0.25, 0.5}) {
                     const auto budget = std::int64_t(share * double(allPeak));
                     auto plan = solve("offload-dp", c, hw, {{{"slots", "200"}}, budget});
@@ -324,8 +325,9 @@ private slots:
         Chain c = uniformChain(10);
         auto none = solve("offload-dp", c, Hardware::unbounded(), {{}, 1000});
         QVERIFY(!none);
-        const Hardware hw = *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
-                                                     MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), 100, 100, 0}});
+        const Hardware hw =
+            *Hardware::make("two", {MemoryLevel{"fast", std::numeric_limits<std::int64_t>::max(), 0, 0, 0},
+                                    MemoryLevel{"host", std::numeric_limits<std::int64_t>::max(), 100, 100, 0}});
         auto tiny = solve("offload-dp", c, hw, {{}, 10});
         QVERIFY(!tiny && tiny.errorValue().infeasible);
         QVERIFY2(tiny.error().find("needs at least") != std::string::npos, tiny.error().c_str());

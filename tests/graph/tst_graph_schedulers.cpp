@@ -3,8 +3,8 @@
 // budget, never faster than the exhaustive optimum.
 #include "graph_exhaustive.h"
 #include "io/graph_io.h"
-#include "run/runner.h"
 #include "model/graph_shape.h"
+#include "run/runner.h"
 #include "schedulers/chen.h"
 #include "schedulers/graph_fit.h"
 #include "schedulers/graph_registry.h"

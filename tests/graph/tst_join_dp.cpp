@@ -2,9 +2,9 @@
 // (graph/graph_exhaustive.h) on small join graphs, its plans through the simulator, and the shapes it refuses.
 #include "graph/graph_exhaustive.h"
 #include "io/graph_io.h"
+#include "plan/branch_order.h"
 #include "schedulers/graph_fit.h"
 #include "schedulers/graph_registry.h"
-#include "plan/branch_order.h"
 #include "schedulers/join_dp.h"
 #include "sim/graph_simulator.h"
 

@@ -4,13 +4,13 @@
 // reader that leaves out the floating-point weights' values (io/onnx_reader.h), from bytes and from a mapped file.
 #include "common/onnx_hostile.h"
 #include "common/onnx_models.h"
-#include "util/files.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/onnx_costs.h"
 #include "io/onnx_import.h"
 #include "io/onnx_reader.h"
 #include "model/segment_chain.h"
+#include "util/files.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
