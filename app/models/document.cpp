@@ -7,41 +7,48 @@ using namespace ckpt;
 
 namespace {
 
-class StepsCommand : public QUndoCommand {
+// An edit of the problem or the machine. Undo gives the document back the revision it had before, redo the one the
+// edit made first: results made from those inputs are current again (Comparison and Trade-off lose their marks).
+class ProblemCommand : public QUndoCommand {
+protected:
+    ProblemCommand(Document* d, const QString& text) : QUndoCommand(text), m_doc(d), m_revBefore(d->revision()) {}
+    quint64 revAfter() { return m_revAfter ? m_revAfter : (m_revAfter = m_doc->newRevision()); }
+    Document* m_doc;
+    quint64 m_revBefore, m_revAfter = 0;
+};
+
+class StepsCommand : public ProblemCommand {
 public:
     StepsCommand(Document* d, std::vector<Step> before, std::vector<Step> after, const QString& text)
-        : QUndoCommand(text), m_doc(d), m_before(std::move(before)), m_after(std::move(after)) {}
-    void undo() override { m_doc->applySteps(m_before); }
-    void redo() override { m_doc->applySteps(m_after); }
+        : ProblemCommand(d, text), m_before(std::move(before)), m_after(std::move(after)) {}
+    void undo() override { m_doc->applySteps(m_before, m_revBefore); }
+    void redo() override { m_doc->applySteps(m_after, revAfter()); }
 
 private:
-    Document* m_doc;
     std::vector<Step> m_before, m_after;
 };
 
-class LevelsCommand : public QUndoCommand {
+class LevelsCommand : public ProblemCommand {
 public:
     LevelsCommand(Document* d, std::vector<MemoryLevel> before, std::vector<MemoryLevel> after, const QString& text)
-        : QUndoCommand(text), m_doc(d), m_before(std::move(before)), m_after(std::move(after)) {}
-    void undo() override { m_doc->applyLevels(m_before); }
-    void redo() override { m_doc->applyLevels(m_after); }
+        : ProblemCommand(d, text), m_before(std::move(before)), m_after(std::move(after)) {}
+    void undo() override { m_doc->applyLevels(m_before, m_revBefore); }
+    void redo() override { m_doc->applyLevels(m_after, revAfter()); }
 
 private:
-    Document* m_doc;
     std::vector<MemoryLevel> m_before, m_after;
 };
 
-class GraphCommand : public QUndoCommand {
+class GraphCommand : public ProblemCommand {
 public:
     using Nodes = std::vector<GraphNode>;
     using Edges = std::vector<GraphEdge>;
     GraphCommand(Document* d, std::pair<Nodes, Edges> before, std::pair<Nodes, Edges> after, const QString& text)
-        : QUndoCommand(text), m_doc(d), m_before(std::move(before)), m_after(std::move(after)) {}
-    void undo() override { m_doc->applyGraph(m_before.first, m_before.second); }
-    void redo() override { m_doc->applyGraph(m_after.first, m_after.second); }
+        : ProblemCommand(d, text), m_before(std::move(before)), m_after(std::move(after)) {}
+    void undo() override { m_doc->applyGraph(m_before.first, m_before.second, m_revBefore); }
+    void redo() override { m_doc->applyGraph(m_after.first, m_after.second, revAfter()); }
 
 private:
-    Document* m_doc;
     std::pair<Nodes, Edges> m_before, m_after;
 };
 
@@ -134,7 +141,7 @@ void Document::setProject(const Project& p) {
     m_hardwareName = QString::fromStdString(p.hardware.name());
     m_settings = p.settings;
     m_undo->clear();
-    ++m_revision;
+    m_revision = newRevision();
     emit reset();
 }
 
@@ -187,15 +194,15 @@ void Document::applySettings(const ProjectSettings& settings) {
     emit settingsChanged();
 }
 
-void Document::applySteps(const std::vector<Step>& steps) {
+void Document::applySteps(const std::vector<Step>& steps, quint64 revision) {
     m_steps = steps;
-    ++m_revision;
+    m_revision = revision ? revision : newRevision();
     emit chainChanged();
 }
 
-void Document::applyLevels(const std::vector<MemoryLevel>& levels) {
+void Document::applyLevels(const std::vector<MemoryLevel>& levels, quint64 revision) {
     m_levels = levels;
-    ++m_revision;
+    m_revision = revision ? revision : newRevision();
     emit hardwareChanged();
 }
 
@@ -209,10 +216,10 @@ QString Document::editGraph(const std::vector<GraphNode>& nodes, const std::vect
     return {};
 }
 
-void Document::applyGraph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges) {
+void Document::applyGraph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges, quint64 revision) {
     m_nodes = nodes;
     m_edges = edges;
-    ++m_revision;
+    m_revision = revision ? revision : newRevision();
     emit graphChanged();
 }
 

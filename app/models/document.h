@@ -39,9 +39,10 @@ public:
     QStringList nodeInputs(int index) const;         // ids of the nodes whose outputs node `index` consumes
     QString uniqueNodeId(const QString& base) const; // base, base2, base3, ... the first id not taken
     QUndoStack* undoStack() const { return m_undo; }
-    // Counts changes of the problem or the machine (every edit, undo and redo, and every new project): a result made
-    // at another revision was made from other inputs.
+    // Names the problem and the machine as they are: every edit and every new project makes a new revision; undo and
+    // redo give back the revision those inputs had, so a result made at another revision was made from other inputs.
     quint64 revision() const { return m_revision; }
+    quint64 newRevision() { return ++m_lastRevision; } // never given before
 
     // Replace the whole content (open, new); clears the undo history.
     void setProject(const ckpt::Project& p);
@@ -67,11 +68,12 @@ public:
     // into one step; the key names the gesture, so a new drag starts a new step.
     void editSettings(const ckpt::ProjectSettings& settings, const QString& what, const QString& mergeKey = {});
 
-    // Applied by the undo commands.
+    // Applied by the undo commands, at `revision` (0: a new one).
     void applySettings(const ckpt::ProjectSettings& settings);
-    void applySteps(const std::vector<ckpt::Step>& steps);
-    void applyLevels(const std::vector<ckpt::MemoryLevel>& levels);
-    void applyGraph(const std::vector<ckpt::GraphNode>& nodes, const std::vector<ckpt::GraphEdge>& edges);
+    void applySteps(const std::vector<ckpt::Step>& steps, quint64 revision = 0);
+    void applyLevels(const std::vector<ckpt::MemoryLevel>& levels, quint64 revision = 0);
+    void applyGraph(const std::vector<ckpt::GraphNode>& nodes, const std::vector<ckpt::GraphEdge>& edges,
+                    quint64 revision = 0);
 
 signals:
     void chainChanged();
@@ -91,5 +93,5 @@ private:
     std::vector<ckpt::GraphEdge> m_edges;
     ckpt::ProjectSettings m_settings;
     QUndoStack* m_undo;
-    quint64 m_revision = 0;
+    quint64 m_revision = 0, m_lastRevision = 0;
 };

@@ -248,10 +248,15 @@ void RunController::setComparison(std::vector<RunPtr> runs, std::vector<RunInput
 
 void RunController::problemChanged(const QString& what, bool reset) {
     const quint64 revision = m_doc->revision();
-    m_changes.emplace_back(revision, what);
-    if (m_changes.size() > 64) m_changes.erase(m_changes.begin()); // older changes: "the problem changed"
-    dropSolve();                                                   // its result would be of the old problem
-    if (m_prepareStop) *m_prepareStop = true;                      // its tables would be of the old problem
+    // An undo gives back an earlier revision: the changes after it are undone, and the one that made it is recorded.
+    std::erase_if(m_changes, [&](const auto& change) { return change.first > revision; });
+    if (m_changes.empty() || m_changes.back().first < revision) m_changes.emplace_back(revision, what);
+    if (m_changes.size() > 64) { // older changes: "the problem changed"
+        m_forgotten = std::max(m_forgotten, m_changes.front().first);
+        m_changes.erase(m_changes.begin());
+    }
+    dropSolve();                              // its result would be of the old problem
+    if (m_prepareStop) *m_prepareStop = true; // its tables would be of the old problem
     if (m_pinned && m_pinnedInputs.revision != revision) {
         m_unpinNote = tr("Unpinned %1: %2").arg(describe(*m_pinned), what);
         m_unpinRevision = revision;
@@ -273,7 +278,7 @@ QString RunController::changedSince(quint64 revision) const {
     QStringList what;
     for (const auto& [r, w] : m_changes)
         if (r > revision && !what.contains(w)) what << w;
-    if (what.isEmpty() || m_changes.empty() || m_changes.front().first > revision + 1) return tr("the problem changed");
+    if (what.isEmpty() || revision < m_forgotten) return tr("the problem changed");
     return what.join(tr(" and "));
 }
 

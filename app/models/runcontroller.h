@@ -122,6 +122,7 @@ private:
     std::vector<RunPtr> m_compared;
     std::vector<RunInputs> m_comparedInputs;
     std::vector<std::pair<quint64, QString>> m_changes; // the revision each change made, and what it changed
+    quint64 m_forgotten = 0;                            // the latest revision of a change dropped from m_changes
     quint64 m_resetRevision = 0;                        // the last new problem: older results are of another
     QString m_unpinNote;
     quint64 m_unpinRevision = 0;
