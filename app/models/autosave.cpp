@@ -35,12 +35,18 @@ std::unique_ptr<QLockFile> takeLock(const QString& file, bool* held = nullptr) {
 // the same file open never share one.
 QString newFileName(const QString& originalPath) {
     QString name = originalPath.isEmpty() ? QStringLiteral("untitled") : QFileInfo(originalPath).fileName();
-    name.replace(QRegularExpression("\\.ckpt-project\\.json$|\\.json$"), QString());
+    name.replace(QRegularExpression("\\.ckpt-[a-z]+\\.json$|\\.json$"), QString());
     name.replace(QRegularExpression("[^A-Za-z0-9_.-]"), "_");
     return name.left(60) + "-" + QUuid::createUuid().toString(QUuid::Id128).left(12) + kSuffix;
 }
 
 } // namespace
+
+QString AutosaveEntry::name() const {
+    if (!originalPath.isEmpty()) return originalPath;
+    if (!sourcePath.isEmpty()) return QObject::tr("%1 (not saved as a project)").arg(sourcePath);
+    return QObject::tr("untitled");
+}
 
 Autosave::Autosave() = default;
 
@@ -56,7 +62,7 @@ QList<AutosaveEntry> Autosave::leftovers() {
     QList<AutosaveEntry> out;
     const QDir dir(directory());
     for (const QFileInfo& f : dir.entryInfoList({"*" + kSuffix}, QDir::Files, QDir::Time)) {
-        AutosaveEntry e{f.absoluteFilePath(), {}, f.lastModified()};
+        AutosaveEntry e{f.absoluteFilePath(), {}, {}, f.lastModified()};
         bool held = false;
         takeLock(e.file, &held); // a lock taken here is let go at once (its destructor removes the lock file)
         if (held) continue;      // a running window writes it
@@ -65,6 +71,8 @@ QList<AutosaveEntry> Autosave::leftovers() {
             const auto& meta = (*doc)["autosave"];
             if (meta.is_object() && meta.contains("original_path") && meta["original_path"].is_string())
                 e.originalPath = QString::fromStdString(meta["original_path"].get<std::string>());
+            if (meta.is_object() && meta.contains("source_path") && meta["source_path"].is_string())
+                e.sourcePath = QString::fromStdString(meta["source_path"].get<std::string>());
             if (meta.is_object() && meta.contains("saved_at") && meta["saved_at"].is_string()) {
                 auto t =
                     QDateTime::fromString(QString::fromStdString(meta["saved_at"].get<std::string>()), Qt::ISODate);
@@ -87,11 +95,11 @@ QString Autosave::discard(const AutosaveEntry& entry) {
     return {};
 }
 
-QString Autosave::write(const Project& project, const QString& originalPath) {
+QString Autosave::write(const Project& project, const QString& originalPath, const QString& sourcePath) {
     if (m_file.isEmpty()) {
         const QString dir = directory();
         if (!QDir().mkpath(dir)) return QObject::tr("%1: cannot create the autosave folder").arg(dir);
-        const QString file = dir + "/" + newFileName(originalPath);
+        const QString file = dir + "/" + newFileName(originalPath.isEmpty() ? sourcePath : originalPath);
         auto lock = takeLock(file);
         if (!lock) return QObject::tr("%1: cannot lock the autosave (is the folder writable?)").arg(file);
         m_file = file;
@@ -100,6 +108,7 @@ QString Autosave::write(const Project& project, const QString& originalPath) {
     try {
         nlohmann::json doc = projectToJson(project);
         doc["autosave"] = {{"original_path", originalPath.toStdString()},
+                           {"source_path", sourcePath.toStdString()},
                            {"saved_at", QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toStdString()}};
         auto ok = writeTextFileAtomic(m_file.toStdString(), jsonToText(doc));
         return ok ? QString() : QString::fromStdString(ok.error());

@@ -1,7 +1,8 @@
 #pragma once
 // Autosave files, one per open document: DIR/NAME-ID.ckpt-project.json, a project file (it opens as one) with an
-// "autosave" member {"original_path", "saved_at"}. While a window's document is open it holds DIR/NAME-ID.lock, so an
-// explorer that starts lists only what no running window owns: the work of a session that ended without saving.
+// "autosave" member {"original_path", "source_path", "saved_at"}. While a window's document is open it holds
+// DIR/NAME-ID.lock, so an explorer that starts lists only what no running window owns: the work of a session that ended
+// without saving.
 #include "io/project_io.h"
 
 #include <QDateTime>
@@ -14,7 +15,10 @@ class QLockFile;
 struct AutosaveEntry {
     QString file;         // the autosave file
     QString originalPath; // the document's file when it was autosaved; empty for an untitled one
+    QString sourcePath;   // the chain, graph or model it was opened from when it had no project file yet
     QDateTime savedAt;
+    // What the recovery dialog calls it: its project file, else the file it was opened from, else "untitled".
+    QString name() const;
 };
 
 class Autosave {
@@ -31,8 +35,9 @@ public:
     static QString discard(const AutosaveEntry& entry); // deletes it; the error, or empty
 
     QString file() const { return m_file; } // empty until the first write
-    // Writes the document (atomically); the error message, or empty.
-    QString write(const ckpt::Project& project, const QString& originalPath);
+    // Writes the document (atomically); the error message, or empty. sourcePath: the file it was opened from, when
+    // it has no project file (originalPath) yet.
+    QString write(const ckpt::Project& project, const QString& originalPath, const QString& sourcePath = {});
     void remove();                         // the document was saved or closed on purpose
     void release();                        // another document takes the window: this one's file stays
     QString adopt(const AutosaveEntry& e); // a recovered document goes on writing (and later deleting) its file

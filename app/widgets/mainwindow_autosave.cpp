@@ -37,7 +37,12 @@ void MainWindow::updateTitle() {
     setWindowTitle(tr("%1%2 — Checkpoint Explorer").arg(name, isModified() ? "*" : ""));
 }
 
-void MainWindow::newDocument() {
+void MainWindow::newDocument(bool lessonScene) {
+    if (!lessonScene) { // another document ends the lesson
+        m_lesson.reset();
+        m_scene = -1;
+        updateLessonActions();
+    }
     m_autosave.release();
     m_doc->undoStack()->setClean();
     updateTitle();
@@ -47,7 +52,10 @@ bool MainWindow::autosaveNow() {
     if (!isModified()) return true;
     m_doc->settings().budget_bytes = m_panel->budgetBytes();
     const QString path = m_path.isEmpty() ? QString() : QFileInfo(m_path).absoluteFilePath();
-    const QString err = m_autosave.write(m_doc->project(), path);
+    const QString source = m_sourcePath.isEmpty() || !QFileInfo::exists(m_sourcePath)
+                               ? m_sourcePath
+                               : QFileInfo(m_sourcePath).absoluteFilePath();
+    const QString err = m_autosave.write(m_doc->project(), path, source);
     if (!err.isEmpty()) {
         // Shown until the next message, and again at every failed attempt: unsaved work is not being kept.
         m_lastError = tr("Autosave failed: %1").arg(err);
@@ -63,16 +71,17 @@ bool MainWindow::recoverAutosave(const AutosaveEntry& entry) {
     if (!p) return report(QString::fromStdString(p.error())), false;
     m_doc->setProject(*p);
     m_path = entry.originalPath;
-    m_sourcePath.clear();
+    m_sourcePath = entry.originalPath.isEmpty() ? entry.sourcePath : QString();
     newDocument();
     if (QString err = m_autosave.adopt(entry); !err.isEmpty()) report(err);
     // The recovered changes are not in the original file until saved, and no undo leads back to that file.
     m_doc->undoStack()->resetClean();
     updateTitle();
-    statusBar()->showMessage(tr("Recovered %1 as autosaved at %2")
-                                 .arg(entry.originalPath.isEmpty() ? tr("an untitled document") : entry.originalPath,
-                                      QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat)),
-                             8000);
+    statusBar()->showMessage(
+        tr("Recovered %1 as autosaved at %2")
+            .arg(entry.originalPath.isEmpty() && entry.sourcePath.isEmpty() ? tr("an untitled document") : entry.name(),
+                 QLocale().toString(entry.savedAt.toLocalTime(), QLocale::ShortFormat)),
+        8000);
     return true;
 }
 

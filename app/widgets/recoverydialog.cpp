@@ -27,7 +27,7 @@ RecoveryDialog::RecoveryDialog(const QList<AutosaveEntry>& entries, QWidget* par
     for (int i = 0; i < entries.size(); ++i) {
         const AutosaveEntry& e = entries[i];
         auto* item = new QTreeWidgetItem(m_list);
-        item->setText(0, e.originalPath.isEmpty() ? tr("untitled") : e.originalPath);
+        item->setText(0, e.name());
         item->setText(1, QLocale().toString(e.savedAt.toLocalTime(), QLocale::ShortFormat));
         item->setText(2, QFileInfo(e.file).fileName());
         item->setToolTip(2, e.file);

@@ -145,6 +145,36 @@ private slots:
         QVERIFY(QFileInfo::exists(file));
     }
 
+    // A chain opened from its file (no project yet) is listed by that file, not as "untitled", and recovers with Save
+    // proposing the project beside it.
+    void anOpenedChainsAutosaveNamesItsFile() {
+        QString file;
+        const QString chain = QFileInfo(kSmall).absoluteFilePath();
+        {
+            MainWindow crashed;
+            crashed.setInteractive(false);
+            QVERIFY2(crashed.openFile(kSmall), qPrintable(crashed.lastError()));
+            edit(crashed, 4);
+            QVERIFY2(crashed.autosaveNow(), qPrintable(crashed.lastError()));
+            file = crashed.autosaveFile();
+        }
+        QVERIFY2(QFileInfo(file).fileName().startsWith(QFileInfo(kSmall).fileName().section('.', 0, 0) + "-"),
+                 qPrintable(file));
+        const auto entries = Autosave::leftovers();
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries[0].originalPath, QString());
+        QCOMPARE(entries[0].sourcePath, chain);
+        QCOMPARE(entries[0].name(), chain + " (not saved as a project)");
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            QVERIFY(w.recoverAutosave(entries[0]));
+            QCOMPARE(w.suggestedSavePath(), MainWindow::projectPathFor(chain));
+            QVERIFY(w.windowTitle().startsWith(QFileInfo(kSmall).fileName() + "*"));
+        }
+        QCOMPARE(Autosave::discard(entries[0]), QString());
+    }
+
     void staleLockOfACrashedProcessIsIgnored() {
         QString file;
         {
@@ -291,19 +321,21 @@ private slots:
 
     void recoveryDialogListsEachWithItsPathAndTime() {
         const QDateTime t(QDate(2024, 5, 17), QTime(14, 30));
-        QList<AutosaveEntry> entries{{"/x/a-1.ckpt-project.json", "/home/u/model.ckpt-project.json", t},
-                                     {"/x/untitled-2.ckpt-project.json", "", t.addSecs(-3600)}};
+        QList<AutosaveEntry> entries{{"/x/a-1.ckpt-project.json", "/home/u/model.ckpt-project.json", "", t},
+                                     {"/x/untitled-2.ckpt-project.json", "", "", t.addSecs(-3600)},
+                                     {"/x/lstm-3.ckpt-project.json", "", "/d/lstm.ckpt-chain.json", t.addSecs(-7200)}};
         RecoveryDialog d(entries);
-        QCOMPARE(d.list()->topLevelItemCount(), 2);
+        QCOMPARE(d.list()->topLevelItemCount(), 3);
         QCOMPARE(d.list()->topLevelItem(0)->text(0), QString("/home/u/model.ckpt-project.json"));
         QCOMPARE(d.list()->topLevelItem(1)->text(0), QString("untitled"));
+        QCOMPARE(d.list()->topLevelItem(2)->text(0), QString("/d/lstm.ckpt-chain.json (not saved as a project)"));
         QCOMPARE(d.list()->topLevelItem(0)->text(1), QLocale().toString(t, QLocale::ShortFormat));
         QCOMPARE(d.list()->topLevelItem(1)->text(2), QString("untitled-2.ckpt-project.json"));
         // The newest is selected: Recover opens one document, Discard takes any number.
         QCOMPARE(d.selected().size(), 1);
         QVERIFY(d.button(RecoveryDialog::Recover)->isEnabled());
         d.list()->selectAll();
-        QCOMPARE(d.selected().size(), 2);
+        QCOMPARE(d.selected().size(), 3);
         QVERIFY(!d.button(RecoveryDialog::Recover)->isEnabled());
         QVERIFY(d.button(RecoveryDialog::Discard)->isEnabled());
         QCOMPARE(d.choice(), RecoveryDialog::Later); // closing the dialog any other way keeps everything
