@@ -541,10 +541,12 @@ void MainWindow::buildMenus() {
     bar->addAction(reset);
     view->addSeparator();
     auto* presentation = new Presentation(this);
-    m_lessonNext = view->addAction(tr("&Next scene of the lesson"), QKeySequence(Qt::Key_PageDown), this,
-                                   [this] { showScene(m_scene + 1); });
-    m_lessonBack = view->addAction(tr("Previous scene of the &lesson"), QKeySequence(Qt::Key_PageUp), this,
-                                   [this] { showScene(m_scene - 1); });
+    m_lessonNext = view->addAction(tr("&Next scene of the lesson"), QKeySequence(Qt::Key_PageDown), this, [this] {
+        if (confirmDiscard()) showScene(m_scene + 1);
+    });
+    m_lessonBack = view->addAction(tr("Previous scene of the &lesson"), QKeySequence(Qt::Key_PageUp), this, [this] {
+        if (confirmDiscard()) showScene(m_scene - 1);
+    });
     for (QAction* a : {m_lessonNext, m_lessonBack}) {
         a->setShortcutContext(Qt::WindowShortcut);
         addAction(a); // with the menu bar hidden too (presentation mode)
@@ -633,8 +635,6 @@ bool MainWindow::openFile(const QString& path) {
                                                  "ckpt-hardware, ckpt-graph-plan or ckpt-lesson")),
                false;
     }
-    m_lesson.reset(); // another document: the lesson is over
-    updateLessonActions();
     newDocument();
     m_lastError.clear();
     addRecent(path);

@@ -179,7 +179,9 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateTitle();
-    void newDocument(); // another document takes the window: the last one's autosave stays if it holds unsaved work
+    // Another document takes the window: the last one's autosave stays if it holds unsaved work. Anything but the next
+    // scene of the lesson (lessonScene) ends the lesson.
+    void newDocument(bool lessonScene = false);
     void exportChartDialog(const QString& format);
     void exportAllDialog();
     void exportComparisonDialog();

@@ -83,8 +83,9 @@ bool MainWindow::showScene(int k) {
     m_doc->setProject(project);
     m_path.clear();
     m_sourcePath = m_lessonPath;
-    newDocument();
+    newDocument(true);
     m_scene = k;
+    showChartTab(s.tab.empty() ? QStringLiteral("timeline") : QString::fromStdString(s.tab));
     m_lessonBanner->setText(
         tr("<b>%1</b> — scene %2 of %3%4<br>%5<br><i>Page Down: next scene · Page Up: back</i>")
             .arg(QString::fromStdString(m_lesson->title).toHtmlEscaped())

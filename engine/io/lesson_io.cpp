@@ -5,6 +5,8 @@
 #include "io/json_reader.h"
 #include "util/budget_list.h"
 
+#include <algorithm>
+
 namespace ckpt {
 
 namespace {
@@ -21,6 +23,7 @@ Result<LessonScene> readScene(const json& v, const JsonPath& path, const std::st
     r.string("hardware", s.hardware, false);
     r.string("scheduler", s.scheduler, true);
     r.string("caption", s.caption, true);
+    r.string("tab", s.tab, false);
     const json* params = r.find("params", false);
     const json* budget = r.find("budget", false);
     if (!r.ok()) return r.error();
@@ -29,6 +32,13 @@ Result<LessonScene> readScene(const json& v, const JsonPath& path, const std::st
             JsonPath at = path.member(key);
             return io::expected(source, at, "a text that is not empty", v.at(key));
         }
+    if (!s.tab.empty() && std::find(std::begin(kLessonTabs), std::end(kLessonTabs), s.tab) == std::end(kLessonTabs)) {
+        std::string names;
+        for (const char* t : kLessonTabs)
+            names += (names.empty() ? "" : ", ") + std::string(t);
+        JsonPath at = path.member("tab");
+        return io::expected(source, at, "one of " + names, v.at("tab"));
+    }
     if (params) {
         JsonPath at = path.member("params");
         if (auto e = io::readParamTexts(*params, at, source, s.params)) return *e;

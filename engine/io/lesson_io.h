@@ -26,7 +26,12 @@ struct LessonScene {
     std::map<std::string, std::string> params;
     std::string budget; // as --budget reads it ("40%", "64MiB", "none")
     std::string caption;
+    std::string tab; // the view the explorer shows the scene on (one of kLessonTabs); empty: the Timeline
 };
+
+// The views a scene may name as its "tab": the explorer's chart tabs.
+inline constexpr const char* kLessonTabs[] = {"timeline", "graph",  "sweep",    "tradeoff", "comparison",
+                                              "side",     "layout", "pipeline", "trainer"};
 
 struct Lesson {
     std::string title;

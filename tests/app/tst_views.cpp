@@ -693,6 +693,52 @@ private slots:
         QVERIFY(w.lessonCaption().isEmpty());
     }
 
+    // A scene opens on the view it names ("tab"), the Timeline when it names none, whatever tab was shown before.
+    void aLessonSceneChoosesItsTab() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("tabs.ckpt-lesson.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QString chain = source("examples/small-hetero-12.ckpt-chain.json");
+        f.write(QString(R"({"format":"ckpt-lesson","version":1,"title":"t","scenes":[
+            {"problem":"%1","scheduler":"revolve","caption":"the trade-off","tab":"tradeoff"},
+            {"problem":"%1","scheduler":"rotor","caption":"the memory chart"},
+            {"problem":"%1","scheduler":"rotor","caption":"the sweep","tab":"sweep"}]})")
+                    .arg(chain)
+                    .toUtf8());
+        f.close();
+        MainWindow w;
+        w.setInteractive(false);
+        w.showChartTab("comparison");
+        QVERIFY2(w.openFile(file), qPrintable(w.lastError()));
+        QCOMPARE(w.currentChartTab(), QString("tradeoff"));
+        QVERIFY(w.showScene(1));
+        QCOMPARE(w.currentChartTab(), QString("timeline"));
+        QVERIFY(w.showScene(2));
+        QCOMPARE(w.currentChartTab(), QString("sweep"));
+    }
+
+    // Another document ends the lesson, an imported model too: no banner, and Page Down no longer replaces it with
+    // the next scene.
+    void importingAModelEndsTheLesson() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(w.openFile(source("examples/lessons/intro.ckpt-lesson.json")));
+        QCOMPARE(w.sceneIndex(), 0);
+        QVERIFY2(w.openFile(source("examples/onnx/lstm2.onnx")), qPrintable(w.lastError()));
+        QCOMPARE(w.sceneIndex(), -1);
+        QVERIFY(w.lessonCaption().isEmpty());
+        QVERIFY(w.document()->isGraph());
+        const int nodes = int(w.document()->nodes().size());
+        QTest::keyClick(&w, Qt::Key_PageDown);
+        QCOMPARE(w.sceneIndex(), -1);
+        QVERIFY(w.document()->isGraph());
+        QCOMPARE(int(w.document()->nodes().size()), nodes);
+    }
+
     // A scene's machine may be a shipped preset's name, as in ckpt lesson and figure specs.
     void aLessonSceneTakesAPresetByName() {
         QTemporaryDir dir;

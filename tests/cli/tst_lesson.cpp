@@ -46,7 +46,7 @@ private slots:
         QVERIFY(out.startsWith("Trading memory for time in backpropagation (7 scenes)"));
         // One line of numbers per scene (the captions may say "makespan" too).
         QCOMPARE(out.count(QRegularExpression(": makespan \\d")), 7);
-        for (const char* s : {"store-all", "periodic", "revolve", "rotor", "async-multistage", "dtr", "checkmate"})
+        for (const char* s : {"store-all", "periodic", "revolve", "rotor", "offload-dp", "dtr", "checkmate"})
             QVERIFY2(out.contains(QString("   %1 on ").arg(s)), s);
     }
 
@@ -63,6 +63,9 @@ private slots:
             {lesson({scene({{"params", QJsonObject{{"slots", QJsonArray{}}}}})}),
              "scenes[0].params.slots: expected a text or a number"},
             {lesson({scene({{"scheduler", ""}})}), "scenes[0].scheduler: expected a text that is not empty"},
+            {lesson({scene({{"tab", "memory"}})}),
+             "scenes[0].tab: expected one of timeline, graph, sweep, tradeoff, comparison, side, layout, pipeline, "
+             "trainer"},
             {lesson({}), "scenes: expected an array of 1 to 200 scenes"},
             {QJsonObject{{"format", "ckpt-chain"}, {"version", 1}}, "ckpt-lesson"},
         };
