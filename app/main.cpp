@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
                               "drawn up to it, a line on the timeline, Held now and the chain table at it.",
                               "N");
     parser.addOption(action);
+    QCommandLineOption size("size", "With --screenshot: the window's size in pixels, WIDTHxHEIGHT (default 1600x1000).",
+                            "WxH", "1600x1000");
+    parser.addOption(size);
     parser.addPositionalArgument("file", "A project, chain, graph, hardware or lesson file to open.", "[FILE]");
     parser.process(app);
     // The runs report their own failures; what still escapes (memory running out in the GUI thread) ends here with
@@ -91,7 +94,14 @@ int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption&
         window.runAll();
         return app.exec();
     }
-    window.resize(1600, 1000);
+    const QStringList wh = parser.value("size").split('x');
+    const int width = wh.size() == 2 ? wh[0].toInt() : 0, height = wh.size() == 2 ? wh[1].toInt() : 0;
+    if (width < 320 || height < 240 || width > 10000 || height > 10000) {
+        std::fprintf(stderr, "ckpt-explorer: --size: expected WIDTHxHEIGHT from 320x240 to 10000x10000, got '%s'\n",
+                     qPrintable(parser.value("size")));
+        return 2;
+    }
+    window.resize(width, height);
     window.show();
     // The shown plan is the current scheduler's solve (Run all leaves it alone); the graph view needs only that.
     window.runCurrentNow();

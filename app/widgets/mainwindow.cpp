@@ -211,24 +211,27 @@ void MainWindow::buildUi() {
     // A scheduler's parameters can make a long line (checkmate's widened the window past the screen): it wraps.
     m_summary->setWordWrap(true);
     m_summary->setMinimumWidth(200);
-    // Two lines, a plan's summary at the usual widths, even for a one-line message (an infeasible budget): a line
-    // more or less resized every chart below, which then drew itself again from new buffers (120 ms, issue 35).
-    m_summary->setMinimumHeight(2 * m_summary->fontMetrics().lineSpacing());
+    // Two lines, always (fitSummary): a line more or less resized every chart below, which then drew itself again
+    // from new buffers (120 ms), and moved the tab bar under the pointer. Long parameters are cut (the tooltip has
+    // them whole).
+    fitSummary();
     cl->addWidget(m_summary);
     m_staleBanner = new QLabel(central);
     m_staleBanner->setStyleSheet(
         "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c060; padding: 3px; }");
     m_staleBanner->setWordWrap(true);
     m_staleBanner->setVisible(false);
-    cl->addWidget(m_staleBanner);
     m_lessonBanner = new QLabel(central);
     m_lessonBanner->setObjectName("lessonBanner");
     m_lessonBanner->setWordWrap(true);
     m_lessonBanner->setTextFormat(Qt::RichText);
     m_lessonBanner->setStyleSheet("QLabel#lessonBanner { background: #eef4fb; color: #1a1a1a; padding: 6px; }");
     m_lessonBanner->setVisible(false);
-    cl->addWidget(m_lessonBanner);
+    // The tabs first: the banners come and go, and the captions differ in length, below them, so the tab bar never
+    // moves under the pointer.
     cl->addWidget(m_tabs, 1);
+    cl->addWidget(m_lessonBanner);
+    cl->addWidget(m_staleBanner);
     setCentralWidget(central);
 
     auto* dock = new QDockWidget(tr("Problem"), this);
@@ -537,6 +540,8 @@ void MainWindow::buildMenus() {
         view->addAction(tr("Zoom &back"), QKeySequence(Qt::Key_Backspace), m_timeline, &TimelineView::zoomBack);
     QAction* reset =
         view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), m_timeline, &TimelineView::resetZoom);
+    back->setToolTip(tr("Back to the Timeline's previous zoom (Backspace)"));
+    reset->setToolTip(tr("Show the whole plan on the Timeline (Ctrl+0)"));
     bar->addAction(back);
     bar->addAction(reset);
     view->addSeparator();
@@ -687,6 +692,19 @@ bool MainWindow::confirmDiscard() {
         return !p.isEmpty() && saveProjectTo(p);
     }
     return true;
+}
+
+void MainWindow::fitSummary() {
+    m_summary->setFixedHeight(2 * m_summary->fontMetrics().lineSpacing() + 2);
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+    QMainWindow::changeEvent(e);
+    if (e->type() != QEvent::FontChange || !m_summary) return;
+    // Presentation mode enlarges the window's font; a label with a style sheet of its own does not follow it.
+    for (QLabel* banner : {m_lessonBanner, m_staleBanner})
+        if (banner) banner->setFont(font());
+    fitSummary();
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -149,6 +149,7 @@ public slots:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void changeEvent(QEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -171,6 +172,7 @@ private:
     void showShownRun();           // the controller's shown run in every view
     void showComparedRun(int run); // a trade-off point or comparison row, the panel set to agree
     void updateSummary();
+    void fitSummary(); // two lines of the window's font
     void updateStaleMarks();
     bool sweepRequest(ckpt::CompareRequest& request, QString* error) const;
     void refreshBudgetRange();

@@ -2,6 +2,7 @@
 
 #include "models/document.h"
 #include "run/scheduler_lookup.h"
+#include "util/budget_list.h"
 #include "util/units.h"
 
 #include <QComboBox>
@@ -38,6 +39,33 @@ public:
         return text;
     }
 };
+
+// An integer parameter that says so when a number outside its range is typed ("-3" slots), where QSpinBox dropped
+// the minus sign and kept 3. The text goes back to the value, and `rejected` says what was refused.
+class IntSpinBox : public QSpinBox {
+public:
+    using QSpinBox::QSpinBox;
+    mutable QString rejected;
+    QValidator::State validate(QString& text, int& pos) const override {
+        const QValidator::State state = QSpinBox::validate(text, pos);
+        if (state != QValidator::Invalid) return state;
+        bool number = false;
+        text.trimmed().toLongLong(&number);
+        return number || text.trimmed() == "-" ? QValidator::Intermediate : state;
+    }
+    void fixup(QString& input) const override {
+        bool number = false;
+        const long long v = input.trimmed().toLongLong(&number);
+        if (number && (v < minimum() || v > maximum())) rejected = input.trimmed();
+        QSpinBox::fixup(input);
+    }
+};
+} // namespace
+
+namespace {
+QString budgetsTip() {
+    return QObject::tr("Comma-separated sizes or percentages of store-all's peak, e.g. none,5%,20%,1GiB");
+}
 } // namespace
 
 SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent), m_doc(doc) {
@@ -47,10 +75,6 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
     m_list->setMaximumHeight(220);
     layout->addWidget(new QLabel(tr("Schedulers"), this));
     layout->addWidget(m_list);
-    m_box = new QGroupBox(this);
-    m_form = new QFormLayout(m_box);
-    layout->addWidget(m_box);
-
     auto* budgetBox = new QGroupBox(tr("Budget of level 0"), this);
     auto* bl = new QVBoxLayout(budgetBox);
     m_slider = new QSlider(Qt::Horizontal, budgetBox);
@@ -66,9 +90,14 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
     auto* sweepBox = new QGroupBox(tr("Budgets compared by 'Run all'"), this);
     auto* sl = new QVBoxLayout(sweepBox);
     m_budgets = new QLineEdit(sweepBox);
-    m_budgets->setToolTip(tr("Comma-separated sizes or percentages of store-all's peak, e.g. none,5%,20%,1GiB"));
+    m_budgets->setToolTip(budgetsTip());
     sl->addWidget(m_budgets);
     layout->addWidget(sweepBox);
+    // The parameters last: their rows change with the scheduler, and above the slider they moved it under the
+    // pointer (a drag landed in bptt-dp's alpha field).
+    m_box = new QGroupBox(this);
+    m_form = new QFormLayout(m_box);
+    layout->addWidget(m_box);
     layout->addStretch(1);
 
     // The widgets edit the document through undoable commands; what the document then holds comes back through
@@ -91,7 +120,15 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
         updateBudgetLabel();
         if (!m_syncing) editBudget();
     });
+    // Checked as it is typed (percentages against a stand-in peak; Run all checks them against the problem's).
+    connect(m_budgets, &QLineEdit::textChanged, this, [this](const QString& text) {
+        auto parsed = parseBudgets(text.toStdString(), [] { return std::int64_t(1) << 40; });
+        m_budgets->setStyleSheet(parsed ? QString() : QStringLiteral("color: #b00"));
+        m_budgets->setToolTip(parsed ? budgetsTip() : QString::fromStdString(parsed.error()) + "\n" + budgetsTip());
+        m_budgetsError = parsed ? QString() : QString::fromStdString(parsed.error());
+    });
     connect(m_budgets, &QLineEdit::editingFinished, this, [this] {
+        if (!m_budgetsError.isEmpty()) return; // kept out of the project until it reads
         ProjectSettings s = m_doc->settings();
         s.budgets = m_budgets->text().toStdString();
         m_doc->editSettings(s, tr("Compare the budgets %1").arg(m_budgets->text()));
@@ -203,10 +240,16 @@ std::map<std::string, std::string> SchedulerPanel::currentParams() const {
 void SchedulerPanel::buildForm() {
     while (m_form->rowCount() > 0)
         m_form->removeRow(0);
+    m_paramMessage.clear();
+    m_paramNote = nullptr;
     const std::string name = currentScheduler();
     const auto choice = findSchedulerFor(name, m_doc->problem());
     if (!choice) return;
     const std::vector<ParamSpec>& specs = choice->params();
+    m_paramNote = new QLabel(m_box); // what was refused, under the parameters
+    m_paramNote->setWordWrap(true);
+    m_paramNote->setStyleSheet("color: #b00");
+    m_paramNote->setVisible(false);
     m_box->setTitle(tr("Parameters of %1").arg(QString::fromStdString(name)));
     m_formScheduler = name;
     m_formValues = paramsOf(m_doc->settings(), name);
@@ -233,12 +276,23 @@ void SchedulerPanel::buildForm() {
         QWidget* w = nullptr;
         switch (p.type) {
         case ParamType::Int: {
-            auto* spin = new QSpinBox(m_box);
+            auto* spin = new IntSpinBox(m_box);
             spin->setRange(int(std::max(p.min, -2e9)), int(std::min(p.max, 2e9)));
             spin->setValue(std::atoi(current.c_str()));
             if (p.default_value == "0") spin->setSpecialValueText(tr("auto"));
             connect(spin, &QSpinBox::valueChanged, this,
                     [=](int v) { store(p.name, std::to_string(v), p.default_value); });
+            connect(spin, &QSpinBox::editingFinished, this, [=, this] {
+                if (spin->rejected.isEmpty()) return;
+                m_paramMessage = tr("%1: %2 is not between %3 and %4; it stays %5")
+                                     .arg(QString::fromStdString(p.name), spin->rejected)
+                                     .arg(spin->minimum())
+                                     .arg(spin->maximum())
+                                     .arg(spin->value());
+                spin->rejected.clear();
+                m_paramNote->setText(m_paramMessage);
+                m_paramNote->setVisible(true);
+            });
             w = spin;
             break;
         }
@@ -292,6 +346,7 @@ void SchedulerPanel::buildForm() {
         w->setMinimumWidth(60);
         m_form->addRow(QString::fromStdString(p.name), w);
     }
+    m_form->addRow(m_paramNote);
 }
 
 void SchedulerPanel::setBudgetRange(std::int64_t lowest, std::int64_t highest) {

@@ -37,6 +37,12 @@ public:
     std::vector<std::string> listedSchedulers() const;  // every name in the list
     std::vector<std::string> checkedSchedulers() const; // the ticked ones
 
+    // Why the budgets field's text does not read as a budget list (shown in red, with the reason as its tooltip, and
+    // kept out of the project until it does), or empty.
+    QString budgetsError() const { return m_budgetsError; }
+    QString paramMessage() const { return m_paramMessage; } // a parameter typed out of its range, or empty
+    QLineEdit* budgetsField() const { return m_budgets; }
+
 signals:
     void currentChanged();   // another scheduler or a parameter changed
     void budgetChanged();    // the slider moved
@@ -57,6 +63,10 @@ private:
     QSlider* m_slider;
     QLabel* m_budgetLabel;
     QLineEdit* m_budgets;
+    QString m_budgetsError;
+    QString m_paramMessage;        // what the last out-of-range parameter typed was, or empty
+    QLabel* m_paramNote = nullptr; // shows it under the parameters // why the budgets typed do not read (kept out of
+                                   // the project), or empty
     std::int64_t m_low = 0, m_high = 0;
     std::int64_t m_exact = 0; // the budget set, while the slider stays at m_exactAt (its steps are coarser)
     int m_exactAt = -1;

@@ -630,6 +630,7 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
             MilpOptions opt;
             opt.limit = limit, opt.relax = true, opt.cancel = ctx.cancel;
             opt.seconds = std::max(0.01, seconds - secondsSince(started));
+            opt.limit_seconds = seconds;
             opt.nodes = params.integer("node_limit"), opt.iterations = params.integer("iteration_limit");
             // The LP starts from the basis of the fastest fast plan, about half the simplex iterations of the slack
             // basis (see solveMilp).
@@ -688,7 +689,8 @@ Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Param
                 r = std::move(fast.start);
                 fast.start.found = false;
             }
-            if (!rounding && r.found) out.params["mip_start"] = r.source + " (" + number(r.plan.makespan_s) + " s)";
+            if (!rounding && r.found)
+                out.params["mip_start"] = r.source + " (" + formatSeconds(r.plan.makespan_s) + ")";
             out.params["roundings_tried"] = std::to_string(r.tried);
             if (search) out.params["polish_tries"] = std::to_string(polishTries);
             if (r.stopped)

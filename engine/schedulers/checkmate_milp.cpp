@@ -411,7 +411,8 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
     MilpOutcome out;
     Watch watch{opt.cancel,
                 Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.seconds))};
-    const std::string timeLimit = "the time limit of " + formatSeconds(opt.seconds);
+    const std::string timeLimit =
+        "the time limit of " + formatSeconds(opt.limit_seconds > 0 ? opt.limit_seconds : opt.seconds);
     double timeUnit = 0;
     for (int p = 0; p < st.n; ++p)
         timeUnit = std::max(timeUnit, st.forward(p));

@@ -74,6 +74,7 @@ struct MilpOptions {
     std::int64_t limit = 0; // bytes, > 0
     bool relax = false;     // solve the LP relaxation only
     double seconds = 60;
+    double limit_seconds = 0; // the user's time limit, as messages name it (0: `seconds`, what is left of it)
     long long nodes = 0;      // > 0: CBC stops after this many branch-and-bound nodes (deterministic, unlike seconds)
     long long iterations = 0; // > 0: the LP relaxation stops after this many simplex iterations
     double margin_bytes = 0;  // the memory rows stop this far under the limit (CBC's tolerances, see checkmate.cpp)

@@ -4,6 +4,7 @@
 #include "io/json_io.h"
 #include "models/chaintablemodel.h"
 #include "models/document.h"
+#include "models/runcontroller.h"
 #include "plots/chartexport.h"
 #include "plots/ganttplottable.h"
 #include "plots/schedulerstyle.h"
@@ -21,7 +22,11 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QSlider>
+#include <QSpinBox>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -691,6 +696,130 @@ private slots:
         QVERIFY(w.openFile(source("examples/small-hetero-12.ckpt-chain.json")));
         QCOMPARE(w.sceneIndex(), -1);
         QVERIFY(w.lessonCaption().isEmpty());
+    }
+
+    // What stays put under the pointer: the summary is two lines whatever the plan (a checkmate run's long parameters
+    // are cut, numbers shortened, the whole list in its tooltip), the tab bar does not move when the stale banner or
+    // a lesson caption appears, and the budget slider does not move when a scheduler's parameters change.
+    void theTabBarAndTheSliderStayPut() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1024, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(source("examples/linear-32.ckpt-graph.json")));
+        QTabBar* tabs = w.chartTabs()->tabBar();
+        auto tabsAt = [&] {
+            QApplication::processEvents();
+            return tabs->mapTo(&w, QPoint(0, 0)).y();
+        };
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        QVERIFY(w.runCurrentNow());
+        QLabel* summary = nullptr;
+        for (QLabel* l : w.findChildren<QLabel*>())
+            if (l->text() == w.summary()) summary = l;
+        QVERIFY(summary && !w.summary().isEmpty());
+        const int y = tabsAt(), height = summary->height();
+        w.schedulerPanel()->setCurrentScheduler("checkmate");
+        w.schedulerPanel()->setBudgetBytes(w.runController()->budgetRange().ceiling / 2);
+        auto run = w.runCurrentNow();
+        QVERIFY2(run && run->feasible, run ? run->message.c_str() : "no run");
+        QCOMPARE(tabsAt(), y);
+        QCOMPARE(summary->height(), height);
+        QVERIFY2(!w.summary().contains(QString::fromStdString(run->params.at("lp_bound_s"))), qPrintable(w.summary()));
+        QVERIFY2(summary->toolTip().contains(QString::fromStdString(run->params.at("optimal"))),
+                 qPrintable(summary->toolTip() + " // " + QString::fromStdString(run->params.at("optimal"))));
+        for (const auto& [key, value] : run->params)
+            if (value.size() > 28) QVERIFY2(!w.summary().contains(QString::fromStdString(value)), key.c_str());
+        // The stale banner on the Trade-off tab, then a lesson's caption.
+        w.document()->settings().schedulers = {"store-all"};
+        w.document()->settings().budgets = "none";
+        w.runAllNow();
+        w.showChartTab("tradeoff");
+        const int onTradeoff = tabsAt();
+        auto nodes = w.document()->nodes();
+        nodes[0].forward *= 2;
+        QCOMPARE(w.document()->editGraph(nodes, w.document()->edges(), "slower"), QString());
+        QVERIFY(!w.staleBanner().isEmpty());
+        QCOMPARE(tabsAt(), onTradeoff);
+        QVERIFY(w.openFile(source("examples/lessons/intro.ckpt-lesson.json")));
+        const int inLesson = tabsAt();
+        QVERIFY(w.showScene(4)); // the longest caption
+        QCOMPARE(tabsAt(), inLesson);
+        QCOMPARE(inLesson, y);
+        // The slider, with and without parameters above... below it.
+        SchedulerPanel* panel = w.schedulerPanel();
+        QSlider* slider = panel->findChild<QSlider*>();
+        QVERIFY(slider);
+        panel->setCurrentScheduler("store-all");
+        QApplication::processEvents();
+        const QPoint at = slider->mapTo(panel, QPoint(0, 0));
+        panel->setCurrentScheduler("bptt-dp");
+        QApplication::processEvents();
+        QCOMPARE(slider->mapTo(panel, QPoint(0, 0)), at);
+    }
+
+    // Presentation mode enlarges the lesson's caption with the rest of the window's text (its style sheet kept it
+    // at the normal size), and gives its size back.
+    void presentationEnlargesTheCaption() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(w.openFile(source("examples/lessons/intro.ckpt-lesson.json")));
+        QLabel* caption = w.findChild<QLabel*>("lessonBanner");
+        QVERIFY(caption && caption->isVisible());
+        QAction* present = nullptr;
+        for (QAction* a : w.actions())
+            if (a->shortcut() == QKeySequence(Qt::Key_F11)) present = a;
+        QVERIFY(present);
+        const double normal = QFontInfo(caption->font()).pointSizeF();
+        present->trigger();
+        QApplication::processEvents();
+        QCOMPARE(QFontInfo(caption->font()).pointSizeF(), QFontInfo(w.font()).pointSizeF());
+        QVERIFY(QFontInfo(caption->font()).pointSizeF() > 1.4 * normal);
+        present->trigger();
+        QApplication::processEvents();
+        QCOMPARE(QFontInfo(caption->font()).pointSizeF(), normal);
+    }
+
+    // Input the panel refuses says so at once: a budget list that does not read turns red with the reason and stays
+    // out of the project; a slot count typed below its range is named, not silently made positive.
+    void refusedInputIsNamed() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(source("examples/small-hetero-12.ckpt-chain.json")));
+        SchedulerPanel* panel = w.schedulerPanel();
+        const std::string before = w.document()->settings().budgets;
+        QLineEdit* budgets = panel->budgetsField();
+        budgets->setFocus();
+        budgets->selectAll();
+        QTest::keyClicks(budgets, "abc,-5%");
+        QVERIFY2(panel->budgetsError().contains("abc"), qPrintable(panel->budgetsError()));
+        QVERIFY(budgets->toolTip().startsWith(panel->budgetsError()));
+        QTest::keyClick(budgets, Qt::Key_Return);
+        QCOMPARE(w.document()->settings().budgets, before);
+        budgets->selectAll();
+        QTest::keyClicks(budgets, "5%,1GiB");
+        QCOMPARE(panel->budgetsError(), QString());
+        QTest::keyClick(budgets, Qt::Key_Return);
+        QCOMPARE(w.document()->settings().budgets, std::string("5%,1GiB"));
+
+        panel->setCurrentScheduler("revolve");
+        QApplication::processEvents();
+        QSpinBox* slotsBox = nullptr;
+        for (QSpinBox* s : panel->findChildren<QSpinBox*>())
+            if (s->isVisible() && s->toolTip().contains("slot", Qt::CaseInsensitive)) slotsBox = s;
+        QVERIFY(slotsBox);
+        const int value = slotsBox->value();
+        slotsBox->setFocus();
+        slotsBox->selectAll();
+        QTest::keyClicks(slotsBox, "-3");
+        QTest::keyClick(slotsBox, Qt::Key_Return);
+        QCOMPARE(slotsBox->value(), value);
+        QVERIFY2(panel->paramMessage().startsWith("slots: -3 is not between 0 and "),
+                 qPrintable(panel->paramMessage()));
     }
 
     // A scene opens on the view it names ("tab"), the Timeline when it names none, whatever tab was shown before.
