@@ -33,29 +33,26 @@ SchedulerInfo asyncMultistageScheduler() {
     s.optimality = Optimality::Heuristic;
     s.min_levels = 2;
     s.params = {
-        {"interval",
-         "steps between states written to the slower level; 0 = the fewest whose forward time covers "
-         "one state's write",
-         ParamType::Int,
-         "0",
-         0,
-         1e9,
-         {}},
-        {"slots",
-         "Revolve slots in level 0 inside an interval (its start's included); 0 = the most that fit the "
-         "budget, or ceil(sqrt(interval)) without one",
-         ParamType::Int,
-         "0",
-         0,
-         1e9,
-         {}},
-        {"level",
-         "the slower memory level the states go to (1 = the next after level 0)",
-         ParamType::Int,
-         "1",
-         1,
-         64,
-         {}},
+        {.name = "interval",
+         .description = "steps between states written to the slower level; 0 = the fewest whose forward time covers "
+                        "one state's write",
+         .type = ParamType::Int,
+         .default_value = "0",
+         .min = 0,
+         .max = 1e9},
+        {.name = "slots",
+         .description = "Revolve slots in level 0 inside an interval (its start's included); 0 = the most that fit the "
+                        "budget, or ceil(sqrt(interval)) without one",
+         .type = ParamType::Int,
+         .default_value = "0",
+         .min = 0,
+         .max = 1e9},
+        {.name = "level",
+         .description = "the slower memory level the states go to (1 = the next after level 0)",
+         .type = ParamType::Int,
+         .default_value = "1",
+         .min = 1,
+         .max = 64},
     };
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const std::string name = "async-multistage";

@@ -221,27 +221,26 @@ SchedulerInfo bpttDpScheduler() {
     s.model = 'A';
     s.optimality = Optimality::Optimal;
     s.params = {
-        {"variant",
-         "hsm: hidden states only; ism: tapes only; msm: mixed",
-         ParamType::Choice,
-         "msm",
-         0,
-         0,
-         {"hsm", "ism", "msm"}},
-        {"slots",
-         "memory in state-sized slots, the start state's included; 0 = the most that fit the budget, or ceil(sqrt(n))",
-         ParamType::Int,
-         "0",
-         0,
-         1e7,
-         {}},
-        {"alpha",
-         "slots one tape takes; 0 = ceil(tape / state) from the chain (the largest over its steps)",
-         ParamType::Int,
-         "0",
-         0,
-         1e6,
-         {}}};
+        {.name = "variant",
+         .description = "hsm: hidden states only; ism: tapes only; msm: mixed",
+         .type = ParamType::Choice,
+         .default_value = "msm",
+         .min = 0,
+         .max = 0,
+         .choices = {"hsm", "ism", "msm"}},
+        {.name = "slots",
+         .description = "memory in state-sized slots, the start state's included; 0 = the most that fit the budget, or "
+                        "ceil(sqrt(n))",
+         .type = ParamType::Int,
+         .default_value = "0",
+         .min = 0,
+         .max = 1e7},
+        {.name = "alpha",
+         .description = "slots one tape takes; 0 = ceil(tape / state) from the chain (the largest over its steps)",
+         .type = ParamType::Int,
+         .default_value = "0",
+         .min = 0,
+         .max = 1e6}};
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const int n = chain.length();
         const std::string& v = params.text("variant");

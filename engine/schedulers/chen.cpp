@@ -53,13 +53,12 @@ std::vector<int> greedyCuts(const Graph& g, const std::vector<int>& separators, 
 }
 
 std::vector<ParamSpec> segmentParam() {
-    return {{"segments",
-             "segments to aim for (0: sqrt of the node count); cuts fall on articulation points only",
-             ParamType::Int,
-             "0",
-             0,
-             1e6,
-             {}}};
+    return {{.name = "segments",
+             .description = "segments to aim for (0: sqrt of the node count); cuts fall on articulation points only",
+             .type = ParamType::Int,
+             .default_value = "0",
+             .min = 0,
+             .max = 1e6}};
 }
 
 } // namespace
@@ -99,8 +98,12 @@ GraphSchedulerInfo chenGreedyScheduler() {
     s.description = "Memory-greedy segments at articulation points, the threshold searched for the fastest fit";
     s.paper = "Chen et al. 2016, Training Deep Nets with Sublinear Memory Cost";
     s.optimality = Optimality::Heuristic;
-    s.params = {
-        {"grid", "thresholds tried between the smallest output and all outputs", ParamType::Int, "64", 2, 4096, {}}};
+    s.params = {{.name = "grid",
+                 .description = "thresholds tried between the smallest output and all outputs",
+                 .type = ParamType::Int,
+                 .default_value = "64",
+                 .min = 2,
+                 .max = 4096}};
     s.solve = [](const Graph& g, const Hardware& hw, const Params& p,
                  const GraphSolveContext& ctx) -> Result<GraphPlan> {
         const std::int64_t limit = levelZeroLimit(hw, ctx.budget);

@@ -25,23 +25,26 @@ SchedulerInfo doubleCheckpointingScheduler() {
     s.optimality = Optimality::Heuristic;
     s.min_levels = 2;
     s.params = {
-        {"offchip_slots",
-         "coarse checkpoints off-chip; the chain is cut into offchip_slots + 2 segments (x_0 and the "
-         "last segment's start stay on-chip); 0 = ceil(sqrt(n))",
-         ParamType::Int,
-         "0",
-         0,
-         1e9,
-         {}},
-        {"onchip_slots",
-         "fine checkpoints on-chip inside a segment (its start's included); 0 = the most that fit the "
-         "budget, or ceil(sqrt(segment length)) without one",
-         ParamType::Int,
-         "0",
-         0,
-         1e9,
-         {}},
-        {"level", "the off-chip memory level (1 = the next after level 0)", ParamType::Int, "1", 1, 64, {}},
+        {.name = "offchip_slots",
+         .description = "coarse checkpoints off-chip; the chain is cut into offchip_slots + 2 segments (x_0 and the "
+                        "last segment's start stay on-chip); 0 = ceil(sqrt(n))",
+         .type = ParamType::Int,
+         .default_value = "0",
+         .min = 0,
+         .max = 1e9},
+        {.name = "onchip_slots",
+         .description = "fine checkpoints on-chip inside a segment (its start's included); 0 = the most that fit the "
+                        "budget, or ceil(sqrt(segment length)) without one",
+         .type = ParamType::Int,
+         .default_value = "0",
+         .min = 0,
+         .max = 1e9},
+        {.name = "level",
+         .description = "the off-chip memory level (1 = the next after level 0)",
+         .type = ParamType::Int,
+         .default_value = "1",
+         .min = 1,
+         .max = 64},
     };
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const std::string name = "double-checkpointing";

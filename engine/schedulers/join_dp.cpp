@@ -691,24 +691,25 @@ GraphSchedulerInfo joinDpScheduler() {
     s.paper = "Beaumont, Herrmann, Pallez, Shilova 2020, \"Optimal memory-aware backpropagation of deep join "
               "networks\"";
     s.optimality = Optimality::Optimal;
-    s.params = {{"slots",
-                 "memory is counted in this many slots of the budget (sizes rounded up, so plans always fit; fewer "
-                 "on long chain parts, where the tables would pass " +
+    s.params = {{.name = "slots",
+                 .description =
+                     "memory is counted in this many slots of the budget (sizes rounded up, so plans always fit; fewer "
+                     "on long chain parts, where the tables would pass " +
                      std::to_string(kMaxTableEntries) + " entries)",
-                 ParamType::Int,
-                 "500",
-                 8,
-                 2000,
-                 {}},
-                {"guard",
-                 "checkmate: also solve checkmate's MILP and return its plan when faster (a plan outside join-dp's "
-                 "class: a checkpoint dropped and rebuilt, branches interleaved); auto: only up to " +
+                 .type = ParamType::Int,
+                 .default_value = "500",
+                 .min = 8,
+                 .max = 2000},
+                {.name = "guard",
+                 .description =
+                     "checkmate: also solve checkmate's MILP and return its plan when faster (a plan outside join-dp's "
+                     "class: a checkpoint dropped and rebuilt, branches interleaved); auto: only up to " +
                      std::to_string(kAutoGuardNodes) + " nodes, where the MILP is quick; none: join-dp's class only",
-                 ParamType::Choice,
-                 "auto",
-                 0,
-                 0,
-                 {"auto", "checkmate", "none"}},
+                 .type = ParamType::Choice,
+                 .default_value = "auto",
+                 .min = 0,
+                 .max = 0,
+                 .choices = {"auto", "checkmate", "none"}},
                 milpTimeLimitParam(),
                 milpNodeLimitParam()};
     s.lacks = [](const Graph& g) {

@@ -440,14 +440,14 @@ GraphSchedulerInfo lowerSetDpScheduler() {
     s.paper = "Kusumoto, Inoue, Watanabe, Akiba, Koyama 2019, \"A Graph Theoretic Framework of Recomputation "
               "Algorithms for Memory-Efficient Backpropagation\"";
     s.optimality = Optimality::Approximate;
-    s.params = {{"variant",
-                 "exact: every lower set (up to " + std::to_string(kMaxLowerSets) +
-                     "); approximate: the empty set, all nodes and each node's ancestor closure",
-                 ParamType::Choice,
-                 "approximate",
-                 0,
-                 0,
-                 {"exact", "approximate"}}};
+    s.params = {{.name = "variant",
+                 .description = "exact: every lower set (up to " + std::to_string(kMaxLowerSets) +
+                                "); approximate: the empty set, all nodes and each node's ancestor closure",
+                 .type = ParamType::Choice,
+                 .default_value = "approximate",
+                 .min = 0,
+                 .max = 0,
+                 .choices = {"exact", "approximate"}}};
     s.solve = [](const Graph& g, const Hardware& hw, const Params& p,
                  const GraphSolveContext& ctx) -> Result<GraphPlan> {
         return lowerSetDp(g, levelZeroLimit(hw, ctx.budget),

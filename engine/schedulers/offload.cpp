@@ -42,20 +42,19 @@ SchedulerInfo offloadAllScheduler() {
     s.optimality = Optimality::Heuristic;
     s.min_levels = 2;
     s.params = {
-        {"level",
-         "the slower memory level the tapes go to (1 = the next after level 0)",
-         ParamType::Int,
-         "1",
-         1,
-         64,
-         {}},
-        {"prefetch",
-         "tapes read back ahead of the backward that needs them (more hides slower reads, and holds more)",
-         ParamType::Int,
-         "2",
-         1,
-         1e6,
-         {}},
+        {.name = "level",
+         .description = "the slower memory level the tapes go to (1 = the next after level 0)",
+         .type = ParamType::Int,
+         .default_value = "1",
+         .min = 1,
+         .max = 64},
+        {.name = "prefetch",
+         .description =
+             "tapes read back ahead of the backward that needs them (more hides slower reads, and holds more)",
+         .type = ParamType::Int,
+         .default_value = "2",
+         .min = 1,
+         .max = 1e6},
     };
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const std::string name = "offload-all";

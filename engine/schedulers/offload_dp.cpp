@@ -384,20 +384,18 @@ SchedulerInfo offloadDpScheduler() {
     s.optimality = Optimality::Optimal;
     s.min_levels = 2;
     s.params = {
-        {"level",
-         "the slower memory level the tapes go to (1 = the next after level 0)",
-         ParamType::Int,
-         "1",
-         1,
-         64,
-         {}},
-        {"slots",
-         "memory slots the budget is divided into (sizes round up to whole slots)",
-         ParamType::Int,
-         "500",
-         10,
-         30000,
-         {}},
+        {.name = "level",
+         .description = "the slower memory level the tapes go to (1 = the next after level 0)",
+         .type = ParamType::Int,
+         .default_value = "1",
+         .min = 1,
+         .max = 64},
+        {.name = "slots",
+         .description = "memory slots the budget is divided into (sizes round up to whole slots)",
+         .type = ParamType::Int,
+         .default_value = "500",
+         .min = 10,
+         .max = 30000},
     };
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const std::string name = "offload-dp";

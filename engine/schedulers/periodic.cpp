@@ -58,13 +58,12 @@ SchedulerInfo periodicScheduler() {
     s.paper = "Chen, Xu, Zhang, Guestrin 2016, \"Training deep nets with sublinear memory cost\"";
     s.model = 'B';
     s.optimality = Optimality::Heuristic;
-    s.params = {{"segments",
-                 "number of segments; 0 = floor(sqrt(n)), or the fastest that fits the budget",
-                 ParamType::Int,
-                 "0",
-                 0,
-                 1e9,
-                 {}}};
+    s.params = {{.name = "segments",
+                 .description = "number of segments; 0 = floor(sqrt(n)), or the fastest that fits the budget",
+                 .type = ParamType::Int,
+                 .default_value = "0",
+                 .min = 0,
+                 .max = 1e9}};
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const int n = chain.length();
         int segments = int(params.integer("segments"));

@@ -608,8 +608,13 @@ Result<GraphPlan> bestOf(const std::string& name, const Hardware& hw, const Grap
 }
 
 ParamSpec searchParam(const std::string& what) {
-    return {"search",     "on: when the plan does not fit the budget, " + what, ParamType::Choice, "on", 0, 0,
-            {"on", "off"}};
+    return {.name = "search",
+            .description = "on: when the plan does not fit the budget, " + what,
+            .type = ParamType::Choice,
+            .default_value = "on",
+            .min = 0,
+            .max = 0,
+            .choices = {"on", "off"}};
 }
 
 } // namespace
@@ -622,21 +627,21 @@ GraphSchedulerInfo fullAcScheduler() {
     s.paper = "Megatron-LM (Korthikanti et al. 2022, section 5); PyTorch torch.utils.checkpoint; Chen et al. 2016";
     s.optimality = Optimality::Heuristic;
     s.params = {
-        {"method",
-         "uniform: every group of `layers` blocks checkpointed (PyTorch per block with 1); block: only the first "
-         "`layers` blocks, each on its own, the rest keep everything (Megatron's --recompute-method)",
-         ParamType::Choice,
-         "uniform",
-         0,
-         0,
-         {"uniform", "block"}},
-        {"layers",
-         "blocks per group (uniform) or blocks recomputed (block): Megatron's --recompute-num-layers",
-         ParamType::Int,
-         "1",
-         0,
-         1e6,
-         {}},
+        {.name = "method",
+         .description =
+             "uniform: every group of `layers` blocks checkpointed (PyTorch per block with 1); block: only the first "
+             "`layers` blocks, each on its own, the rest keep everything (Megatron's --recompute-method)",
+         .type = ParamType::Choice,
+         .default_value = "uniform",
+         .min = 0,
+         .max = 0,
+         .choices = {"uniform", "block"}},
+        {.name = "layers",
+         .description = "blocks per group (uniform) or blocks recomputed (block): Megatron's --recompute-num-layers",
+         .type = ParamType::Int,
+         .default_value = "1",
+         .min = 0,
+         .max = 1e6},
         searchParam("the fastest other number of layers that fits (uniform: 1 to all blocks; block: more blocks)")};
     s.solve = [](const Graph& g, const Hardware& hw, const Params& p,
                  const GraphSolveContext& ctx) -> Result<GraphPlan> {
@@ -838,29 +843,30 @@ GraphSchedulerInfo memoryBudgetScheduler() {
     s.paper = "PyTorch 2.4 torch/_functorch/partitioners.py (choose_saved_values_set, knapsack solvers)";
     s.optimality = Optimality::Heuristic;
     s.params = {
-        {"budget",
-         "activation_memory_budget: 1 the default partitioner, 0 recompute everything recomputable, between a "
-         "knapsack over the outputs it would otherwise never recompute",
-         ParamType::Real,
-         "1",
-         0,
-         1,
-         {}},
-        {"solver",
-         "activation_memory_budget_solver: greedy, dp (PyTorch's default) or ilp",
-         ParamType::Choice,
-         "dp",
-         0,
-         0,
-         {"greedy", "dp", "ilp"}},
-        {"estimator",
-         "activation_memory_budget_runtime_estimator: flops (matmuls by their FLOPs, other ops 1) or profile (each "
-         "node's forward time)",
-         ParamType::Choice,
-         "flops",
-         0,
-         0,
-         {"flops", "profile"}},
+        {.name = "budget",
+         .description =
+             "activation_memory_budget: 1 the default partitioner, 0 recompute everything recomputable, between a "
+             "knapsack over the outputs it would otherwise never recompute",
+         .type = ParamType::Real,
+         .default_value = "1",
+         .min = 0,
+         .max = 1},
+        {.name = "solver",
+         .description = "activation_memory_budget_solver: greedy, dp (PyTorch's default) or ilp",
+         .type = ParamType::Choice,
+         .default_value = "dp",
+         .min = 0,
+         .max = 0,
+         .choices = {"greedy", "dp", "ilp"}},
+        {.name = "estimator",
+         .description =
+             "activation_memory_budget_runtime_estimator: flops (matmuls by their FLOPs, other ops 1) or profile (each "
+             "node's forward time)",
+         .type = ParamType::Choice,
+         .default_value = "flops",
+         .min = 0,
+         .max = 0,
+         .choices = {"flops", "profile"}},
         searchParam("the largest of budget, budget - 0.05, ... 0 whose plan fits, as a user of the compiler would "
                     "lower it by hand (the peak need not fall with the budget)")};
     s.solve = [](const Graph& g, const Hardware& hw, const Params& p,
@@ -922,31 +928,30 @@ GraphSchedulerInfo jaxPolicyScheduler() {
                     "is kept (or offloaded to level 1), the rest of the block rebuilt in its backward";
     s.paper = "JAX jax.checkpoint / jax.checkpoint_policies (jax/_src/ad_checkpoint.py)";
     s.optimality = Optimality::Heuristic;
-    s.params = {{"policy",
-                 "nothing_saveable, everything_saveable, dots_saveable (checkpoint_dots), "
-                 "dots_with_no_batch_dims_saveable, save_only_these_names, offload_dot_with_no_batch_dims, "
-                 "save_and_offload_only_these_names",
-                 ParamType::Choice,
-                 "dots_with_no_batch_dims_saveable",
-                 0,
-                 0,
-                 {"nothing_saveable", "everything_saveable", "dots_saveable", "dots_with_no_batch_dims_saveable",
-                  "save_only_these_names", "offload_dot_with_no_batch_dims", "save_and_offload_only_these_names"}},
-                {"names",
-                 "for save_only_these_names and save_and_offload_only_these_names: the node names it may save, "
-                 "separated by commas (an id, or an id without its block: qkv,fc1)",
-                 ParamType::Text,
-                 "",
-                 0,
-                 4096,
-                 {}},
-                {"offload_names",
-                 "for save_and_offload_only_these_names: the names it offloads to level 1",
-                 ParamType::Text,
-                 "",
-                 0,
-                 4096,
-                 {}}};
+    s.params = {
+        {.name = "policy",
+         .description = "nothing_saveable, everything_saveable, dots_saveable (checkpoint_dots), "
+                        "dots_with_no_batch_dims_saveable, save_only_these_names, offload_dot_with_no_batch_dims, "
+                        "save_and_offload_only_these_names",
+         .type = ParamType::Choice,
+         .default_value = "dots_with_no_batch_dims_saveable",
+         .min = 0,
+         .max = 0,
+         .choices = {"nothing_saveable", "everything_saveable", "dots_saveable", "dots_with_no_batch_dims_saveable",
+                     "save_only_these_names", "offload_dot_with_no_batch_dims", "save_and_offload_only_these_names"}},
+        {.name = "names",
+         .description = "for save_only_these_names and save_and_offload_only_these_names: the node names it may save, "
+                        "separated by commas (an id, or an id without its block: qkv,fc1)",
+         .type = ParamType::Text,
+         .default_value = "",
+         .min = 0,
+         .max = 4096},
+        {.name = "offload_names",
+         .description = "for save_and_offload_only_these_names: the names it offloads to level 1",
+         .type = ParamType::Text,
+         .default_value = "",
+         .min = 0,
+         .max = 4096}};
     s.solve = [](const Graph& g, const Hardware& hw, const Params& p,
                  const GraphSolveContext& ctx) -> Result<GraphPlan> {
         const std::string policy = p.text("policy");
@@ -995,7 +1000,12 @@ GraphSchedulerInfo deepspeedOffloadScheduler() {
     s.paper = "DeepSpeed deepspeed.runtime.activation_checkpointing (cpu_checkpointing); Rajbhandari et al. 2021, "
               "ZeRO-Infinity";
     s.optimality = Optimality::Heuristic;
-    s.params = {{"layers", "blocks per checkpointed group", ParamType::Int, "1", 1, 1e6, {}}};
+    s.params = {{.name = "layers",
+                 .description = "blocks per checkpointed group",
+                 .type = ParamType::Int,
+                 .default_value = "1",
+                 .min = 1,
+                 .max = 1e6}};
     s.min_levels = 2;
     s.solve = [](const Graph& g, const Hardware& hw, const Params& p,
                  const GraphSolveContext& ctx) -> Result<GraphPlan> {

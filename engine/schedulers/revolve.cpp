@@ -142,13 +142,14 @@ SchedulerInfo revolveScheduler() {
     s.paper = "Griewank & Walther 2000, \"Algorithm 799: Revolve\", ACM TOMS 26(1)";
     s.model = 'A';
     s.optimality = Optimality::Optimal;
-    s.params = {{"slots",
-                 "state slots, the input's included; 0 = the most that fit the budget, or ceil(sqrt(n)) without one",
-                 ParamType::Int,
-                 "0",
-                 0,
-                 1e9,
-                 {}}};
+    s.params = {
+        {.name = "slots",
+         .description =
+             "state slots, the input's included; 0 = the most that fit the budget, or ceil(sqrt(n)) without one",
+         .type = ParamType::Int,
+         .default_value = "0",
+         .min = 0,
+         .max = 1e9}};
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         const int n = chain.length();
         int slots = int(std::min<long long>(params.integer("slots"), n));

@@ -1042,13 +1042,12 @@ SchedulerInfo rotorScheduler() {
     s.model = 'B';
     s.optimality = Optimality::Optimal;
     s.paper_model = true;
-    s.params = {{"slots",
-                 "memory slots the budget is divided into (sizes round up to whole slots)",
-                 ParamType::Int,
-                 "500",
-                 10,
-                 30000,
-                 {}}};
+    s.params = {{.name = "slots",
+                 .description = "memory slots the budget is divided into (sizes round up to whole slots)",
+                 .type = ParamType::Int,
+                 .default_value = "500",
+                 .min = 10,
+                 .max = 30000}};
     s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
         std::int64_t limit = levelZeroLimit(hw, budget);
         const int n = chain.length();
