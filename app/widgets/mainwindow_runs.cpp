@@ -52,14 +52,17 @@ QString runSummary(const Run& run, std::int64_t storeAllPeak) {
     for (const auto& [key, value] : run.params)
         shown[key] = shortParam(value);
     const QString params = QString::fromStdString(formatParams(shown, "\u00a0 ")).toHtmlEscaped();
+    // One unit family for the line: the budget's ("885.13 KB" stood beside "403.38 KiB").
+    const ByteUnits units = run.budget_bytes > 0 ? unitsOf(double(run.budget_bytes)) : ByteUnits::Binary;
     QString peaks;
     for (std::size_t l = 0; l < t.peak_bytes.size(); ++l)
-        peaks += QObject::tr("  L%1 %2").arg(l).arg(QString::fromStdString(formatBytes(double(t.peak_bytes[l]))));
+        peaks +=
+            QObject::tr("  L%1 %2").arg(l).arg(QString::fromStdString(formatBytes(double(t.peak_bytes[l]), units)));
     const QString budget =
         run.budget_bytes <= 0
             ? QObject::tr("no budget")
             : QObject::tr("budget %1 (%2 % of store-all's peak)")
-                  .arg(QString::fromStdString(formatBytes(double(run.budget_bytes))))
+                  .arg(QString::fromStdString(formatBytes(double(run.budget_bytes), units)))
                   .arg(storeAllPeak > 0 ? 100.0 * double(run.budget_bytes) / double(storeAllPeak) : 0.0, 0, 'f', 1);
     // The costs first, the parameters after them: in two lines the makespan is always seen.
     return QObject::tr("<b>%1</b> · %2 · makespan <b>%3</b> (%4× store-all) · %5 forward steps (%6 recomputed) · "

@@ -731,6 +731,14 @@ private slots:
                  qPrintable(summary->toolTip() + " // " + QString::fromStdString(run->params.at("optimal"))));
         for (const auto& [key, value] : run->params)
             if (value.size() > 28) QVERIFY2(!w.summary().contains(QString::fromStdString(value)), key.c_str());
+        // One unit family in the line: a budget typed in decimal units gives the peaks in them too.
+        w.document()->settings().schedulers = {"dtr"};
+        w.document()->settings().budgets =
+            QString("%1MB").arg(w.runController()->budgetRange().ceiling * 6 / 10 / 1000000).toStdString();
+        w.runAllNow();
+        QCOMPARE(int(w.runController()->comparison().size()), 1);
+        emit w.tradeoffView()->runClicked(0);
+        QVERIFY2(w.summary().contains(" MB") && !w.summary().contains("iB"), qPrintable(w.summary()));
         // The stale banner on the Trade-off tab, then a lesson's caption.
         w.document()->settings().schedulers = {"store-all"};
         w.document()->settings().budgets = "none";
