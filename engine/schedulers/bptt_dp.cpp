@@ -225,8 +225,6 @@ SchedulerInfo bpttDpScheduler() {
          .description = "hsm: hidden states only; ism: tapes only; msm: mixed",
          .type = ParamType::Choice,
          .default_value = "msm",
-         .min = 0,
-         .max = 0,
          .choices = {"hsm", "ism", "msm"}},
         {.name = "slots",
          .description = "memory in state-sized slots, the start state's included; 0 = the most that fit the budget, or "

@@ -707,8 +707,6 @@ GraphSchedulerInfo joinDpScheduler() {
                      std::to_string(kAutoGuardNodes) + " nodes, where the MILP is quick; none: join-dp's class only",
                  .type = ParamType::Choice,
                  .default_value = "auto",
-                 .min = 0,
-                 .max = 0,
                  .choices = {"auto", "checkmate", "none"}},
                 milpTimeLimitParam(),
                 milpNodeLimitParam()};

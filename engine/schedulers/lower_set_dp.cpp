@@ -445,8 +445,6 @@ GraphSchedulerInfo lowerSetDpScheduler() {
                                 "); approximate: the empty set, all nodes and each node's ancestor closure",
                  .type = ParamType::Choice,
                  .default_value = "approximate",
-                 .min = 0,
-                 .max = 0,
                  .choices = {"exact", "approximate"}}};
     s.solve = [](const Graph& g, const Hardware& hw, const Params& p,
                  const GraphSolveContext& ctx) -> Result<GraphPlan> {

@@ -181,8 +181,6 @@ SchedulerInfo multistageScheduler() {
              "disk-revolve (optimal, two levels), periodic-disk-revolve, h-revolve (every level), stumm-walther",
          .type = ParamType::Choice,
          .default_value = "disk-revolve",
-         .min = 0,
-         .max = 0,
          .choices = {"disk-revolve", "periodic-disk-revolve", "h-revolve", "stumm-walther"}},
         {.name = "memory_slots",
          .description = "state slots in level 0 (the input's included); 0 = the most that fit the budget, or "

@@ -31,6 +31,15 @@ Plan offloadAllPlan(const Chain& chain, const Hardware& hw, int level, int prefe
     return p;
 }
 
+ParamSpec offloadLevelParam() {
+    return {.name = "level",
+            .description = "the slower memory level the tapes go to (1 = the next after level 0)",
+            .type = ParamType::Int,
+            .default_value = "1",
+            .min = 1,
+            .max = 64};
+}
+
 SchedulerInfo offloadAllScheduler() {
     SchedulerInfo s;
     s.name = "offload-all";
@@ -42,12 +51,7 @@ SchedulerInfo offloadAllScheduler() {
     s.optimality = Optimality::Heuristic;
     s.min_levels = 2;
     s.params = {
-        {.name = "level",
-         .description = "the slower memory level the tapes go to (1 = the next after level 0)",
-         .type = ParamType::Int,
-         .default_value = "1",
-         .min = 1,
-         .max = 64},
+        offloadLevelParam(),
         {.name = "prefetch",
          .description =
              "tapes read back ahead of the backward that needs them (more hides slower reads, and holds more)",

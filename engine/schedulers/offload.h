@@ -17,6 +17,8 @@ namespace ckpt {
 Plan offloadAllPlan(const Chain& chain, const Hardware& hw, int level, int prefetch);
 
 SchedulerInfo offloadAllScheduler();
+// The `level` parameter of offload-all and offload-dp: where the tapes go.
+ParamSpec offloadLevelParam();
 
 // offload-dp: the fastest plan, within `budget` bytes of level 0, that chooses for each step of the first forward
 // sweep between keeping its tape, offloading it to `level` and recomputing it (rotor's checkpoints), and reverses

@@ -384,12 +384,7 @@ SchedulerInfo offloadDpScheduler() {
     s.optimality = Optimality::Optimal;
     s.min_levels = 2;
     s.params = {
-        {.name = "level",
-         .description = "the slower memory level the tapes go to (1 = the next after level 0)",
-         .type = ParamType::Int,
-         .default_value = "1",
-         .min = 1,
-         .max = 64},
+        offloadLevelParam(),
         {.name = "slots",
          .description = "memory slots the budget is divided into (sizes round up to whole slots)",
          .type = ParamType::Int,

@@ -612,8 +612,6 @@ ParamSpec searchParam(const std::string& what) {
             .description = "on: when the plan does not fit the budget, " + what,
             .type = ParamType::Choice,
             .default_value = "on",
-            .min = 0,
-            .max = 0,
             .choices = {"on", "off"}};
 }
 
@@ -633,8 +631,6 @@ GraphSchedulerInfo fullAcScheduler() {
              "`layers` blocks, each on its own, the rest keep everything (Megatron's --recompute-method)",
          .type = ParamType::Choice,
          .default_value = "uniform",
-         .min = 0,
-         .max = 0,
          .choices = {"uniform", "block"}},
         {.name = "layers",
          .description = "blocks per group (uniform) or blocks recomputed (block): Megatron's --recompute-num-layers",
@@ -855,8 +851,6 @@ GraphSchedulerInfo memoryBudgetScheduler() {
          .description = "activation_memory_budget_solver: greedy, dp (PyTorch's default) or ilp",
          .type = ParamType::Choice,
          .default_value = "dp",
-         .min = 0,
-         .max = 0,
          .choices = {"greedy", "dp", "ilp"}},
         {.name = "estimator",
          .description =
@@ -864,8 +858,6 @@ GraphSchedulerInfo memoryBudgetScheduler() {
              "node's forward time)",
          .type = ParamType::Choice,
          .default_value = "flops",
-         .min = 0,
-         .max = 0,
          .choices = {"flops", "profile"}},
         searchParam("the largest of budget, budget - 0.05, ... 0 whose plan fits, as a user of the compiler would "
                     "lower it by hand (the peak need not fall with the budget)")};
@@ -935,8 +927,6 @@ GraphSchedulerInfo jaxPolicyScheduler() {
                         "save_and_offload_only_these_names",
          .type = ParamType::Choice,
          .default_value = "dots_with_no_batch_dims_saveable",
-         .min = 0,
-         .max = 0,
          .choices = {"nothing_saveable", "everything_saveable", "dots_saveable", "dots_with_no_batch_dims_saveable",
                      "save_only_these_names", "offload_dot_with_no_batch_dims", "save_and_offload_only_these_names"}},
         {.name = "names",
