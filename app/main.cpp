@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     parser.addOption(shot);
     QCommandLineOption tab("tab",
                            "With --screenshot: the tab to show (timeline, graph, sweep, tradeoff, comparison, side, "
-                           "trainer; trainer trains "
-                           "first; graph needs a graph file).",
+                           "layout, pipeline, trainer; trainer trains first; graph needs a graph file). Default: "
+                           "timeline, or the tab a lesson's scene names.",
                            "TAB", "timeline");
     parser.addOption(tab);
     QCommandLineOption scene("scene", "With a lesson file: start at scene N (1 is the first).", "N");
@@ -103,19 +103,21 @@ int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption&
     }
     window.resize(width, height);
     window.show();
+    // A lesson's scene opens on its own tab unless --tab names one.
+    const QString tabName = parser.isSet(tab) || window.sceneIndex() < 0 ? parser.value(tab) : window.currentChartTab();
     // The shown plan is the current scheduler's solve (Run all leaves it alone); the graph view needs only that.
     window.runCurrentNow();
-    if (parser.value(tab) != "graph") window.runAllNow();
-    if (parser.value(tab) == "graph" && !window.document()->isGraph()) {
+    if (tabName != "graph") window.runAllNow();
+    if (tabName == "graph" && !window.document()->isGraph()) {
         std::fprintf(stderr, "ckpt-explorer: --tab graph: open a graph file (ckpt-graph) or a graph project\n");
         return 2;
     }
-    if (!window.showChartTab(parser.value(tab))) {
+    if (!window.showChartTab(tabName)) {
         std::fprintf(stderr, "ckpt-explorer: --tab: expected one of %s\n",
                      qPrintable(MainWindow::chartTabNames().join(", ")));
         return 2;
     }
-    if (parser.value(tab) == "trainer") {
+    if (tabName == "trainer") {
         QEventLoop loop;
         QObject::connect(window.trainerPanel(), &TrainerPanel::finished, &loop, &QEventLoop::quit);
         window.trainerPanel()->start();
