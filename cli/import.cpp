@@ -1,5 +1,5 @@
 // ckpt import: an ONNX model as a ckpt-graph file (engine/io/onnx_import.h), or with --as-chain as the ckpt-chain of
-// its segments between articulation points (engine/io/segment_chain.h).
+// its segments between articulation points (engine/model/segment_chain.h).
 #include "commands.h"
 #include "common.h"
 #include "io/json_io.h"

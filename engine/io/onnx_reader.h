@@ -23,7 +23,7 @@ int newestOpset();
 // initializers come without their values (stripFloatData): the importer reads only their dims and type.
 Result<onnx::ModelProto> parseModel(std::string_view bytes, const std::string& source);
 
-// The same for the file at `path`, mapped rather than read (io/files.h MappedFile), with readFileBytes' guards (a
+// The same for the file at `path`, mapped rather than read (util/files.h MappedFile), with readFileBytes' guards (a
 // regular file of at most kMaxOnnxBytes; those messages start with the path): the weights' pages are never read, so a
 // 553 MB VGG-16 takes a few MB. Messages about the model start with `source`.
 Result<onnx::ModelProto> readModel(const std::string& path, const std::string& source);

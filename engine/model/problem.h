@@ -22,7 +22,7 @@ public:
     // topological order); nullptr for any other graph.
     const Chain* chain() const;
     // The chain a chain scheduler runs on: chain(), or for a graph that is no chain the chain of its segments between
-    // articulation points (io/segment_chain.h: step i runs segment i); nullptr for a graph that none splits.
+    // articulation points (model/segment_chain.h: step i runs segment i); nullptr for a graph that none splits.
     const Chain* schedulingChain() const { return m_graphChain ? &*m_graphChain : chain(); }
     // Whether schedulingChain() is a graph's segments (a graph that is no chain).
     bool chainIsSegments() const { return m_segments; }

@@ -25,7 +25,7 @@ const char* nodeFateName(NodeFate fate) {
 namespace {
 
 // The node whose output is a chain plan's state after each step: the i-th in topological order on a graph that is a
-// chain, the last node of segment i on a graph run as its segments (io/segment_chain.h).
+// chain, the last node of segment i on a graph run as its segments (model/segment_chain.h).
 std::vector<int> stepNodes(const Graph& graph) {
     return graph.isChain() ? graph.topologicalOrder() : segmentExits(graph);
 }
