@@ -40,7 +40,7 @@ std::string shortParam(const std::string& value) {
     char* end = nullptr;
     const double number = std::strtod(value.c_str(), &end);
     if (!value.empty() && end == value.c_str() + value.size() && value.size() > 6 && std::isfinite(number))
-        return QString::number(number, 'g', 4).toStdString();
+        return formatNumber(number, 4);
     const QString text = QString::fromStdString(value);
     return text.size() > 28 ? (text.left(27) + QChar(0x2026)).toStdString() : value;
 }

@@ -122,7 +122,7 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
     });
     // Checked as it is typed (percentages against a stand-in peak; Run all checks them against the problem's).
     connect(m_budgets, &QLineEdit::textChanged, this, [this](const QString& text) {
-        auto parsed = parseBudgets(text.toStdString(), [] { return std::int64_t(1) << 40; });
+        auto parsed = checkBudgets(text.toStdString());
         m_budgets->setStyleSheet(parsed ? QString() : QStringLiteral("color: #b00"));
         m_budgets->setToolTip(parsed ? budgetsTip() : QString::fromStdString(parsed.error()) + "\n" + budgetsTip());
         m_budgetsError = parsed ? QString() : QString::fromStdString(parsed.error());

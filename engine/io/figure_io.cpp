@@ -65,7 +65,7 @@ Result<std::string> readBudgets(const json& v, const JsonPath& path, const Readi
                            v);
     }
     // The syntax now; percentages become bytes once the problem is loaded.
-    auto parsed = parseBudgets(text, [] { return std::int64_t(1) << 40; });
+    auto parsed = checkBudgets(text);
     if (!parsed) return in.fail(path, parsed.error());
     if (parsed->size() > std::size_t(kMaxFigureSweep))
         return in.fail(path, "at most " + std::to_string(kMaxFigureSweep) + " budgets");
@@ -264,7 +264,7 @@ Result<FigurePanel> readPanel(const json& v, const JsonPath& path, const Reading
     } else {
         p.budgets = p.chart == FigureChart::Tradeoff && !sweepsSlots ? kDefaultBudgets : "none";
     }
-    const std::size_t budgetCount = parseBudgets(p.budgets, [] { return std::int64_t(1) << 40; })->size();
+    const std::size_t budgetCount = checkBudgets(p.budgets)->size();
     long long runs = 0;
     for (const FigureSeries& s : p.series)
         runs += (long long)std::max<std::size_t>(s.slot_counts.size(), 1) * (long long)budgetCount;

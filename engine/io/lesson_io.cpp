@@ -52,7 +52,7 @@ Result<LessonScene> readScene(const json& v, const JsonPath& path, const std::st
         else
             return io::expected(source, at, "a budget such as \"40%\", \"64MiB\" or \"none\"", *budget);
         // Checked now, against a stand-in for store-all's peak; solving checks it against the problem's.
-        auto list = parseBudgets(s.budget, [] { return std::int64_t(1) << 40; });
+        auto list = checkBudgets(s.budget);
         if (!list || list->size() != 1)
             return io::pathError(source, at, list ? "one budget, not a list" : list.error());
     }

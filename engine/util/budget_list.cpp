@@ -39,4 +39,8 @@ Result<std::vector<std::int64_t>> parseBudgets(const std::string& text, const st
     return out;
 }
 
+Result<std::vector<std::int64_t>> checkBudgets(const std::string& text) {
+    return parseBudgets(text, [] { return std::int64_t(1) << 40; });
+}
+
 } // namespace ckpt

@@ -12,5 +12,7 @@ namespace ckpt {
 
 // Percentages are taken of `base` (store-all's peak), computed only when a percentage asks.
 Result<std::vector<std::int64_t>> parseBudgets(const std::string& text, const std::function<std::int64_t()>& base);
+// The same before a problem is known (a file's or a field's syntax): percentages of a stand-in peak of 1 TiB.
+Result<std::vector<std::int64_t>> checkBudgets(const std::string& text);
 
 } // namespace ckpt
