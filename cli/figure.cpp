@@ -307,6 +307,7 @@ int cmdFigure(int argc, char** argv) {
         }
         auto* note = new QCPTextElement(legend.get(), TradeoffView::hollowNote());
         note->setObjectName("footnote");
+        note->setProperty("brief", TradeoffView::briefHollowNote());
         note->setTextFlags(Qt::AlignLeft);
         legend->plotLayout()->addElement(legend->plotLayout()->rowCount(), 0, note);
     }

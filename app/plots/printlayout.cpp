@@ -250,7 +250,14 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
                 text->setFont(sized(text->font(), pt));
                 text->setMargins(QMargins(2, 1, 2, 1));
                 // QCustomPlot sizes a text element by its unwrapped text: break the lines here, to the page's width.
-                if (footnote) text->setText(wrapped(text->text(), text->font(), widthPt - 6));
+                // A footnote over two lines prints its brief form where it has one (a column-wide trade-off's list of
+                // schedulers that could not run took four lines and left the data 40 % of the page).
+                if (!footnote) continue;
+                if (!text->property("full").isValid()) text->setProperty("full", text->text());
+                QString lines = wrapped(text->property("full").toString(), text->font(), widthPt - 6);
+                if (const QString brief = text->property("brief").toString(); lines.count('\n') > 1 && !brief.isEmpty())
+                    lines = wrapped(brief, text->font(), widthPt - 6);
+                text->setText(lines);
             }
     };
     setTexts(fontPt, false);
@@ -289,13 +296,14 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
                 text += e->minimumOuterSizeHint().height();
         return text > heightPt * 0.6 || dataRoom() < heightPt * 0.2;
     };
-    if (!rects.isEmpty()) {
-        while (crowded() && fit.legend_pt > 6) {
-            fit.legend_pt -= 1;
-            wrapLegends(fit.legend_pt);
-            setTexts(fit.legend_pt, true);
-        }
-    }
+    auto smaller = [&] {
+        fit.legend_pt -= 1;
+        wrapLegends(fit.legend_pt);
+        setTexts(fit.legend_pt, true);
+    };
+    if (!rects.isEmpty())
+        while (crowded() && fit.legend_pt > 6)
+            smaller();
     // Titles fitted to their axes (fitTitle), and tick counts from the room each axis has once laid out: the most
     // ticks (up to 8) whose labels, as the ticker writes them, stand apart by two characters across, or by one and a
     // half lines up; named ticks sized to their spacing (fitNamedTicks).
@@ -303,25 +311,34 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
     for (QCPAxisRect* r : rects)
         for (QCPAxis* a : r->axes())
             titles[a] = a->label().simplified();
-    for (int pass = 0; pass < 3; ++pass) { // each pass sees the margins the last one's labels and titles need
+    auto fitAxes = [&] {
+        for (int pass = 0; pass < 3; ++pass) { // each pass sees the margins the last one's labels and titles need
+            layoutAt(plot, widthPt, heightPt);
+            for (QCPAxisRect* r : rects)
+                for (QCPAxis* a : r->axes())
+                    fitTitle(r, a, titles.value(a), font, fontPt);
+            for (QCPAxisRect* r : rects)
+                for (QCPAxis* a : r->axes()) {
+                    if (auto named = a->ticker().dynamicCast<QCPAxisTickerText>()) {
+                        fitNamedTicks(a, *named, font, fontPt);
+                        continue;
+                    }
+                    a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit
+                    for (int count = 8; count >= 1; --count) {
+                        a->ticker()->setTickCount(count);
+                        if (count == 1 || labelsApart(a, fm, fontPt)) break;
+                    }
+                }
+        }
         layoutAt(plot, widthPt, heightPt);
-        for (QCPAxisRect* r : rects)
-            for (QCPAxis* a : r->axes())
-                fitTitle(r, a, titles.value(a), font, fontPt);
-        for (QCPAxisRect* r : rects)
-            for (QCPAxis* a : r->axes()) {
-                if (auto named = a->ticker().dynamicCast<QCPAxisTickerText>()) {
-                    fitNamedTicks(a, *named, font, fontPt);
-                    continue;
-                }
-                a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit
-                for (int count = 8; count >= 1; --count) {
-                    a->ticker()->setTickCount(count);
-                    if (count == 1 || labelsApart(a, fm, fontPt)) break;
-                }
-            }
+    };
+    fitAxes();
+    // The axes' titles as fitted (two lines where one did not fit) can take the room the text's steps left the data:
+    // the legend and footnote step down further (a shorter footnote had stopped them a step early).
+    while (!rects.isEmpty() && dataRoom() < heightPt * 0.2 && fit.legend_pt > 6) {
+        smaller();
+        fitAxes();
     }
-    layoutAt(plot, widthPt, heightPt);
     if (!rects.isEmpty()) fit.fits = dataRoom() >= heightPt * 0.2; // with the axes' titles and ticks as drawn
     return fit;
 }

@@ -79,6 +79,23 @@ struct TimelineView::Impl {
         if (it == curve.begin()) return 0;
         return double((it - 1)->total());
     }
+
+    // The label of a limit above the axis sits at the top of the memory chart: once the chart is laid out (on the
+    // screen or on a page), the axis rises until the data stays under the label (it covered the top of a column-wide
+    // figure's panel), at most to twice the peak, well under the limit it names (three times the peak or more).
+    void keepBudgetLabelOffData() {
+        if (!budgetAbove->visible() || memoryMax <= 0) return;
+        const double rect = memoryRect->rect().height();
+        const QMargins pad = budgetAbove->padding();
+        const double label = QFontMetricsF(budgetAbove->font()).height() + pad.top() + pad.bottom() + 2;
+        if (rect <= 0) return;
+        const double upper = memoryMax / (1 - std::min(0.5, label / rect));
+        QCPAxis* axis = memoryRect->axis(QCPAxis::atLeft);
+        if (std::abs(axis->range().upper - std::max(memoryMax * 1.08, upper)) < 1e-9 * memoryMax) return;
+        axis->setRange(0, std::max(memoryMax * 1.08, upper));
+        plot->plotLayout()->update(QCPLayoutElement::upMargins); // the new tick labels' width
+        plot->plotLayout()->update(QCPLayoutElement::upLayout);
+    }
 };
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>()) {
@@ -151,6 +168,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->budgetAbove =
         boxedLabel(p, d->memoryRect, QPointF(1.0, 0.0), Qt::AlignTop | Qt::AlignRight, QMargins(2, 1, 3, 1));
     d->budgetAbove->setColor(Qt::red);
+    connect(p, &QCustomPlot::afterLayout, this, [this] { d->keepBudgetLabelOffData(); });
     for (int k = 0; k < 2; ++k) {
         QCPAxisRect* rect = k == 0 ? d->ganttRect : d->memoryRect;
         auto* line = new QCPItemStraightLine(p);

@@ -155,7 +155,7 @@ QString TradeoffView::footnote() const {
     return m_footnote ? m_footnote->text() : QString();
 }
 
-void TradeoffView::setFootnote(const QString& text) {
+void TradeoffView::setFootnote(const QString& text, const QString& brief) {
     // In a row of its own under the chart while there is something to say; an empty row would still take room.
     if (text.isEmpty()) {
         if (m_footnote) m_plot->plotLayout()->remove(m_footnote);
@@ -172,10 +172,17 @@ void TradeoffView::setFootnote(const QString& text) {
         m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
     }
     m_footnote->setText(text);
+    // What a page too narrow for the whole note prints instead (printlayout.cpp).
+    m_footnote->setProperty("brief", brief == text ? QString() : brief);
+    m_footnote->setProperty("full", QVariant()); // the text a print layout wrapped (printlayout.cpp) is replaced
 }
 
 QString TradeoffView::hollowNote() {
     return tr("Hollow: not proven optimal (a heuristic, or a solver stopped by a limit).");
+}
+
+QString TradeoffView::briefHollowNote() {
+    return tr("Hollow: not proven optimal.");
 }
 
 void TradeoffView::setHollowNote(bool on) {
@@ -348,14 +355,20 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         const double upper = std::max(top, 1.0) * 1.05 + 0.02;
         m_plot->yAxis->setRange(0.95, m_clipped ? upper + (upper - 0.95) * 0.15 : upper);
     }
-    QStringList notes;
-    if (m_hollowNote && hollowCount() > 0) notes << hollowNote();
-    if (m_clipped > 0) notes << tr("↑: above the axis, with its value.");
-    notes << same;
-    if (m_plot->graphCount() == 0) notes.clear();
-    for (const auto& [why, names] : unavailable)
+    // The brief form is for a page too narrow for the whole note (a column-wide figure): the reasons shortened and
+    // the schedulers that could not run counted rather than named.
+    QStringList notes, brief;
+    if (m_hollowNote && hollowCount() > 0) notes << hollowNote(), brief << briefHollowNote();
+    if (m_clipped > 0) notes << tr("↑: above the axis, with its value."), brief << tr("↑: above the axis.");
+    notes << same, brief << same;
+    if (m_plot->graphCount() == 0) notes.clear(), brief.clear();
+    for (const auto& [why, names] : unavailable) {
         notes << tr("n/a: %1 (%2).").arg(names.join(", "), QString::fromStdString(why));
-    setFootnote(notes.join(' '));
+        brief << (names.size() == 1
+                      ? notes.back()
+                      : tr("n/a (%1): %2 schedulers.").arg(QString::fromStdString(why)).arg(names.size()));
+    }
+    setFootnote(notes.join(' '), brief.join(' '));
     // Nothing drawn yet: a line saying how to fill the chart instead of axes from "0 B" to "1 B".
     if (m_plot->graphCount() > 0)
         m_hint->hide();

@@ -41,6 +41,7 @@ public:
     // Whether the footnote explains hollow markers (a figure of several panels says it once, under them all).
     void setHollowNote(bool on);
     static QString hollowNote();
+    static QString briefHollowNote(); // for a narrow page
 
 signals:
     void runClicked(int indexInRuns);
@@ -51,7 +52,7 @@ protected:
 private:
     static bool samePoints(const QCPGraph* a, const QCPGraph* b); // the same points, to rounding
     static double keptTop(std::vector<double> ys);                // the highest overhead the linear axis shows
-    void setFootnote(const QString& text);
+    void setFootnote(const QString& text, const QString& brief);
     void addClipMark(double x, double y, const QColor& colour);
 
     QCustomPlot* m_plot;

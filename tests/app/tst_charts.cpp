@@ -1,8 +1,10 @@
 // The charts as an author uses them: a scheduler looks the same in every chart, in the explorer and in `ckpt render`.
 #include "io/json_io.h"
 #include "models/document.h"
+#include "plots/chartexport.h"
 #include "plots/chartstyle.h"
 #include "plots/memoryareaplottable.h"
+#include "plots/printlayout.h"
 #include "plots/schedulerstyle.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -239,6 +241,54 @@ private slots:
             auto* item = qobject_cast<QCPPlottableLegendItem*>(v.plot()->legend->item(i));
             QVERIFY(item && !item->plottable()->name().contains("n/a"));
         }
+    }
+
+    // On a column-wide page the footnote takes at most two lines: its reasons shortened and the schedulers that could
+    // not run counted (five named, with the hollow note, took four lines at 8 pt and left the data 40 % of the page).
+    // The screen keeps the whole note, and a later note replaces what the page printed.
+    void aColumnWideFootnoteTakesTwoLines() {
+        const ckpt::Chain chain = *ckpt::Chain::uniform("u", 20, ckpt::Step{1, 2, 100, 300, 0, 0});
+        std::vector<std::shared_ptr<const ckpt::Run>> runs;
+        for (const char* name : {"periodic", "revolve"}) {
+            ckpt::SolveRequest req;
+            req.params = {{std::string(name) == "revolve" ? "slots" : "segments", "4"}};
+            auto run = std::make_shared<ckpt::Run>(
+                ckpt::runScheduler(name, ckpt::Problem(chain), ckpt::Hardware::unbounded(), req));
+            QVERIFY2(run->feasible, run->message.c_str());
+            runs.push_back(run);
+        }
+        for (const char* name :
+             {"multistage", "async-multistage", "double-checkpointing", "offload-all", "offload-dp"}) {
+            auto na = std::make_shared<ckpt::Run>();
+            na->scheduler = name;
+            na->available = false;
+            na->message = "needs 2 memory levels (it writes states to a slower level); the machine 'x' has 1";
+            runs.push_back(na);
+        }
+        TradeoffView v;
+        v.setRuns(runs);
+        QVERIFY(v.footnote().contains("offload-dp (needs 2 memory levels)."));
+        PrintSize column;
+        QVERIFY(printPreset("column", column));
+        const QSize page = layoutSize(column);
+        auto printed = [&] {
+            for (QCPLayoutElement* e : v.plot()->plotLayout()->elements(true))
+                if (e && e->objectName() == "footnote") return qobject_cast<QCPTextElement*>(e)->text();
+            return QString();
+        };
+        QFont font = v.plot()->font();
+        font.setPointSizeF(column.font_pt);
+        // The whole note would take three lines or more.
+        QVERIFY(QFontMetricsF(font).horizontalAdvance(v.footnote()) > 2 * page.width());
+        fitForPrint(v.plot(), page.width(), page.height(), column.font_pt);
+        QVERIFY2(printed().count('\n') <= 1, qPrintable(printed()));
+        QVERIFY2(
+            printed().simplified().contains("Hollow: not proven optimal. n/a (needs 2 memory levels): 5 schedulers."),
+            qPrintable(printed()));
+        // A note that fits is printed whole, and the new note is what prints next time (revolve proves its points).
+        v.setRuns({runs[1], runs[2]});
+        fitForPrint(v.plot(), page.width(), page.height(), column.font_pt);
+        QCOMPARE(printed().simplified(), QString("n/a: multistage (needs 2 memory levels)."));
     }
 
     // A plan that keeps (nearly) nothing on level 0, as async-multistage on a two-level machine: its marker is drawn

@@ -7,6 +7,7 @@
 #include "models/runcontroller.h"
 #include "plots/chartexport.h"
 #include "plots/ganttplottable.h"
+#include "plots/printlayout.h"
 #include "plots/schedulerstyle.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
@@ -261,6 +262,24 @@ private slots:
         QVERIFY(!memory->range().contains(double(req.budget_bytes)));
         const QString above = QString("↑ budget %1").arg(QString::fromStdString(formatBytes(double(req.budget_bytes))));
         QVERIFY2(visibleTexts(v.plot()).contains(above), qPrintable(visibleTexts(v.plot()).join(" | ")));
+        // The label stays above the data, on the screen and on a column-wide page (where it covered the top of the
+        // memory: `ckpt figure` of examples/figures/revolve-async-a100.ckpt-figure.json).
+        QCPItemText* label = nullptr;
+        for (int i = 0; i < v.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(v.plot()->item(i)); t && t->text() == above) label = t;
+        QVERIFY(label);
+        for (const QSize size : {QSize(600, 400), QSize(252, 180), QSize(252, 120)}) {
+            if (size.width() < 300) fitForPrint(v.plot(), size.width(), size.height(), 8);
+            v.plot()->toPixmap(size.width(), size.height()); // laid out and drawn at that size
+            const double peakAt = memory->coordToPixel(double(v.memoryMaximum()));
+            QVERIFY2(label->bottom->pixelPosition().y() <= peakAt + 0.5,
+                     qPrintable(QString("%1x%2: label to %3, peak at %4")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(label->bottom->pixelPosition().y())
+                                    .arg(peakAt)));
+            QVERIFY(!memory->range().contains(double(req.budget_bytes)));
+        }
         v.setRun(nullptr, hw());
         QVERIFY(!visibleTexts(v.plot()).contains(above));
     }
