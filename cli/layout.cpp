@@ -1,10 +1,8 @@
-// ckpt layout: every tensor a plan (of a chain or of a graph) holds in level 0 placed at an address (sim/layout.h),
+// ckpt layout: every tensor a plan (of a chain or of a graph) holds in level 0 placed at an address (run/run_layout.h),
 // and how far the packed arena is above the ideal peak.
-#include "sim/layout.h"
 #include "commands.h"
 #include "common.h"
-#include "sim/graph_simulator.h"
-#include "sim/simulator.h"
+#include "run/run_layout.h"
 #include "util/units.h"
 
 #include <cstdio>
@@ -28,23 +26,9 @@ int cmdLayout(int argc, char** argv) {
         complain("layout: " + run.message);
         return exitCodeOf(run);
     }
-    const Plan* plan = run.chainPlan();
     const GraphPlan* graphPlan = run.graphPlan();
-    const Chain* chain = solved->problem.schedulingChain();
     const Graph* graph = solved->problem.graph();
-    std::vector<TensorLife> lives;
-    SimOptions opt;
-    opt.budget_bytes = run.budget_bytes;
-    opt.memory_curve = false;
-    opt.tensors = &lives;
-    auto tl = plan && chain        ? simulate(*chain, solved->hw, plan->actions, opt)
-              : graphPlan && graph ? simulateGraphPlan(*graph, solved->hw, *graphPlan, opt)
-                                   : Result<Timeline>(fail("the plan is not of " + args.positional()[0]));
-    if (!tl) {
-        complain("layout: " + tl.error());
-        return BadInput;
-    }
-    auto layout = packLayout(lives);
+    auto layout = layoutRun(run, solved->problem, solved->hw);
     if (!layout) {
         complain("layout: " + layout.error());
         return BadInput;

@@ -1,9 +1,7 @@
 #include "layoutview.h"
 
-#include "sim/graph_simulator.h"
-
 #include "chartstyle.h"
-#include "sim/simulator.h"
+#include "run/run_layout.h"
 #include "tickers.h"
 #include "util/units.h"
 
@@ -115,30 +113,17 @@ QString LayoutView::summary() const {
     return m_summary->text();
 }
 
-void LayoutView::setRun(const std::shared_ptr<const Run>& run, const Chain* chain, const Hardware& hw,
-                        const Graph* graph) {
+void LayoutView::setRun(const std::shared_ptr<const Run>& run, const Problem& problem, const Hardware& hw) {
     m_layout.reset();
     m_blocks->setLayout(nullptr);
     m_ideal->setVisible(false);
-    const Plan* plan = run ? run->chainPlan() : nullptr;
-    const GraphPlan* graphPlan = run ? run->graphPlan() : nullptr;
     QString why;
-    if (!run || !run->feasible)
+    if (!run || !run->feasible) {
         why = tr("No plan to lay out: the shown run found none.");
-    else if (!(plan && chain) && !(graphPlan && graph))
-        why = tr("No layout: the shown plan is not of the open problem.");
-    if (why.isEmpty()) {
-        std::vector<TensorLife> lives;
-        SimOptions opt;
-        opt.budget_bytes = run->budget_bytes;
-        opt.memory_curve = false;
-        opt.tensors = &lives;
-        auto tl = plan ? simulate(*chain, hw, plan->actions, opt) : simulateGraphPlan(*graph, hw, *graphPlan, opt);
-        auto packed = tl ? packLayout(lives) : Result<MemoryLayout>(tl.errorValue());
-        if (!packed)
-            why = QString::fromStdString(packed.error());
-        else
-            m_layout = std::make_shared<const MemoryLayout>(std::move(*packed));
+    } else if (auto packed = layoutRun(*run, problem, hw); !packed) {
+        why = tr("No layout: %1.").arg(QString::fromStdString(packed.error()));
+    } else {
+        m_layout = std::make_shared<const MemoryLayout>(std::move(*packed));
     }
     if (!m_layout) {
         m_summary->setText(why);

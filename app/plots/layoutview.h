@@ -39,10 +39,9 @@ class LayoutView : public QWidget {
     Q_OBJECT
 public:
     explicit LayoutView(QWidget* parent = nullptr);
-    // Lays out the run's plan: a chain plan on `chain`, a graph plan on `graph` (nothing for an infeasible run, or a
-    // plan without its problem, with the reason shown).
-    void setRun(const std::shared_ptr<const ckpt::Run>& run, const ckpt::Chain* chain, const ckpt::Hardware& hw,
-                const ckpt::Graph* graph = nullptr);
+    // Lays out the run's plan of `problem` (run/run_layout.h); nothing for an infeasible run, or a plan of another
+    // problem, with the reason shown.
+    void setRun(const std::shared_ptr<const ckpt::Run>& run, const ckpt::Problem& problem, const ckpt::Hardware& hw);
     QCustomPlot* plot() const { return m_plot; }
     const ckpt::MemoryLayout* layout() const { return m_layout.get(); }
     QString summary() const;

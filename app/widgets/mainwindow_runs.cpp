@@ -330,12 +330,7 @@ void MainWindow::refreshPipeline() {
 }
 
 void MainWindow::refreshLayout() {
-    const Chain chain = m_doc->chain();
-    std::optional<Graph> graph;
-    if (m_doc->isGraph()) graph = m_doc->graph();
-    const std::optional<Chain> graphChain = schedulingChainOf(*m_doc);
-    m_layoutView->setRun(m_runs->shownRun(), graph ? (graphChain ? &*graphChain : nullptr) : &chain, m_doc->hardware(),
-                         graph ? &*graph : nullptr);
+    m_layoutView->setRun(m_runs->shownRun(), m_doc->problem(), m_doc->hardware());
     m_layoutStale = false;
 }
 

@@ -2,6 +2,7 @@
 // perfect packing of equal sizes, and the simulator's own peak on real plans.
 #include "io/graph_io.h"
 #include "run/budget.h"
+#include "run/run_layout.h"
 #include "schedulers/graph_registry.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -193,6 +194,39 @@ private slots:
         auto refused = packLayout(many);
         QVERIFY(!refused);
         QVERIFY2(refused.error().find("20001 tensors") != std::string::npos, refused.error().c_str());
+    }
+
+    // The one layout both front ends show (run/run_layout.h): a run's plan of its problem, chain or graph, packed from
+    // the lifetimes its simulation gives; a plan of another problem, or no plan, is refused with the reason.
+    void aRunIsLaidOutOnItsProblem() {
+        const Chain chain = *Chain::uniform("u", 12, Step{1, 2, 100, 300, 0, 0});
+        SolveRequest req;
+        req.params = {{"slots", "3"}};
+        const Run chainRun = runScheduler("revolve", Problem(chain), Hardware::unbounded(), req);
+        QVERIFY2(chainRun.feasible, chainRun.message.c_str());
+        auto laid = layoutRun(chainRun, Problem(chain), Hardware::unbounded());
+        QVERIFY2(laid, laid ? "" : laid.error().c_str());
+        QCOMPARE(laid->ideal_peak, chainRun.timeline->totals.peak_bytes[0]);
+        QVERIFY(valid(*laid));
+        auto g = loadGraph(std::string(CKPT_SOURCE_DIR) + "/examples/unet-small-b8-128.ckpt-graph.json");
+        QVERIFY2(g, g ? "" : g.error().c_str());
+        SolveRequest half;
+        half.budget_bytes = graphStoreAllPeak(*g) / 2;
+        const Run graphRun = runScheduler("dtr", Problem(*g), Hardware::unbounded(), half);
+        QVERIFY2(graphRun.feasible, graphRun.message.c_str());
+        laid = layoutRun(graphRun, Problem(*g), Hardware::unbounded());
+        QVERIFY2(laid, laid ? "" : laid.error().c_str());
+        QCOMPARE(laid->ideal_peak, graphRun.timeline->totals.peak_bytes[0]);
+        QVERIFY(valid(*laid));
+        // A graph plan on the chain (a U-Net is no chain): refused, naming the problem.
+        auto other = layoutRun(graphRun, Problem(chain), Hardware::unbounded());
+        QVERIFY(!other);
+        QCOMPARE(QString::fromStdString(other.error()), QString("the plan is not of u"));
+        Run none = chainRun;
+        none.feasible = false;
+        none.message = "needs at least 1 KiB";
+        QCOMPARE(QString::fromStdString(layoutRun(none, Problem(chain), Hardware::unbounded()).error()),
+                 QString("the run found no plan: needs at least 1 KiB"));
     }
 };
 
