@@ -8,6 +8,7 @@
 #include "models/chaintablemodel.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
+#include "models/focus.h"
 #include "models/hardwaretablemodel.h"
 #include "models/nodetablemodel.h"
 #include "models/runcontroller.h"
@@ -17,6 +18,7 @@
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "presentation.h"
+#include "problemeditor.h"
 #include "run/node_fates.h"
 #include "run/plan_files.h"
 
@@ -71,9 +73,8 @@ QString resourceRoot() {
 }
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_doc(new Document(this)), m_chainModel(new ChainTableModel(m_doc, this)),
-      m_hardwareModel(new HardwareTableModel(m_doc, this)), m_comparison(new ComparisonModel(this)),
-      m_nodeModel(new NodeTableModel(m_doc, this)), m_runs(new RunController(m_doc, this)) {
+    : QMainWindow(parent), m_doc(new Document(this)), m_focus(new Focus(this)), m_comparison(new ComparisonModel(this)),
+      m_runs(new RunController(m_doc, this)) {
     setAcceptDrops(true);
     buildUi();
     buildMenus();
@@ -112,10 +113,6 @@ MainWindow::MainWindow(QWidget* parent)
         m_panel->reload();                     // an edit may make the graph a chain, or stop it being one
     });
     connect(m_doc, &Document::reset, this, [this] {
-        m_length->blockSignals(true);
-        m_length->setValue(int(m_doc->steps().size()));
-        m_length->blockSignals(false);
-        m_memoryModel->setCurrentIndex(m_doc->chain().memoryModel() == MemoryModel::RotorPaper ? 1 : 0);
         updateMode();
         m_panel->reload();
         refreshBudgetRange();
@@ -123,11 +120,6 @@ MainWindow::MainWindow(QWidget* parent)
         updateTitle();
         m_solveTimer->start();
         m_prepareTimer->start();
-    });
-    connect(m_doc, &Document::chainChanged, this, [this] {
-        m_length->blockSignals(true);
-        m_length->setValue(int(m_doc->steps().size()));
-        m_length->blockSignals(false);
     });
     updateMode();
     updateTitle();
@@ -152,7 +144,9 @@ void MainWindow::buildUi() {
     sweepTab->addWidget(m_heldNow);
     sweepTab->setStretchFactor(0, 3);
     sweepTab->setStretchFactor(1, 1);
-    connect(m_sweep, &SweepView::cursorChanged, this, &MainWindow::showCursor);
+    // The shared cursor: the sweep's slider and player set it, and every view follows it (showCursor).
+    connect(m_sweep, &SweepView::cursorChanged, m_focus, &Focus::setAction);
+    connect(m_focus, &Focus::actionChanged, this, &MainWindow::showCursor);
     m_tradeoff = new TradeoffView(m_tabs);
     m_comparisonTable = new ComparisonTable(m_comparison, m_tabs);
     m_tabs->addTab(m_timeline, tr("&Timeline"));
@@ -237,18 +231,13 @@ void MainWindow::buildUi() {
     auto* dock = new QDockWidget(tr("Problem"), this);
     m_problemDock = dock;
     dock->setObjectName("problem");
-    auto* left = new QTabWidget(dock);
-    m_problemTabs = left;
-    // The problem editor: the chain's steps, or the graph's nodes when a graph is open.
-    m_problemStack = new QStackedWidget(left);
-    m_problemStack->addWidget(buildChainTab());
-    m_problemStack->addWidget(buildGraphTab());
-    left->addTab(m_problemStack, tr("Ch&ain"));
-    left->addTab(buildHardwareTab(), tr("Har&dware"));
-    m_panel = new SchedulerPanel(m_doc, left);
-    left->addTab(m_panel, tr("&Schedulers"));
-    left->setCurrentIndex(2);
-    dock->setWidget(left);
+    // The problem editor (the chain's steps, or the graph's nodes when a graph is open), the machine, the schedulers.
+    m_panel = new SchedulerPanel(m_doc, dock);
+    m_editor = new ProblemEditor(m_doc, m_focus, m_panel, dock);
+    connect(m_editor, &ProblemEditor::refused, this, &MainWindow::report);
+    connect(m_editor, &ProblemEditor::status, statusBar(), &QStatusBar::showMessage);
+    connectGraph();
+    dock->setWidget(m_editor);
     dock->setMinimumWidth(430);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     resizeDocks({dock}, {480}, Qt::Horizontal); // the chain table's six columns at their values' width
@@ -266,19 +255,18 @@ void MainWindow::buildUi() {
     connect(m_timeline, &TimelineView::actionClicked, this, [this](int action, int step) {
         // The shared cursor: a chain's sweep moves there (and tells every view); a graph's timeline marks it.
         moveCursor(action);
-        if (m_doc->isGraph()) {
-            return selectNode(shownRun() ? nodeOfIndex(m_doc->graph(), *shownRun(), step) : -1, m_timeline);
-        }
-        if (step >= 1 && step <= m_chainModel->rowCount()) {
-            m_chainTable->blockSignals(true);
-            m_chainTable->selectRow(step - 1);
-            m_chainTable->scrollTo(m_chainModel->index(step - 1, 0));
-            m_chainTable->blockSignals(false);
+        if (m_doc->isGraph()) return m_focus->setNode(shownRun() ? nodeOfIndex(m_doc->graph(), *shownRun(), step) : -1);
+        QTableView* table = m_editor->chainTable();
+        if (step >= 1 && step <= table->model()->rowCount()) {
+            table->blockSignals(true);
+            table->selectRow(step - 1);
+            table->scrollTo(table->model()->index(step - 1, 0));
+            table->blockSignals(false);
         }
     });
     // A click on a step's row moves the shared cursor to that step's next compute action (after the cursor, from
     // the start again past the last), so the table steers the sweep, the charts and Held now like any other view.
-    connect(m_chainTable, &QTableView::clicked, this, [this](const QModelIndex& index) {
+    connect(m_editor->chainTable(), &QTableView::clicked, this, [this](const QModelIndex& index) {
         const std::shared_ptr<const Run> run = shownRun();
         const Plan* plan = run ? run->chainPlan() : nullptr;
         if (!plan || m_sweep->actionCount() == 0 || !index.isValid()) return;
@@ -291,7 +279,7 @@ void MainWindow::buildUi() {
         }
     });
     connect(
-        m_chainTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        m_editor->chainTable()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) { m_timeline->highlightStep(current.isValid() ? current.row() + 1 : -1); });
     connect(m_timeline, &TimelineView::rangeSelected, this, [this](double t0, double t1, double dt, double dm) {
         statusBar()->showMessage(
@@ -302,145 +290,6 @@ void MainWindow::buildUi() {
     connect(m_tradeoff, &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
     connect(m_comparisonTable, &ComparisonTable::saveCsvRequested, this, &MainWindow::exportComparisonDialog);
     connect(m_comparisonTable, &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
-}
-
-QWidget* MainWindow::buildChainTab() {
-    auto* w = new QWidget;
-    auto* l = new QVBoxLayout(w);
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Steps:"), w));
-    m_length = new QSpinBox(w);
-    m_length->setRange(1, 1'000'000);
-    m_length->setToolTip(tr("Length of the chain: new steps copy the last one"));
-    row->addWidget(m_length);
-    auto* uniform = new QPushButton(tr("Make uniform"), w);
-    uniform->setToolTip(tr("Give every step the values of the selected (or first) step"));
-    auto* bulk = new QPushButton(tr("Set selection…"), w);
-    bulk->setToolTip(tr("Set one column of every selected step to one value"));
-    row->addWidget(uniform);
-    row->addWidget(bulk);
-    m_memoryModel = new QComboBox(w);
-    m_memoryModel->addItem(tr("this program's"), int(MemoryModel::Standard));
-    m_memoryModel->addItem(tr("the rotor paper's"), int(MemoryModel::RotorPaper));
-    m_memoryModel->setToolTip(tr(
-        "How the chain's memory is counted.\nThis program's: a taped forward consumes its input and keeps its output "
-        "beside its tape.\nThe rotor paper's (Beaumont et al. 2019): a taped forward keeps its input until its "
-        "backward, and its tape holds its output. Only store-all and rotor plan in it."));
-    connect(m_memoryModel, &QComboBox::activated, this, [this](int) {
-        const auto model = MemoryModel(m_memoryModel->currentData().toInt());
-        const Chain c = m_doc->chain();
-        if (c.memoryModel() == model) return;
-        if (auto next = c.withModel(model, c.finalStateBytes())) m_doc->setChain(*next);
-    });
-    row->addStretch(1);
-    l->addLayout(row);
-    auto* modelRow = new QHBoxLayout;
-    modelRow->addWidget(new QLabel(tr("Memory model:"), w));
-    modelRow->addWidget(m_memoryModel);
-    modelRow->addStretch(1);
-    l->addLayout(modelRow);
-    m_chainTable = new QTableView(w);
-    m_chainTable->setModel(m_chainModel);
-    m_chainTable->setSelectionBehavior(QAbstractItemView::SelectItems);
-    // As wide as the values shown (a narrow dock scrolls sideways rather than cutting "128 KiB" to "128.0…").
-    m_chainTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_chainTable->horizontalHeader()->setStretchLastSection(true);
-    m_chainTable->verticalHeader()->setDefaultSectionSize(22);
-    l->addWidget(m_chainTable, 1);
-    m_editMessage = new QLabel(w);
-    m_editMessage->setStyleSheet("color: #b00020");
-    m_editMessage->setWordWrap(true);
-    l->addWidget(m_editMessage);
-
-    connect(m_chainModel, &ChainTableModel::editRefused, this, [this](const QModelIndex& index, const QString& reason) {
-        m_editMessage->setText(reason);
-        QRect r = m_chainTable->visualRect(index);
-        QToolTip::showText(m_chainTable->viewport()->mapToGlobal(r.bottomLeft()), reason, m_chainTable);
-    });
-    connect(m_doc, &Document::chainChanged, m_editMessage, &QLabel::clear);
-    connect(m_length, &QSpinBox::editingFinished, this, [this] {
-        std::vector<Step> steps = m_doc->steps();
-        steps.resize(std::size_t(m_length->value()), steps.back());
-        m_doc->editSteps(steps, tr("Change the length to %1").arg(m_length->value()));
-    });
-    connect(uniform, &QPushButton::clicked, this, [this] {
-        std::vector<Step> steps = m_doc->steps();
-        QModelIndex cur = m_chainTable->currentIndex();
-        Step model = steps[std::size_t(cur.isValid() ? cur.row() : 0)];
-        std::fill(steps.begin(), steps.end(), model);
-        m_doc->editSteps(steps, tr("Make uniform"));
-    });
-    connect(bulk, &QPushButton::clicked, this, [this] {
-        QModelIndexList sel = m_chainTable->selectionModel()->selectedIndexes();
-        if (sel.isEmpty()) return report(tr("Select cells of one column first"));
-        int column = sel.front().column();
-        QList<int> rows;
-        for (const QModelIndex& i : sel)
-            if (i.column() == column) rows.push_back(i.row());
-        bool ok = false;
-        QString text = QInputDialog::getText(
-            this, tr("Set %1 steps").arg(rows.size()),
-            tr("%1 (with units, e.g. 3ms or 512KiB):").arg(m_chainModel->headerData(column, Qt::Horizontal).toString()),
-            QLineEdit::Normal, sel.front().data(Qt::EditRole).toString(), &ok);
-        if (!ok) return;
-        QString reason = m_chainModel->setColumn(rows, column, text);
-        m_editMessage->setText(reason);
-    });
-    return w;
-}
-
-QWidget* MainWindow::buildHardwareTab() {
-    auto* w = new QWidget;
-    auto* l = new QVBoxLayout(w);
-    auto* row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Preset:"), w));
-    m_presets = new QComboBox(w);
-    m_presets->setToolTip(tr("Replace the machine by a shipped preset (undoable)"));
-    m_presets->addItem(tr("(choose)"));
-    m_presets->addItem(tr("one unbounded level"), QString());
-    for (const QFileInfo& f :
-         QDir(resourceRoot() + "/resources/hardware").entryInfoList({"*.json"}, QDir::Files, QDir::Name))
-        m_presets->addItem(f.baseName(), f.absoluteFilePath());
-    row->addWidget(m_presets, 1);
-    auto* add = new QPushButton(tr("Add level"), w);
-    auto* remove = new QPushButton(tr("Remove level"), w);
-    row->addWidget(add);
-    row->addWidget(remove);
-    l->addLayout(row);
-    m_hardwareTable = new QTableView(w);
-    m_hardwareTable->setModel(m_hardwareModel);
-    m_hardwareTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    l->addWidget(m_hardwareTable, 1);
-    m_hwMessage = new QLabel(w);
-    m_hwMessage->setStyleSheet("color: #b00020");
-    m_hwMessage->setWordWrap(true);
-    l->addWidget(m_hwMessage);
-    connect(m_hardwareModel, &HardwareTableModel::editRefused, this,
-            [this](const QModelIndex&, const QString& reason) { m_hwMessage->setText(reason); });
-    connect(m_doc, &Document::hardwareChanged, m_hwMessage, &QLabel::clear);
-    connect(m_presets, &QComboBox::activated, this, [this](int index) {
-        if (index <= 0) return;
-        QString path = m_presets->itemData(index).toString();
-        if (path.isEmpty())
-            m_doc->setHardware(Hardware::unbounded());
-        else if (auto h = loadHardware(path.toStdString()))
-            m_doc->setHardware(*h);
-        else
-            report(QString::fromStdString(h.error()));
-        m_presets->setCurrentIndex(0);
-    });
-    connect(add, &QPushButton::clicked, this, [this] {
-        auto levels = m_doc->levels();
-        levels.push_back(MemoryLevel{"disk", 1LL << 40, 2e9, 1.5e9, 1e-4});
-        m_doc->editLevels(levels, tr("Add a level"));
-    });
-    connect(remove, &QPushButton::clicked, this, [this] {
-        auto levels = m_doc->levels();
-        if (levels.size() <= 1) return report(tr("Level 0 is where compute runs; it cannot be removed"));
-        levels.pop_back();
-        m_doc->editLevels(levels, tr("Remove a level"));
-    });
-    return w;
 }
 
 void MainWindow::buildMenus() {

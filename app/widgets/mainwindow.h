@@ -10,6 +10,8 @@
 #include <memory>
 
 class Document;
+class Focus;
+class ProblemEditor;
 class ChainTableModel;
 class NodeTableModel;
 class GraphView;
@@ -113,9 +115,9 @@ public:
     QMenu* exportMenu() const { return m_exportMenu; }
 
     Document* document() const { return m_doc; }
-    ChainTableModel* chainModel() const { return m_chainModel; }
-    NodeTableModel* nodeModel() const { return m_nodeModel; }
-    QTableView* nodeTable() const { return m_nodeTable; }
+    ChainTableModel* chainModel() const;
+    NodeTableModel* nodeModel() const;
+    QTableView* nodeTable() const;
     GraphView* graphView() const { return m_graphView; }
     PipelineView* pipelineView() const { return m_pipelineView; }
     QString graphMessage() const; // the refusal shown under the node table (empty after a good edit)
@@ -124,7 +126,7 @@ public:
     QString addNodeFromSelection();
     QString connectSelection();
     QString deleteSelection();
-    HardwareTableModel* hardwareModel() const { return m_hardwareModel; }
+    HardwareTableModel* hardwareModel() const;
     ComparisonModel* comparisonModel() const { return m_comparison; }
     SchedulerPanel* schedulerPanel() const { return m_panel; }
     TimelineView* timelineView() const { return m_timeline; }
@@ -137,7 +139,8 @@ public:
     QString sideBySideSummary() const;
     TimelineView* pinnedView() const { return m_pinnedView; }
     TimelineView* sideView() const { return m_sideView; }
-    QTableView* chainTable() const { return m_chainTable; }
+    QTableView* chainTable() const;
+    Focus* focus() const { return m_focus; } // the shared cursor and node selection
     ComparisonTable* comparisonTable() const { return m_comparisonTable; }
     QTabWidget* chartTabs() const { return m_tabs; }
     std::shared_ptr<const ckpt::Run> shownRun() const;
@@ -157,14 +160,10 @@ private:
     void buildUi();
     void buildMenus();
     bool importOnnxDialog(const QString& path); // mainwindow_onnx.cpp
-    QWidget* buildChainTab();
-    QWidget* buildHardwareTab();
-    QWidget* buildGraphTab();
-    void updateMode(); // the chain or graph editors, tabs and views after the document's kind changed
-    void selectNode(int node, QObject* from); // mirrored in the node table, the graph view and the Gantt
-    void showGraphEdit(const QString& refusal);
+    void updateMode();   // the chain or graph editors, tabs and views after the document's kind changed
+    void connectGraph(); // the graph view's requests and the shared selection in graph mode (mainwindow_graph.cpp)
     ckpt::ProjectSettings graphSettings(const ckpt::Graph& graph) const; // what a newly opened graph starts with
-    void showCursor(int action); // the shared cursor moved (the sweep's): every view follows
+    void showCursor(int action);                                         // the shared cursor moved: every view follows
     void
     clearStatusMessage(QString& shown); // `shown` (m_runMessage, m_cursorMessage), if the status bar still shows it
     ckpt::ProjectSettings chainSettings(const ckpt::Chain& chain) const; // what a newly opened chain starts with
@@ -193,9 +192,9 @@ private:
     QCustomPlot* chartByName(const QString& which) const;
 
     Document* m_doc;
-    ChainTableModel* m_chainModel;
-    HardwareTableModel* m_hardwareModel;
+    Focus* m_focus;
     ComparisonModel* m_comparison;
+    ProblemEditor* m_editor = nullptr; // the Problem dock's tabs
     SchedulerPanel* m_panel = nullptr;
     TimelineView* m_timeline = nullptr;
     SweepView* m_sweep = nullptr;
@@ -213,19 +212,11 @@ private:
     TimelineView* m_pinnedView = nullptr;
     QLabel* m_delta = nullptr;
     void updateSideBySide();
-    QTableView* m_chainTable = nullptr;
-    NodeTableModel* m_nodeModel = nullptr;
-    QTableView* m_nodeTable = nullptr;
-    QLabel* m_graphMessage = nullptr;
     GraphView* m_graphView = nullptr;
-    QStackedWidget* m_problemStack = nullptr;
-    QTabWidget* m_problemTabs = nullptr;
     QDockWidget* m_problemDock = nullptr;
-    bool m_syncing = false;
     bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops
     QString m_runMessage;        // the status bar's last message about a run, cleared when another run starts
     QString m_cursorMessage;     // the status bar's sentence about the cursor's action, cleared with the cursor
-    QTableView* m_hardwareTable = nullptr;
     ComparisonTable* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;
     RunController* m_runs = nullptr;
@@ -238,12 +229,7 @@ private:
     QAction* m_lessonNext = nullptr;
     QAction* m_lessonBack = nullptr;
     void updateLessonActions();
-    QLabel* m_editMessage = nullptr;
-    QLabel* m_hwMessage = nullptr;
     QLabel* m_summary = nullptr;
-    QSpinBox* m_length = nullptr;
-    QComboBox* m_memoryModel = nullptr; // how the chain counts memory (model/chain.h)
-    QComboBox* m_presets = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_exportMenu = nullptr;
     QTimer* m_solveTimer = nullptr;

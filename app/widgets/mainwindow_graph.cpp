@@ -4,12 +4,14 @@
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/document.h"
+#include "models/focus.h"
 #include "models/nodetablemodel.h"
 #include "plots/layoutview.h"
 #include "plots/pipelineview.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "problemeditor.h"
 #include "run/node_fates.h"
 #include "run/scheduler_lookup.h"
 #include "trainerpanel.h"
@@ -27,83 +29,44 @@
 
 using namespace ckpt;
 
-QWidget* MainWindow::buildGraphTab() {
-    auto* w = new QWidget;
-    auto* l = new QVBoxLayout(w);
-    auto* row = new QHBoxLayout;
-    auto* add = new QPushButton(tr("Add node"), w);
-    add->setToolTip(tr("A new node fed by the selected nodes, with the costs of the last selected one"));
-    auto* connectButton = new QPushButton(tr("Connect"), w);
-    connectButton->setToolTip(tr("Select two nodes (Ctrl+click): an edge from the first selected to the second"));
-    auto* remove = new QPushButton(tr("Delete"), w);
-    remove->setToolTip(tr("Delete the selected nodes and every edge that touches them"));
-    row->addWidget(add);
-    row->addWidget(connectButton);
-    row->addWidget(remove);
-    row->addStretch(1);
-    l->addLayout(row);
-    m_nodeTable = new QTableView(w);
-    m_nodeTable->setModel(m_nodeModel);
-    m_nodeTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_nodeTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_nodeTable->horizontalHeader()->setStretchLastSection(true);
-    m_nodeTable->verticalHeader()->setDefaultSectionSize(22);
-    l->addWidget(m_nodeTable, 1);
-    m_graphMessage = new QLabel(w);
-    m_graphMessage->setStyleSheet("color: #b00020");
-    m_graphMessage->setWordWrap(true);
-    l->addWidget(m_graphMessage);
-
-    connect(add, &QPushButton::clicked, this, &MainWindow::addNodeFromSelection);
-    connect(connectButton, &QPushButton::clicked, this, &MainWindow::connectSelection);
-    connect(remove, &QPushButton::clicked, this, &MainWindow::deleteSelection);
-    connect(m_nodeModel, &NodeTableModel::editRefused, this, [this](const QModelIndex& index, const QString& reason) {
-        showGraphEdit(reason);
-        QRect r = m_nodeTable->visualRect(index);
-        QToolTip::showText(m_nodeTable->viewport()->mapToGlobal(r.bottomLeft()), reason, m_nodeTable);
-    });
-    connect(m_doc, &Document::graphChanged, m_graphMessage, &QLabel::clear);
-    connect(m_nodeTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { selectNode(current.isValid() ? current.row() : -1, m_nodeTable); });
-    // m_graphView is built with the chart tabs, before this tab.
-    connect(m_graphView, &GraphView::nodeSelected, this, [this](int v) { selectNode(v, m_graphView); });
+void MainWindow::connectGraph() {
+    connect(m_editor, &ProblemEditor::addNodeRequested, this, &MainWindow::addNodeFromSelection);
+    connect(m_editor, &ProblemEditor::connectRequested, this, &MainWindow::connectSelection);
+    connect(m_editor, &ProblemEditor::deleteRequested, this, &MainWindow::deleteSelection);
     connect(m_graphView, &GraphView::addNodeRequested, this, &MainWindow::addNodeFromSelection);
     connect(m_graphView, &GraphView::connectRequested, this, &MainWindow::connectSelection);
     connect(m_graphView, &GraphView::deleteRequested, this, &MainWindow::deleteSelection);
-    connect(m_graphView, &GraphView::editRequested, this, [this](int v) {
-        m_problemTabs->setCurrentWidget(m_problemStack);
-        selectNode(v, nullptr);
-        m_nodeTable->setFocus();
-        m_nodeTable->edit(m_nodeModel->index(v, NodeTableModel::Forward));
+    connect(m_graphView, &GraphView::editRequested, m_editor, &ProblemEditor::editNode);
+    // The shared selection: the graph view sets it and follows it (the node table does in ProblemEditor); the Gantt
+    // marks the node's actions: its index for a graph run, its place in topological order for a chain run.
+    connect(m_graphView, &GraphView::nodeSelected, m_focus, &Focus::setNode);
+    connect(m_focus, &Focus::nodeChanged, this, [this](int node) {
+        const bool valid = node >= 0 && node < int(m_doc->nodes().size());
+        m_graphView->selectNode(valid ? node : -1);
+        m_timeline->highlightStep(!valid ? -1 : shownRun() ? indexOfNode(m_doc->graph(), *shownRun(), node) : node);
     });
-    return w;
+    // An edit lays the graph out again and refills the node table, with nothing selected.
+    connect(m_doc, &Document::graphChanged, m_focus, [this] { m_focus->setNode(-1); });
+    connect(m_doc, &Document::reset, m_focus, [this] { m_focus->setNode(-1); });
 }
 
+ChainTableModel* MainWindow::chainModel() const {
+    return m_editor->chainModel();
+}
+NodeTableModel* MainWindow::nodeModel() const {
+    return m_editor->nodeModel();
+}
+QTableView* MainWindow::nodeTable() const {
+    return m_editor->nodeTable();
+}
+QTableView* MainWindow::chainTable() const {
+    return m_editor->chainTable();
+}
+HardwareTableModel* MainWindow::hardwareModel() const {
+    return m_editor->hardwareModel();
+}
 QString MainWindow::graphMessage() const {
-    return m_graphMessage->text();
-}
-
-void MainWindow::showGraphEdit(const QString& refusal) {
-    m_graphMessage->setText(refusal);
-    if (!refusal.isEmpty()) statusBar()->showMessage(refusal, 10000);
-}
-
-void MainWindow::selectNode(int node, QObject* from) {
-    if (m_syncing) return;
-    m_syncing = true;
-    const bool valid = node >= 0 && node < m_nodeModel->rowCount();
-    if (from != m_nodeTable) {
-        if (valid) {
-            m_nodeTable->selectRow(node);
-            m_nodeTable->scrollTo(m_nodeModel->index(node, 0));
-        } else {
-            m_nodeTable->clearSelection();
-        }
-    }
-    if (from != m_graphView) m_graphView->selectNode(valid ? node : -1);
-    // The Gantt marks the node's actions: its index for a graph run, its place in topological order for a chain run.
-    m_timeline->highlightStep(!valid ? -1 : shownRun() ? indexOfNode(m_doc->graph(), *shownRun(), node) : node);
-    m_syncing = false;
+    return m_editor->graphMessage();
 }
 
 QString MainWindow::addNodeFromSelection() {
@@ -116,8 +79,8 @@ QString MainWindow::addNodeFromSelection() {
     if (!sel.isEmpty()) node = m_doc->nodes()[std::size_t(sel.back())];
     node.id = m_doc->uniqueNodeId("node").toStdString();
     QString why = m_doc->addNode(node, inputs);
-    showGraphEdit(why);
-    if (why.isEmpty()) selectNode(int(m_doc->nodes().size()) - 1, nullptr);
+    m_editor->showGraphEdit(why);
+    if (why.isEmpty()) m_focus->setNode(int(m_doc->nodes().size()) - 1);
     return why;
 }
 
@@ -126,7 +89,7 @@ QString MainWindow::connectSelection() {
     QString why = sel.size() != 2 ? tr("Select two nodes to connect: the first feeds the second")
                                   : m_doc->connectNodes(QString::fromStdString(m_doc->nodes()[std::size_t(sel[0])].id),
                                                         QString::fromStdString(m_doc->nodes()[std::size_t(sel[1])].id));
-    showGraphEdit(why);
+    m_editor->showGraphEdit(why);
     return why;
 }
 
@@ -135,7 +98,7 @@ QString MainWindow::deleteSelection() {
     for (int v : m_graphView->selectedNodes())
         ids << QString::fromStdString(m_doc->nodes()[std::size_t(v)].id);
     QString why = m_doc->removeNodes(ids);
-    showGraphEdit(why);
+    m_editor->showGraphEdit(why);
     return why;
 }
 
@@ -190,8 +153,7 @@ ProjectSettings MainWindow::chainSettings(const Chain& chain) const {
 
 void MainWindow::updateMode() {
     const bool graph = m_doc->isGraph();
-    m_problemStack->setCurrentIndex(graph ? 1 : 0);
-    m_problemTabs->setTabText(m_problemTabs->indexOf(m_problemStack), graph ? tr("Gr&aph") : tr("Ch&ain"));
+    m_editor->updateMode();
     const int g = m_tabs->indexOf(m_graphView), s = m_tabs->indexOf(m_sweepTab), t = m_tabs->indexOf(m_trainer);
     m_tabs->setTabEnabled(g, graph);
     m_tabs->setTabToolTip(g, graph ? tr("The graph laid out by Graphviz, coloured by what the shown plan does with "
@@ -208,7 +170,6 @@ void MainWindow::updateMode() {
                                  : tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
     if (!m_tabs->isTabEnabled(m_tabs->currentIndex()))
         m_tabs->setCurrentWidget(graph ? static_cast<QWidget*>(m_graphView) : m_timeline);
-    m_graphMessage->clear();
     if (graph)
         m_graphView->setGraph(m_doc->graph());
     else

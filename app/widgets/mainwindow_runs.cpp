@@ -6,6 +6,7 @@
 #include "models/chaintablemodel.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
+#include "models/focus.h"
 #include "models/runcontroller.h"
 #include "plots/chartexport.h"
 #include "plots/charthint.h"
@@ -14,6 +15,7 @@
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
+#include "problemeditor.h"
 #include "run/plan_files.h"
 #include "schedulerpanel.h"
 #include "sim/simulator.h"
@@ -310,8 +312,10 @@ void MainWindow::showShownRun() {
     const Chain chain = m_doc->chain();
     m_heldNow->setRun(run, m_doc->isGraph() ? nullptr : &chain, hw);
     m_heldNow->setAction(m_sweep->cursor());
-    m_chainModel->setCursorMarks({});    // a new plan is shown whole, with no cursor on the other views
-    clearStatusMessage(m_cursorMessage); // nor a sentence about an action of the old plan
+    // The views show the new plan whole (a chain's sweep after its last action): the shared cursor is there too.
+    m_focus->resetAction(m_sweep->actionCount() > 0 ? m_sweep->cursor() : Focus::kWhole);
+    m_editor->chainModel()->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
+    clearStatusMessage(m_cursorMessage);        // nor a sentence about an action of the old plan
     m_graphView->setRun(run);
     m_layoutStale = true;
     if (m_tabs->currentWidget() == m_layoutView) refreshLayout();
@@ -334,16 +338,19 @@ void MainWindow::refreshLayout() {
     m_layoutStale = false;
 }
 
-// The shared cursor (an action of the shown chain plan) moved: the Gantt and memory chart draw a line at it, Held now
-// tells it, and the chain table marks what is held there.
+// The shared cursor moved (models/focus.h). For a chain plan the sweep diagram goes there, the Gantt and memory chart
+// draw a line at it, Held now tells it, and the chain table marks what is held there; for a graph plan the Gantt
+// marks it and the graph view colours each node by its state once that action is done.
 void MainWindow::showCursor(int action) {
     m_timeline->markAction(action);
+    if (m_sweep->actionCount() == 0) return m_graphView->setCursor(action);
+    if (m_sweep->cursor() != action) m_sweep->setCursor(action); // it draws itself again even when it stays
     m_heldNow->setAction(action);
     ChainTableModel::CursorMarks marks;
     const std::shared_ptr<const Run> run = shownRun();
     const Plan* plan = run ? run->chainPlan() : nullptr;
     const Narration* told = m_heldNow->narration();
-    const int rows = m_chainModel->rowCount();
+    const int rows = m_editor->chainModel()->rowCount();
     if (plan && told && action >= 0 && std::size_t(action) < told->actions.size() && !m_doc->isGraph()) {
         marks.checkpoint.assign(std::size_t(rows), 0);
         marks.slower.assign(std::size_t(rows), 0);
@@ -376,7 +383,7 @@ void MainWindow::showCursor(int action) {
     } else {
         clearStatusMessage(m_cursorMessage);
     }
-    m_chainModel->setCursorMarks(std::move(marks));
+    m_editor->chainModel()->setCursorMarks(std::move(marks));
 }
 
 void MainWindow::clearStatusMessage(QString& shown) {
@@ -390,11 +397,6 @@ bool MainWindow::moveCursor(int action) {
                                 : run->chainPlan() ? run->chainPlan()->actions.size()
                                                    : run->graphPlan()->actions.size();
     if (action < -1 || (action >= 0 && std::size_t(action) >= actions)) return false;
-    if (m_sweep->actionCount() > 0) {
-        m_sweep->setCursor(action); // tells every view (showCursor)
-    } else {
-        m_timeline->markAction(action);
-        m_graphView->setCursor(action); // each node's state once that action is done
-    }
+    m_focus->setAction(action); // every view follows (showCursor)
     return true;
 }

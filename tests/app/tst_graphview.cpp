@@ -5,6 +5,7 @@
 #include "io/json_io.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
+#include "models/focus.h"
 #include "models/nodetablemodel.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
@@ -395,6 +396,40 @@ private slots:
         QCOMPARE(w.deleteSelection(), QString());
         QCOMPARE(w.document()->graph().size(), before);
         QVERIFY(!w.connectSelection().isEmpty()); // nothing selected: says to select two
+    }
+
+    // One shared cursor and selection (models/focus.h): every view follows it and sets it, and an edit that lays the
+    // graph out again leaves nothing selected anywhere, so choosing the same node again selects it everywhere.
+    void everyViewFollowsTheSharedFocus() {
+        MainWindow w;
+        openRandom(w, 20, 2);
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        w.schedulerPanel()->setBudgetBytes(0);
+        auto run = w.runCurrentNow();
+        QVERIFY(run && run->feasible);
+        Focus* focus = w.focus();
+        focus->setNode(3);
+        QCOMPARE(w.nodeTable()->currentIndex().row(), 3);
+        QCOMPARE(w.graphView()->selectedNodes(), QList<int>{3});
+        w.nodeTable()->selectRow(5);
+        QCOMPARE(focus->node(), 5);
+        QCOMPARE(w.graphView()->selectedNodes(), QList<int>{5});
+        emit w.graphView()->nodeSelected(7);
+        QCOMPARE(focus->node(), 7);
+        QCOMPARE(w.nodeTable()->currentIndex().row(), 7);
+        // The graph's cursor: the Gantt and the graph view follow an action set on the focus or asked of the window.
+        QVERIFY(w.moveCursor(4));
+        QCOMPARE(focus->action(), 4);
+        QVERIFY(!w.moveCursor(int(run->graphPlan()->actions.size()))); // no such action: nothing moves
+        QCOMPARE(focus->action(), 4);
+        // An edit (a node added, then undone): nothing selected; the same node chosen again is selected everywhere.
+        QCOMPARE(w.addNodeFromSelection(), QString());
+        w.document()->undoStack()->undo();
+        QCOMPARE(focus->node(), -1);
+        QVERIFY(w.graphView()->selectedNodes().isEmpty());
+        w.nodeTable()->selectRow(7);
+        QCOMPARE(focus->node(), 7);
+        QCOMPARE(w.graphView()->selectedNodes(), QList<int>{7});
     }
 
     void graphProjectsRoundTrip() {
