@@ -5,6 +5,7 @@
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
+#include "layoutpage.h"
 #include "models/chaintablemodel.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
@@ -12,8 +13,7 @@
 #include "models/hardwaretablemodel.h"
 #include "models/nodetablemodel.h"
 #include "models/runcontroller.h"
-#include "plots/layoutview.h"
-#include "plots/pipelineview.h"
+#include "pipelinepage.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -98,13 +98,6 @@ MainWindow::MainWindow(QWidget* parent)
     };
     // Modified means "not at the saved state": undoing back to it takes the "*" away.
     connect(m_doc->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
-    auto pipelineStale = [this] {
-        m_pipelineStale = true;
-        if (m_tabs && m_tabs->currentWidget() == m_pipelineView) refreshPipeline();
-    };
-    connect(m_doc, &Document::chainChanged, this, pipelineStale);
-    connect(m_doc, &Document::graphChanged, this, pipelineStale);
-    connect(m_doc, &Document::reset, this, pipelineStale);
     connect(m_doc, &Document::chainChanged, this, edited);
     connect(m_doc, &Document::hardwareChanged, this, edited);
     connect(m_doc, &Document::graphChanged, this, edited);
@@ -173,19 +166,10 @@ void MainWindow::buildUi() {
             [this](double a, double b) { m_pinnedView->setTimeRange(QCPRange(a, b)); });
     connect(m_pinnedView, &TimelineView::timeRangeChanged, m_sideView,
             [this](double a, double b) { m_sideView->setTimeRange(QCPRange(a, b)); });
-    m_layoutView = new LayoutView(m_tabs);
-    m_tabs->addTab(m_layoutView, tr("&Layout"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_layoutView),
-                          tr("Every tensor of the shown plan at an address in level 0, over time: the packed peak "
-                             "against the ideal one (fragmentation)"));
-    m_pipelineView = new PipelineView(m_tabs);
-    m_tabs->addTab(m_pipelineView, tr("Pi&peline"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_pipelineView),
-                          tr("GPipe: the chain cut into stages over devices in a line, micro-batches, each stage "
-                             "re-running its forward before its backward; a lane per device and per link"));
+    addPage(new LayoutPage(m_doc, m_tabs), tr("&Layout"));
+    addPage(new PipelinePage(m_doc, m_tabs), tr("Pi&peline"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_tabs->currentWidget() == m_layoutView && m_layoutStale) refreshLayout();
-        if (m_tabs->currentWidget() == m_pipelineView && m_pipelineStale) refreshPipeline();
+        if (auto* page = qobject_cast<ChartPage*>(m_tabs->currentWidget())) page->ensureCurrent();
     });
     m_trainer = new TrainerPanel(m_tabs);
     m_tabs->addTab(m_trainer, tr("Trai&ner"));
@@ -290,6 +274,21 @@ void MainWindow::buildUi() {
     connect(m_tradeoff, &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
     connect(m_comparisonTable, &ComparisonTable::saveCsvRequested, this, &MainWindow::exportComparisonDialog);
     connect(m_comparisonTable, &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
+}
+
+void MainWindow::addPage(ChartPage* page, const QString& title) {
+    m_pages.push_back(page);
+    m_tabs->setTabToolTip(m_tabs->addTab(page, title), page->description());
+}
+
+ChartPage* MainWindow::page(const QString& name) const {
+    for (ChartPage* p : m_pages)
+        if (p->name() == name) return p;
+    return nullptr;
+}
+
+PipelineView* MainWindow::pipelineView() const {
+    return static_cast<PipelinePage*>(page("pipeline"))->view();
 }
 
 void MainWindow::buildMenus() {

@@ -9,6 +9,7 @@
 #include <QMainWindow>
 #include <memory>
 
+class ChartPage;
 class Document;
 class Focus;
 class ProblemEditor;
@@ -119,7 +120,7 @@ public:
     NodeTableModel* nodeModel() const;
     QTableView* nodeTable() const;
     GraphView* graphView() const { return m_graphView; }
-    PipelineView* pipelineView() const { return m_pipelineView; }
+    PipelineView* pipelineView() const;
     QString graphMessage() const; // the refusal shown under the node table (empty after a good edit)
     // What the graph view's buttons do, on its selection: a new node fed by the selected ones; an edge from the first
     // selected to the second; the selected nodes deleted. They return the refusal (also shown), or empty.
@@ -202,12 +203,9 @@ private:
     HeldNowPanel* m_heldNow = nullptr;
     TradeoffView* m_tradeoff = nullptr;
     TrainerPanel* m_trainer = nullptr;
-    LayoutView* m_layoutView = nullptr; // laid out when shown (a plan's tensors at addresses)
-    bool m_layoutStale = true;
-    void refreshLayout();
-    PipelineView* m_pipelineView = nullptr; // run when shown, again when the chain changes
-    bool m_pipelineStale = true;
-    void refreshPipeline();
+    std::vector<ChartPage*> m_pages; // the tabs that are pages (widgets/chartpage.h), drawn when shown
+    void addPage(ChartPage* page, const QString& title);
+    ChartPage* page(const QString& name) const; // null: no page of that name
     TimelineView* m_sideView = nullptr;
     TimelineView* m_pinnedView = nullptr;
     QLabel* m_delta = nullptr;

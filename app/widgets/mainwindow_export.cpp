@@ -1,5 +1,6 @@
 // The window's exports: what the current tab shows (a chart, the graph, the stacked timelines as PDF, SVG or PNG;
 // the Comparison table as CSV) and the shown plan (JSON, CSV, Chrome trace).
+#include "chartpage.h"
 #include "comparisontable.h"
 #include "exportdialog.h"
 #include "graphview.h"
@@ -8,8 +9,6 @@
 #include "models/document.h"
 #include "models/runcontroller.h"
 #include "plots/chartexport.h"
-#include "plots/layoutview.h"
-#include "plots/pipelineview.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -37,8 +36,7 @@ QCustomPlot* MainWindow::chartByName(const QString& which) const {
     if (which == "timeline") return m_timeline->plot();
     if (which == "sweep") return m_sweep->plot();
     if (which == "tradeoff") return m_tradeoff->plot();
-    if (which == "layout") return m_layoutView->plot();
-    if (which == "pipeline") return m_pipelineView->timeline()->plot();
+    if (ChartPage* p = page(which); p && !p->charts().isEmpty()) return p->charts().front();
     return nullptr;
 }
 
@@ -56,11 +54,10 @@ QString MainWindow::currentChartTab() const {
                                                          {m_tradeoff, "tradeoff"},
                                                          {m_comparisonTable, "comparison"},
                                                          {m_sideView->parentWidget(), "side"},
-                                                         {m_layoutView, "layout"},
-                                                         {m_pipelineView, "pipeline"},
                                                          {m_trainer, "trainer"}};
     for (const auto& [widget, name] : tabs)
         if (widget == w) return name;
+    if (auto* p = qobject_cast<const ChartPage*>(w)) return p->name();
     return {};
 }
 
@@ -71,10 +68,7 @@ QString MainWindow::nothingToExport() const {
     if (tab == "graph" && m_graphView->nodeCount() == 0) return tr("The Graph tab shows no graph: open a graph file");
     if (tab == "side" && !m_runs->pinned())
         return tr("Side by side shows nothing yet: pin a plan first (Run ▸ Pin the shown plan)");
-    if (tab == "layout" && !m_layoutView->layout())
-        return tr("The Layout tab shows no plan: %1").arg(m_layoutView->summary());
-    if (tab == "pipeline" && !m_pipelineView->run())
-        return tr("The Pipeline tab shows no pipeline: %1").arg(m_pipelineView->summary());
+    if (ChartPage* p = page(tab)) return p->nothingToExport();
     if (tab == "trainer" && m_trainer->predictedView()->intervalCount() == 0)
         return tr("The Trainer tab has no chart yet: train first (Train), then export its timelines");
     return {};

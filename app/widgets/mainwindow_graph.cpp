@@ -1,13 +1,12 @@
 // The window's graph mode: the node table and the graph view as editors of one graph, selection mirrored between
 // them and the Gantt, and the tabs that only make sense for chains (sweep, trainer) disabled with the reason.
+#include "chartpage.h"
 #include "comparisontable.h"
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/document.h"
 #include "models/focus.h"
 #include "models/nodetablemodel.h"
-#include "plots/layoutview.h"
-#include "plots/pipelineview.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
@@ -187,8 +186,7 @@ bool MainWindow::showChartTab(const QString& name) {
                  : name == "tradeoff"   ? static_cast<QWidget*>(m_tradeoff)
                  : name == "comparison" ? static_cast<QWidget*>(m_comparisonTable)
                  : name == "side"       ? m_sideView->parentWidget()
-                 : name == "layout"     ? static_cast<QWidget*>(m_layoutView)
-                 : name == "pipeline"   ? static_cast<QWidget*>(m_pipelineView)
+                 : page(name)           ? static_cast<QWidget*>(page(name))
                  : name == "trainer"    ? static_cast<QWidget*>(m_trainer)
                                         : nullptr;
     if (!w) return false;

@@ -1,4 +1,5 @@
 // The window's runs (in the background, with progress and cancel).
+#include "chartpage.h"
 #include "comparisontable.h"
 #include "graphview.h"
 #include "heldnowpanel.h"
@@ -317,25 +318,10 @@ void MainWindow::showShownRun() {
     m_editor->chainModel()->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
     clearStatusMessage(m_cursorMessage);        // nor a sentence about an action of the old plan
     m_graphView->setRun(run);
-    m_layoutStale = true;
-    if (m_tabs->currentWidget() == m_layoutView) refreshLayout();
+    for (ChartPage* page : m_pages)
+        page->setRun(run);
     updateSideBySide();
     updateSummary();
-}
-
-void MainWindow::refreshPipeline() {
-    std::optional<Chain> chain;
-    if (!m_doc->isGraph())
-        chain = m_doc->chain();
-    else if (const Graph g = m_doc->graph(); g.isChain())
-        chain = g.toChain();
-    m_pipelineView->setChain(std::move(chain));
-    m_pipelineStale = false;
-}
-
-void MainWindow::refreshLayout() {
-    m_layoutView->setRun(m_runs->shownRun(), m_doc->problem(), m_doc->hardware());
-    m_layoutStale = false;
 }
 
 // The shared cursor moved (models/focus.h). For a chain plan the sweep diagram goes there, the Gantt and memory chart

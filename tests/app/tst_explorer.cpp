@@ -222,6 +222,16 @@ private slots:
         const QString png = m_dir.filePath("layout.png");
         QCOMPARE(w.exportCurrentTab(png, 800, 500), QString());
         QVERIFY(!QImage(png).isNull());
+        // A hidden page does no work (widgets/chartpage.h): another plan shown while the Timeline is current leaves the
+        // layout as it was until the Layout tab is chosen again.
+        QVERIFY(w.showChartTab("timeline"));
+        w.schedulerPanel()->setBudgetBytes(40 << 20);
+        auto tighter = w.runCurrentNow();
+        QVERIFY(tighter && tighter->feasible);
+        QVERIFY(tighter->timeline->totals.peak_bytes[0] != run->timeline->totals.peak_bytes[0]);
+        QCOMPARE(view->layout()->ideal_peak, run->timeline->totals.peak_bytes[0]);
+        QVERIFY(w.showChartTab("layout"));
+        QCOMPARE(view->layout()->ideal_peak, tighter->timeline->totals.peak_bytes[0]);
         QVERIFY2(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/unet-small-b8-128.ckpt-graph.json"),
                  qPrintable(w.lastError()));
         w.schedulerPanel()->setCurrentScheduler("dtr");
