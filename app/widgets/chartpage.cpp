@@ -27,3 +27,13 @@ void ChartPage::followProblem() {
     for (auto signal : {&Document::chainChanged, &Document::graphChanged, &Document::hardwareChanged, &Document::reset})
         connect(m_doc, signal, this, &ChartPage::markStale);
 }
+
+QList<QCustomPlot*> ChartPage::exportCharts() {
+    ensureCurrent();
+    return nothingToExport().isEmpty() ? charts() : QList<QCustomPlot*>();
+}
+
+QString ChartPage::exportRefusal() {
+    ensureCurrent();
+    return nothingToExport();
+}

@@ -22,13 +22,16 @@ public:
     QString name() const { return m_name; }
     QString description() const { return m_description; } // the tab's tooltip
     void setRun(std::shared_ptr<const ckpt::Run> run);    // the window's shown run (null: none)
-    void ensureCurrent();                                 // drawn for what it was given, if that changed since
-    // What an export of this page draws: one chart, or two stacked on one page. nothingToExport says why there is
-    // nothing (empty when there is).
-    virtual QList<QCustomPlot*> charts() const = 0;
-    virtual QString nothingToExport() const { return {}; }
+    void markStale();     // what it shows changed: drawn now if it is the current tab, else when it becomes it
+    void ensureCurrent(); // drawn for what it was given, if that changed since
+    // What an export of this page draws (drawn first if stale): one chart, or two stacked on one page; empty, with
+    // the reason from exportRefusal, when there is nothing to export.
+    QList<QCustomPlot*> exportCharts();
+    QString exportRefusal();
 
 protected:
+    virtual QList<QCustomPlot*> charts() const = 0;
+    virtual QString nothingToExport() const { return {}; } // why there is nothing to export (empty: there is)
     // Draws the page for the run (null: none) and the document's problem and machine.
     virtual void refresh(const std::shared_ptr<const ckpt::Run>& run) = 0;
     // Also stale when the problem or the machine changes (a page drawn from the problem, not only from the run).
@@ -36,7 +39,6 @@ protected:
     // Not redrawn for a new shown run (a page drawn from the problem alone).
     void ignoreRuns() { m_followsRuns = false; }
     void setDescription(const QString& text) { m_description = text; }
-    void markStale();
     Document* document() const { return m_doc; }
 
 private:

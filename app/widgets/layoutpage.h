@@ -9,10 +9,10 @@ class LayoutPage : public ChartPage {
 public:
     explicit LayoutPage(Document* doc, QWidget* parent = nullptr);
     LayoutView* view() const { return m_view; }
-    QList<QCustomPlot*> charts() const override;
-    QString nothingToExport() const override;
 
 protected:
+    QList<QCustomPlot*> charts() const override;
+    QString nothingToExport() const override;
     void refresh(const std::shared_ptr<const ckpt::Run>& run) override;
 
 private:

@@ -21,6 +21,7 @@
 #include "problemeditor.h"
 #include "run/node_fates.h"
 #include "run/plan_files.h"
+#include "sidebysidepage.h"
 
 #include "about.h"
 #include "comparisontable.h"
@@ -148,24 +149,7 @@ void MainWindow::buildUi() {
     m_tabs->addTab(m_sweepTab, tr("S&weep"));
     m_tabs->addTab(m_tradeoff, tr("Trade-&off"));
     m_tabs->addTab(m_comparisonTable, tr("&Comparison"));
-    auto* side = new QWidget(m_tabs);
-    auto* sl = new QVBoxLayout(side);
-    m_delta = new QLabel(
-        tr("Pin a plan (Run ▸ Pin the shown plan, Ctrl+B), then show another: both appear here on one time axis."),
-        side);
-    m_delta->setWordWrap(true);
-    m_sideView = new TimelineView(side);
-    m_pinnedView = new TimelineView(side);
-    m_pinnedView->setEmptyText(tr("Nothing pinned: Run ▸ Pin the shown plan (Ctrl+B) keeps it here"));
-    sl->addWidget(m_delta);
-    sl->addWidget(m_sideView, 1);
-    sl->addWidget(m_pinnedView, 1);
-    m_tabs->addTab(side, tr("Side &by side"));
-    // One time axis for both: whichever is zoomed, the other follows.
-    connect(m_sideView, &TimelineView::timeRangeChanged, m_pinnedView,
-            [this](double a, double b) { m_pinnedView->setTimeRange(QCPRange(a, b)); });
-    connect(m_pinnedView, &TimelineView::timeRangeChanged, m_sideView,
-            [this](double a, double b) { m_sideView->setTimeRange(QCPRange(a, b)); });
+    addPage(m_side = new SideBySidePage(m_doc, m_runs, m_tabs), tr("Side &by side"));
     addPage(new LayoutPage(m_doc, m_tabs), tr("&Layout"));
     addPage(new PipelinePage(m_doc, m_tabs), tr("Pi&peline"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
@@ -285,6 +269,16 @@ ChartPage* MainWindow::page(const QString& name) const {
     for (ChartPage* p : m_pages)
         if (p->name() == name) return p;
     return nullptr;
+}
+
+TimelineView* MainWindow::sideView() const {
+    m_side->ensureCurrent();
+    return m_side->shownView();
+}
+
+TimelineView* MainWindow::pinnedView() const {
+    m_side->ensureCurrent();
+    return m_side->pinnedView();
 }
 
 PipelineView* MainWindow::pipelineView() const {

@@ -10,6 +10,7 @@
 #include <memory>
 
 class ChartPage;
+class SideBySidePage;
 class Document;
 class Focus;
 class ProblemEditor;
@@ -138,8 +139,8 @@ public:
     // Side by side: the shown plan above a pinned one, on one time axis, with the differences in a line.
     void pinShownRun();
     QString sideBySideSummary() const;
-    TimelineView* pinnedView() const { return m_pinnedView; }
-    TimelineView* sideView() const { return m_sideView; }
+    TimelineView* pinnedView() const; // Side by side's charts, drawn for the shown and the pinned plan
+    TimelineView* sideView() const;
     QTableView* chainTable() const;
     Focus* focus() const { return m_focus; } // the shared cursor and node selection
     ComparisonTable* comparisonTable() const { return m_comparisonTable; }
@@ -206,10 +207,7 @@ private:
     std::vector<ChartPage*> m_pages; // the tabs that are pages (widgets/chartpage.h), drawn when shown
     void addPage(ChartPage* page, const QString& title);
     ChartPage* page(const QString& name) const; // null: no page of that name
-    TimelineView* m_sideView = nullptr;
-    TimelineView* m_pinnedView = nullptr;
-    QLabel* m_delta = nullptr;
-    void updateSideBySide();
+    SideBySidePage* m_side = nullptr;
     GraphView* m_graphView = nullptr;
     QDockWidget* m_problemDock = nullptr;
     bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops

@@ -36,11 +36,13 @@ QCustomPlot* MainWindow::chartByName(const QString& which) const {
     if (which == "timeline") return m_timeline->plot();
     if (which == "sweep") return m_sweep->plot();
     if (which == "tradeoff") return m_tradeoff->plot();
-    if (ChartPage* p = page(which); p && !p->charts().isEmpty()) return p->charts().front();
+    if (ChartPage* p = page(which); p && !p->exportCharts().isEmpty()) return p->exportCharts().front();
     return nullptr;
 }
 
 QString MainWindow::exportChart(const QString& which, const QString& path, int width, int height) {
+    if (ChartPage* p = page(which))
+        if (QString why = p->exportRefusal(); !why.isEmpty()) return why;
     QCustomPlot* plot = chartByName(which);
     if (!plot) return tr("no chart named '%1' (timeline, sweep, tradeoff, layout, pipeline)").arg(which);
     return ::exportChart(plot, path, width, height);
@@ -48,13 +50,9 @@ QString MainWindow::exportChart(const QString& which, const QString& path, int w
 
 QString MainWindow::currentChartTab() const {
     const QWidget* w = m_tabs->currentWidget();
-    const QList<std::pair<const QWidget*, QString>> tabs{{m_timeline, "timeline"},
-                                                         {m_graphView, "graph"},
-                                                         {m_sweepTab, "sweep"},
-                                                         {m_tradeoff, "tradeoff"},
-                                                         {m_comparisonTable, "comparison"},
-                                                         {m_sideView->parentWidget(), "side"},
-                                                         {m_trainer, "trainer"}};
+    const QList<std::pair<const QWidget*, QString>> tabs{
+        {m_timeline, "timeline"},          {m_graphView, "graph"}, {m_sweepTab, "sweep"}, {m_tradeoff, "tradeoff"},
+        {m_comparisonTable, "comparison"}, {m_trainer, "trainer"}};
     for (const auto& [widget, name] : tabs)
         if (widget == w) return name;
     if (auto* p = qobject_cast<const ChartPage*>(w)) return p->name();
@@ -66,9 +64,7 @@ QString MainWindow::nothingToExport() const {
     if (tab == "comparison" && m_comparison->rowCount() == 0)
         return tr("The Comparison table is empty: run all first (Shift+F5)");
     if (tab == "graph" && m_graphView->nodeCount() == 0) return tr("The Graph tab shows no graph: open a graph file");
-    if (tab == "side" && !m_runs->pinned())
-        return tr("Side by side shows nothing yet: pin a plan first (Run ▸ Pin the shown plan)");
-    if (ChartPage* p = page(tab)) return p->nothingToExport();
+    if (ChartPage* p = page(tab)) return p->exportRefusal();
     if (tab == "trainer" && m_trainer->predictedView()->intervalCount() == 0)
         return tr("The Trainer tab has no chart yet: train first (Train), then export its timelines");
     return {};
@@ -93,7 +89,8 @@ QString MainWindow::exportCurrentTab(const QString& path, int width, int height)
                    : tr("%1: the Comparison tab is a table: export it as CSV (.csv)").arg(path);
     if (csv) return tr("%1: CSV is for the Comparison table; a chart exports as .pdf, .svg or .png").arg(path);
     if (tab == "graph") return exportScene(m_graphView->view()->scene(), path, width, height);
-    if (tab == "side") return exportStacked({m_sideView->plot(), m_pinnedView->plot()}, path, width, height);
+    if (ChartPage* p = page(tab); p && p->exportCharts().size() == 2)
+        return exportStacked(p->exportCharts(), path, width, height);
     if (tab == "trainer")
         return exportStacked({m_trainer->predictedView()->plot(), m_trainer->measuredView()->plot()}, path, width,
                              height);
@@ -181,8 +178,8 @@ ExportDialog::MakeCharts MainWindow::chartCopies(const QString& tab) const {
     if (tab == "side")
         return [this, timeline] {
             Views out;
-            out.push_back(timeline(m_sideView));
-            out.push_back(timeline(m_pinnedView));
+            out.push_back(timeline(sideView()));
+            out.push_back(timeline(pinnedView()));
             return out;
         };
     if (tab == "trainer")

@@ -185,7 +185,6 @@ bool MainWindow::showChartTab(const QString& name) {
                  : name == "sweep"      ? m_sweepTab
                  : name == "tradeoff"   ? static_cast<QWidget*>(m_tradeoff)
                  : name == "comparison" ? static_cast<QWidget*>(m_comparisonTable)
-                 : name == "side"       ? m_sideView->parentWidget()
                  : page(name)           ? static_cast<QWidget*>(page(name))
                  : name == "trainer"    ? static_cast<QWidget*>(m_trainer)
                                         : nullptr;

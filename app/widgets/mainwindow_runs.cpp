@@ -19,6 +19,7 @@
 #include "problemeditor.h"
 #include "run/plan_files.h"
 #include "schedulerpanel.h"
+#include "sidebysidepage.h"
 #include "sim/simulator.h"
 #include "util/units.h"
 
@@ -118,7 +119,7 @@ void MainWindow::connectRuns() {
     });
     connect(m_runs, &RunController::pinDropped, this, [this](const QString& message) {
         statusBar()->showMessage(message, 10000);
-        updateSideBySide();
+        m_side->markStale();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateStaleMarks);
     // The sweep's keys (Space, arrows, Home/End, B/R/T) work as soon as its tab is chosen.
@@ -248,52 +249,14 @@ void MainWindow::updateSummary() {
 
 void MainWindow::pinShownRun() {
     if (!m_runs->pin()) return statusBar()->showMessage(tr("Run a scheduler first: there is no plan to pin"), 5000);
-    updateSideBySide();
+    m_side->markStale();
     statusBar()->showMessage(tr("Pinned %1; show another plan to compare them side by side")
                                  .arg(QString::fromStdString(m_runs->pinned()->scheduler)),
                              5000);
 }
 
 QString MainWindow::sideBySideSummary() const {
-    return m_delta->text();
-}
-
-void MainWindow::updateSideBySide() {
-    Hardware hw = m_doc->hardware();
-    const auto shown = m_runs->shownRun(), pinned = m_runs->pinned();
-    m_sideView->setRun(shown, hw);
-    m_pinnedView->setRun(pinned, hw);
-    if (!pinned) {
-        const QString unpinned = m_runs->unpinNote();
-        m_delta->setText((unpinned.isEmpty() ? QString() : unpinned + ". ") +
-                         tr("Pin a plan (Run ▸ Pin the shown plan, Ctrl+B), then show another: both appear here on "
-                            "one time axis."));
-        return;
-    }
-    if (!shown || !shown->timeline || !pinned->timeline) return;
-    // One axis for both: the longer plan sets it.
-    double end = std::max(shown->timeline->totals.makespan_s, pinned->timeline->totals.makespan_s) * 1.01;
-    m_sideView->setTimeRange(QCPRange(0, end));
-    m_pinnedView->setTimeRange(QCPRange(0, end));
-    const Totals &a = shown->timeline->totals, &b = pinned->timeline->totals;
-    auto name = [](const Run& r) {
-        return QString::fromStdString(r.scheduler + " " + formatParams(r.params, "\u00a0 ")).trimmed().toHtmlEscaped();
-    };
-    double dt = a.makespan_s - b.makespan_s;
-    double dm = double(a.peak_bytes[0]) - double(b.peak_bytes[0]);
-    m_delta->setText(tr("<b>top</b> %1 · <b>bottom (pinned)</b> %2<br>makespan %3 vs %4 (Δ %5%6, %7×) · peak L0 %8 vs "
-                        "%9 (Δ %10%11) · "
-                        "forward steps %12 vs %13 (Δ %14)")
-                         .arg(name(*shown), name(*pinned), QString::fromStdString(formatSeconds(a.makespan_s)),
-                              QString::fromStdString(formatSeconds(b.makespan_s)), dt < 0 ? "−" : "+",
-                              QString::fromStdString(formatSeconds(std::abs(dt))))
-                         .arg(b.makespan_s > 0 ? a.makespan_s / b.makespan_s : 1.0, 0, 'f', 3)
-                         .arg(QString::fromStdString(formatBytes(double(a.peak_bytes[0]))),
-                              QString::fromStdString(formatBytes(double(b.peak_bytes[0]))), dm < 0 ? "−" : "+",
-                              QString::fromStdString(formatBytes(std::abs(dm))))
-                         .arg(a.forward_steps)
-                         .arg(b.forward_steps)
-                         .arg(a.forward_steps - b.forward_steps));
+    return m_side->summary();
 }
 
 void MainWindow::showShownRun() {
@@ -320,7 +283,6 @@ void MainWindow::showShownRun() {
     m_graphView->setRun(run);
     for (ChartPage* page : m_pages)
         page->setRun(run);
-    updateSideBySide();
     updateSummary();
 }
 

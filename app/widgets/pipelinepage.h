@@ -10,10 +10,10 @@ class PipelinePage : public ChartPage {
 public:
     explicit PipelinePage(Document* doc, QWidget* parent = nullptr);
     PipelineView* view() const { return m_view; }
-    QList<QCustomPlot*> charts() const override;
-    QString nothingToExport() const override;
 
 protected:
+    QList<QCustomPlot*> charts() const override;
+    QString nothingToExport() const override;
     void refresh(const std::shared_ptr<const ckpt::Run>& run) override;
 
 private:
