@@ -183,13 +183,9 @@ void fitNamedTicks(QCPAxis* a, QCPAxisTickerText& named, const QFont& font, doub
     a->setTickLabelFont(sized(font, a->orientation() == Qt::Vertical ? pt : fontPt));
 }
 
-} // namespace
-
-PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double fontPt) {
-    const QFont font = sized(plot->font(), fontPt);
-    const QFontMetricsF fm(font);
-    const QList<QCPAxisRect*> rects = plot->axisRects();
-    for (QCPAxisRect* r : rects) {
+// The axes' text at the page's size, with margins and paddings to match, and lines and markers in proportion to it.
+void scaleToText(QCustomPlot* plot, const QFont& font, double fontPt) {
+    for (QCPAxisRect* r : plot->axisRects()) {
         // QCustomPlot keeps 15 px around every axis rect; on a page the top needs only room for half a tick label.
         QMargins least = r->minimumMargins();
         least.setTop(int(std::ceil(fontPt * 0.7)));
@@ -222,6 +218,62 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
             graph->setScatterStyle(sc);
         }
     }
+}
+
+// Named ticks (a Gantt's lanes, named after memory levels) drop a parenthesised detail when they would take more
+// than a quarter of the width: "host DRAM (PCIe 4.0 x16)" prints as "host DRAM".
+void shortenNamedTicks(QCustomPlot* plot, const QFontMetricsF& fm, double widthPt) {
+    for (QCPAxisRect* r : plot->axisRects())
+        for (QCPAxis* a : r->axes()) {
+            auto named = a->ticker().dynamicCast<QCPAxisTickerText>();
+            if (!named) continue;
+            double widest = 0;
+            for (const QString& t : named->ticks())
+                widest = std::max(widest, fm.horizontalAdvance(t));
+            if (widest <= widthPt / 4) continue;
+            QMap<double, QString> shorter = named->ticks();
+            for (QString& t : shorter)
+                if (int cut = t.indexOf(" ("); cut > 0) t.truncate(cut);
+            named->setTicks(shorter);
+        }
+}
+
+// Titles fitted to their axes (fitTitle), and tick counts from the room each axis has once laid out: the most ticks
+// (up to 8) whose labels, as the ticker writes them, stand apart by two characters across, or by one and a half lines
+// up; named ticks sized to their spacing (fitNamedTicks). `titles`: each axis's title in one line, as the view wrote
+// it.
+void fitAxes(QCustomPlot* plot, const QHash<QCPAxis*, QString>& titles, const QFont& font, double fontPt,
+             double widthPt, double heightPt) {
+    const QFontMetricsF fm(font);
+    const QList<QCPAxisRect*> rects = plot->axisRects();
+    for (int pass = 0; pass < 3; ++pass) { // each pass sees the margins the last one's labels and titles need
+        layoutAt(plot, widthPt, heightPt);
+        for (QCPAxisRect* r : rects)
+            for (QCPAxis* a : r->axes())
+                fitTitle(r, a, titles.value(a), font, fontPt);
+        for (QCPAxisRect* r : rects)
+            for (QCPAxis* a : r->axes()) {
+                if (auto named = a->ticker().dynamicCast<QCPAxisTickerText>()) {
+                    fitNamedTicks(a, *named, font, fontPt);
+                    continue;
+                }
+                a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit
+                for (int count = 8; count >= 1; --count) {
+                    a->ticker()->setTickCount(count);
+                    if (count == 1 || labelsApart(a, fm, fontPt)) break;
+                }
+            }
+    }
+    layoutAt(plot, widthPt, heightPt);
+}
+
+} // namespace
+
+PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double fontPt) {
+    const QFont font = sized(plot->font(), fontPt);
+    const QFontMetricsF fm(font);
+    const QList<QCPAxisRect*> rects = plot->axisRects();
+    scaleToText(plot, font, fontPt);
     auto wrapLegends = [&](double pt) {
         for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
             if (auto* legend = qobject_cast<QCPLegend*>(e)) wrapLegend(plot, legend, widthPt, pt);
@@ -261,21 +313,7 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
             }
     };
     setTexts(fontPt, false);
-    // Named ticks (a Gantt's lanes, named after memory levels) drop a parenthesised detail when they would take more
-    // than a quarter of the width: "host DRAM (PCIe 4.0 x16)" prints as "host DRAM".
-    for (QCPAxisRect* r : rects)
-        for (QCPAxis* a : r->axes()) {
-            auto named = a->ticker().dynamicCast<QCPAxisTickerText>();
-            if (!named) continue;
-            double widest = 0;
-            for (const QString& t : named->ticks())
-                widest = std::max(widest, fm.horizontalAdvance(t));
-            if (widest <= widthPt / 4) continue;
-            QMap<double, QString> shorter = named->ticks();
-            for (QString& t : shorter)
-                if (int cut = t.indexOf(" ("); cut > 0) t.truncate(cut);
-            named->setTicks(shorter);
-        }
+    shortenNamedTicks(plot, fm, widthPt);
     plot->plotLayout()->setMargins(QMargins(1, 1, 1, 1));
     plot->plotLayout()->setRowSpacing(int(std::lround(fontPt * 0.3))); // between the chart, its legend and footnote
     // A legend and footnote that would take more than 60 % of the page, or leave the data less than a fifth of it,
@@ -304,40 +342,16 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
     if (!rects.isEmpty())
         while (crowded() && fit.legend_pt > 6)
             smaller();
-    // Titles fitted to their axes (fitTitle), and tick counts from the room each axis has once laid out: the most
-    // ticks (up to 8) whose labels, as the ticker writes them, stand apart by two characters across, or by one and a
-    // half lines up; named ticks sized to their spacing (fitNamedTicks).
     QHash<QCPAxis*, QString> titles; // in one line, as the view wrote them
     for (QCPAxisRect* r : rects)
         for (QCPAxis* a : r->axes())
             titles[a] = a->label().simplified();
-    auto fitAxes = [&] {
-        for (int pass = 0; pass < 3; ++pass) { // each pass sees the margins the last one's labels and titles need
-            layoutAt(plot, widthPt, heightPt);
-            for (QCPAxisRect* r : rects)
-                for (QCPAxis* a : r->axes())
-                    fitTitle(r, a, titles.value(a), font, fontPt);
-            for (QCPAxisRect* r : rects)
-                for (QCPAxis* a : r->axes()) {
-                    if (auto named = a->ticker().dynamicCast<QCPAxisTickerText>()) {
-                        fitNamedTicks(a, *named, font, fontPt);
-                        continue;
-                    }
-                    a->ticker()->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount); // never more than fit
-                    for (int count = 8; count >= 1; --count) {
-                        a->ticker()->setTickCount(count);
-                        if (count == 1 || labelsApart(a, fm, fontPt)) break;
-                    }
-                }
-        }
-        layoutAt(plot, widthPt, heightPt);
-    };
-    fitAxes();
+    fitAxes(plot, titles, font, fontPt, widthPt, heightPt);
     // The axes' titles as fitted (two lines where one did not fit) can take the room the text's steps left the data:
     // the legend and footnote step down further (a shorter footnote had stopped them a step early).
     while (!rects.isEmpty() && dataRoom() < heightPt * 0.2 && fit.legend_pt > 6) {
         smaller();
-        fitAxes();
+        fitAxes(plot, titles, font, fontPt, widthPt, heightPt);
     }
     if (!rects.isEmpty()) fit.fits = dataRoom() >= heightPt * 0.2; // with the axes' titles and ticks as drawn
     return fit;

@@ -216,117 +216,107 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
         if (!byScheduler.count(r.scheduler)) order.push_back(r.scheduler);
         byScheduler[r.scheduler].push_back(i);
     }
-    auto point = [&](int id) {
-        const Run& r = *m_runs[std::size_t(id)];
-        return QCPGraphData(double(r.timeline->totals.peak_bytes[0]),
-                            r.timeline->totals.makespan_s / r.baseline_makespan_s);
-    };
-    auto hollowOf = [&](const std::vector<int>& ids) {
-        std::vector<bool> hollow;
-        for (int id : ids)
-            hollow.push_back(!provenOptimal(*m_runs[std::size_t(id)]));
-        return hollow;
-    };
-    double xmin = std::numeric_limits<double>::infinity(), xmax = 0;
-    std::vector<double> ys;
-    struct Drawn {
-        double x, y;
-        QColor colour;
-    };
-    std::vector<Drawn> drawn;
-    for (std::size_t s = 0; s < order.size(); ++s) {
-        auto ids = byScheduler[order[s]];
-        auto* g = new MarkedGraph(m_plot->xAxis, m_plot->yAxis);
-        g->setName(QString::fromStdString(order[s]));
-        const SchedulerStyle style = schedulerStyle(order[s]);
-        QPen pen = schedulerPen(style);
-        QCPScatterStyle scatter = schedulerScatter(style);
-        if (m_stale) {
-            const QColor grey(160, 160, 160);
-            pen.setColor(grey);
-            scatter.setPen(QPen(grey));
-        }
-        g->setPen(pen);
-        // The line joins the scheduler's best trade-offs only: a point another run of it beats on memory and time
-        // (or equals) is drawn faint, unjoined, so the curve does not zigzag through results nobody would choose.
-        std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) {
-            const QCPGraphData pa = point(a), pb = point(b);
-            return pa.key < pb.key || (pa.key == pb.key && pa.value < pb.value);
-        });
-        std::vector<int> best, dominated;
-        double lowest = std::numeric_limits<double>::infinity();
-        for (int id : ids) {
-            const QCPGraphData p = point(id);
-            xmin = std::min(xmin, p.key), xmax = std::max(xmax, p.key);
-            ys.push_back(p.value);
-            drawn.push_back({p.key, p.value, pen.color()});
-            if (p.value < lowest) {
-                lowest = p.value;
-                best.push_back(id);
-            } else {
-                dominated.push_back(id);
-            }
-        }
-        QVector<QCPGraphData> data;
-        for (int id : best)
-            data.push_back(point(id));
-        g->data()->set(data, true); // sorted by key; the run order for clicks is m_pointRun's
-        g->hollow = hollowOf(best);
-        // The legend's marker is filled when the scheduler proves its results.
-        const std::vector<bool> all = hollowOf(ids);
-        if (std::find(all.begin(), all.end(), false) != all.end()) scatter.setBrush(g->fill(pen.color()));
-        g->setScatterStyle(scatter);
-        m_pointRun.push_back(best);
-        ++m_series;
-        if (dominated.empty()) continue;
-        auto* faint = new MarkedGraph(m_plot->xAxis, m_plot->yAxis);
-        faint->setName(g->name() + tr(" (dominated)"));
-        faint->removeFromLegend();
-        faint->setLineStyle(QCPGraph::lsNone);
-        QCPScatterStyle light = scatter;
-        QColor c = pen.color();
-        c.setAlpha(80);
-        light.setPen(QPen(c, pen.widthF()));
-        faint->setPen(QPen(c));
-        faint->setScatterStyle(light);
-        QVector<QCPGraphData> faintData;
-        for (int id : dominated)
-            faintData.push_back(point(id));
-        faint->data()->set(faintData, true);
-        faint->hollow = hollowOf(dominated);
-        m_pointRun.push_back(dominated);
-    }
-    // A scheduler whose best trade-offs are exactly another's is drawn on top of it: the footnote says so (not the
-    // legend, which a figure shares between panels).
-    QStringList same;
-    {
-        std::vector<QCPGraph*> lines;
-        for (int g = 0; g < m_plot->graphCount(); ++g)
-            if (m_plot->graph(g)->lineStyle() != QCPGraph::lsNone) lines.push_back(m_plot->graph(g));
-        for (std::size_t a = 1; a < lines.size(); ++a)
-            for (std::size_t b = 0; b < a; ++b)
-                if (samePoints(lines[a], lines[b])) {
-                    same << tr("%1 = %2.").arg(lines[a]->name(), lines[b]->name());
-                    break;
-                }
-    }
-    // The schedulers this machine cannot run are named in the footnote, one sentence per reason: as legend lines
-    // (one each, as wide as their reason) they kept a printed legend to one column and left a column-wide chart
-    // no room for its data.
-    std::map<std::string, QStringList> unavailable; // reason -> schedulers
-    {
-        std::set<std::string> named;
-        for (const auto& r : m_runs)
-            if (!r->available && named.insert(r->scheduler).second)
-                unavailable[r->message.substr(0, r->message.find(" ("))] << QString::fromStdString(r->scheduler);
-    }
+    Extent extent;
+    for (const std::string& name : order)
+        addSeries(name, byScheduler[name], extent);
+    const std::vector<double>& ys = extent.ys;
+    const double xmin = extent.xmin, xmax = extent.xmax;
     // The time axis covers every point but those far above the rest (linear axes only).
     const double top = ys.empty() ? 1 : m_logY ? *std::max_element(ys.begin(), ys.end()) : keptTop(ys);
-    for (const Drawn& d : drawn) {
+    for (const Drawn& d : extent.drawn) {
         if (d.y <= top) continue;
         ++m_clipped;
         addClipMark(d.x, d.y, d.colour);
     }
+    setAxes(xmin, xmax, top);
+    updateFootnote();
+    // Nothing drawn yet: a line saying how to fill the chart instead of axes from "0 B" to "1 B".
+    if (m_plot->graphCount() > 0)
+        m_hint->hide();
+    else
+        m_hint->show(m_runs.empty() ? tr("Run all (Shift+F5) to fill the trade-off")
+                                    : tr("No run was feasible: raise the budgets that 'Run all' compares"));
+    applyChartColours(m_plot, chartColours(palette()));
+    replotWhenSeen(m_plot);
+}
+
+std::vector<bool> TradeoffView::hollowOf(const std::vector<int>& runs) const {
+    std::vector<bool> hollow;
+    for (int id : runs)
+        hollow.push_back(!provenOptimal(*m_runs[std::size_t(id)]));
+    return hollow;
+}
+
+// One scheduler's runs (indices into m_runs): its best trade-offs joined, the others faint; `extent` grows by them.
+void TradeoffView::addSeries(const std::string& name, std::vector<int> ids, Extent& extent) {
+    auto point = [this](int id) { // (peak memory, time over store-all's)
+        const Run& r = *m_runs[std::size_t(id)];
+        return QCPGraphData(double(r.timeline->totals.peak_bytes[0]),
+                            r.timeline->totals.makespan_s / r.baseline_makespan_s);
+    };
+    auto* g = new MarkedGraph(m_plot->xAxis, m_plot->yAxis);
+    g->setName(QString::fromStdString(name));
+    const SchedulerStyle style = schedulerStyle(name);
+    QPen pen = schedulerPen(style);
+    QCPScatterStyle scatter = schedulerScatter(style);
+    if (m_stale) {
+        const QColor grey(160, 160, 160);
+        pen.setColor(grey);
+        scatter.setPen(QPen(grey));
+    }
+    g->setPen(pen);
+    // The line joins the scheduler's best trade-offs only: a point another run of it beats on memory and time
+    // (or equals) is drawn faint, unjoined, so the curve does not zigzag through results nobody would choose.
+    std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) {
+        const QCPGraphData pa = point(a), pb = point(b);
+        return pa.key < pb.key || (pa.key == pb.key && pa.value < pb.value);
+    });
+    std::vector<int> best, dominated;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (int id : ids) {
+        const QCPGraphData p = point(id);
+        extent.xmin = std::min(extent.xmin, p.key), extent.xmax = std::max(extent.xmax, p.key);
+        extent.ys.push_back(p.value);
+        extent.drawn.push_back({p.key, p.value, pen.color()});
+        if (p.value < lowest) {
+            lowest = p.value;
+            best.push_back(id);
+        } else {
+            dominated.push_back(id);
+        }
+    }
+    QVector<QCPGraphData> data;
+    for (int id : best)
+        data.push_back(point(id));
+    g->data()->set(data, true); // sorted by key; the run order for clicks is m_pointRun's
+    g->hollow = hollowOf(best);
+    // The legend's marker is filled when the scheduler proves its results.
+    const std::vector<bool> all = hollowOf(ids);
+    if (std::find(all.begin(), all.end(), false) != all.end()) scatter.setBrush(g->fill(pen.color()));
+    g->setScatterStyle(scatter);
+    m_pointRun.push_back(best);
+    ++m_series;
+    if (dominated.empty()) return;
+    auto* faint = new MarkedGraph(m_plot->xAxis, m_plot->yAxis);
+    faint->setName(g->name() + tr(" (dominated)"));
+    faint->removeFromLegend();
+    faint->setLineStyle(QCPGraph::lsNone);
+    QCPScatterStyle light = scatter;
+    QColor c = pen.color();
+    c.setAlpha(80);
+    light.setPen(QPen(c, pen.widthF()));
+    faint->setPen(QPen(c));
+    faint->setScatterStyle(light);
+    QVector<QCPGraphData> faintData;
+    for (int id : dominated)
+        faintData.push_back(point(id));
+    faint->data()->set(faintData, true);
+    faint->hollow = hollowOf(dominated);
+    m_pointRun.push_back(dominated);
+}
+
+// The axes' scales, tickers and ranges: memory from xmin to xmax, time up to `top` (the points above it clipped).
+void TradeoffView::setAxes(double xmin, double xmax, double top) {
     m_plot->xAxis->setScaleType(m_logX ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     m_plot->yAxis->setScaleType(m_logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (m_logX) {
@@ -357,6 +347,35 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
     }
     // The brief form is for a page too narrow for the whole note (a column-wide figure): the reasons shortened and
     // the schedulers that could not run counted rather than named.
+}
+
+// The line under the chart: what hollow and clipped points mean, series drawn on top of another, and the schedulers
+// this machine cannot run.
+void TradeoffView::updateFootnote() {
+    // A scheduler whose best trade-offs are exactly another's is drawn on top of it: the footnote says so (not the
+    // legend, which a figure shares between panels).
+    QStringList same;
+    {
+        std::vector<QCPGraph*> lines;
+        for (int g = 0; g < m_plot->graphCount(); ++g)
+            if (m_plot->graph(g)->lineStyle() != QCPGraph::lsNone) lines.push_back(m_plot->graph(g));
+        for (std::size_t a = 1; a < lines.size(); ++a)
+            for (std::size_t b = 0; b < a; ++b)
+                if (samePoints(lines[a], lines[b])) {
+                    same << tr("%1 = %2.").arg(lines[a]->name(), lines[b]->name());
+                    break;
+                }
+    }
+    // The schedulers this machine cannot run are named in the footnote, one sentence per reason: as legend lines
+    // (one each, as wide as their reason) they kept a printed legend to one column and left a column-wide chart
+    // no room for its data.
+    std::map<std::string, QStringList> unavailable; // reason -> schedulers
+    {
+        std::set<std::string> named;
+        for (const auto& r : m_runs)
+            if (!r->available && named.insert(r->scheduler).second)
+                unavailable[r->message.substr(0, r->message.find(" ("))] << QString::fromStdString(r->scheduler);
+    }
     QStringList notes, brief;
     if (m_hollowNote && hollowCount() > 0) notes << hollowNote(), brief << briefHollowNote();
     if (m_clipped > 0) notes << tr("↑: above the axis, with its value."), brief << tr("↑: above the axis.");
@@ -369,14 +388,6 @@ void TradeoffView::setRuns(std::vector<std::shared_ptr<const Run>> runs) {
                       : tr("n/a (%1): %2 schedulers.").arg(QString::fromStdString(why)).arg(names.size()));
     }
     setFootnote(notes.join(' '), brief.join(' '));
-    // Nothing drawn yet: a line saying how to fill the chart instead of axes from "0 B" to "1 B".
-    if (m_plot->graphCount() > 0)
-        m_hint->hide();
-    else
-        m_hint->show(m_runs.empty() ? tr("Run all (Shift+F5) to fill the trade-off")
-                                    : tr("No run was feasible: raise the budgets that 'Run all' compares"));
-    applyChartColours(m_plot, chartColours(palette()));
-    replotWhenSeen(m_plot);
 }
 
 bool TradeoffView::samePoints(const QCPGraph* a, const QCPGraph* b) {

@@ -8,6 +8,7 @@
 
 #include <QList>
 #include <QWidget>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -53,6 +54,19 @@ private:
     static bool samePoints(const QCPGraph* a, const QCPGraph* b); // the same points, to rounding
     static double keptTop(std::vector<double> ys);                // the highest overhead the linear axis shows
     void setFootnote(const QString& text, const QString& brief);
+    struct Drawn {
+        double x, y;
+        QColor colour;
+    };
+    struct Extent { // of the points drawn
+        double xmin = std::numeric_limits<double>::infinity(), xmax = 0;
+        std::vector<double> ys;
+        std::vector<Drawn> drawn;
+    };
+    std::vector<bool> hollowOf(const std::vector<int>& runs) const;
+    void addSeries(const std::string& name, std::vector<int> ids, Extent& extent);
+    void setAxes(double xmin, double xmax, double top);
+    void updateFootnote();
     void addClipMark(double x, double y, const QColor& colour);
 
     QCustomPlot* m_plot;
