@@ -127,6 +127,14 @@ MainWindow::~MainWindow() {
 
 void MainWindow::buildUi() {
     resize(1600, 1000);
+    buildChartTabs();
+    buildCentral();
+    buildDock();
+    connectViews();
+}
+
+// The chart tabs: the views of the shown plan and of the comparison, then the pages (widgets/chartpage.h).
+void MainWindow::buildChartTabs() {
     m_tabs = new QTabWidget(this);
     m_timeline = new TimelineView(m_tabs);
     // The Sweep tab: the diagram, and beside it what the action it has reached does and leaves held.
@@ -165,6 +173,10 @@ void MainWindow::buildUi() {
     m_tabs->setTabToolTip(
         m_tabs->indexOf(m_tradeoff),
         tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
+}
+
+// The line about the shown plan above the tabs, the lesson's caption and the stale banner below them.
+void MainWindow::buildCentral() {
     auto* central = new QWidget(this);
     auto* cl = new QVBoxLayout(central);
     cl->setContentsMargins(4, 4, 4, 0);
@@ -195,9 +207,11 @@ void MainWindow::buildUi() {
     cl->addWidget(m_lessonBanner);
     cl->addWidget(m_staleBanner);
     setCentralWidget(central);
+}
 
+// The Problem dock (widgets/problemeditor.h) and the status bar's run status.
+void MainWindow::buildDock() {
     auto* dock = new QDockWidget(tr("Problem"), this);
-    m_problemDock = dock;
     dock->setObjectName("problem");
     // The problem editor (the chain's steps, or the graph's nodes when a graph is open), the machine, the schedulers.
     m_panel = new SchedulerPanel(m_doc, dock);
@@ -218,7 +232,10 @@ void MainWindow::buildUi() {
 
     m_runStatus = new RunStatus(m_runs, this);
     statusBar()->addPermanentWidget(m_runStatus);
+}
 
+// What a click in one view does in the others (the shared cursor and selection live in m_focus).
+void MainWindow::connectViews() {
     // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
     connect(m_timeline, &TimelineView::actionClicked, this, [this](int action, int step) {
         // The shared cursor: a chain's sweep moves there (and tells every view); a graph's timeline marks it.
@@ -286,6 +303,11 @@ PipelineView* MainWindow::pipelineView() const {
 }
 
 void MainWindow::buildMenus() {
+    buildFileMenu();
+    buildViewMenu(buildRunMenus());
+}
+
+void MainWindow::buildFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QMenu* fromExample = file->addMenu(tr("&New from example"));
     for (const ExampleFile& example : exampleFiles(resourceRoot() + "/examples"))
@@ -351,7 +373,10 @@ void MainWindow::buildMenus() {
     updateExportMenu();
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+// Edit and Run, and the toolbar with Run's actions, which the View menu adds to.
+QToolBar* MainWindow::buildRunMenus() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_doc->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -377,6 +402,11 @@ void MainWindow::buildMenus() {
     action(tr("&Pin the shown plan"), QKeySequence(Qt::CTRL | Qt::Key_B),
            tr("Keep the shown plan for the side-by-side view"), &MainWindow::pinShownRun);
     bar->addSeparator();
+    return bar;
+}
+
+// View (zoom, the lesson's scenes, the Problem panel, presentation mode) and Help.
+void MainWindow::buildViewMenu(QToolBar* bar) {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* back =
         view->addAction(tr("Zoom &back"), QKeySequence(Qt::Key_Backspace), m_timeline, &TimelineView::zoomBack);
@@ -402,7 +432,7 @@ void MainWindow::buildMenus() {
     updateLessonActions();
     // The dock has a close button: View ▸ Problem panel (F9) brings it back (a toolbar's context menu was the only
     // way).
-    QAction* panel = m_problemDock->toggleViewAction();
+    QAction* panel = findChild<QDockWidget*>("problem")->toggleViewAction();
     panel->setText(tr("Problem p&anel"));
     panel->setShortcut(QKeySequence(Qt::Key_F9));
     panel->setToolTip(tr("Show or hide the Problem panel: the chain or graph, the machine and the schedulers (F9)"));

@@ -40,6 +40,7 @@ class QComboBox;
 class QPushButton;
 class QMenu;
 class QTimer;
+class QToolBar;
 class QCustomPlot;
 namespace ckpt {
 struct OnnxImportOptions;
@@ -160,7 +161,14 @@ protected:
 
 private:
     void buildUi();
+    void buildChartTabs();
+    void buildCentral();
+    void buildDock();
+    void connectViews();
     void buildMenus();
+    void buildFileMenu();
+    QToolBar* buildRunMenus();
+    void buildViewMenu(QToolBar* bar);
     bool importOnnxDialog(const QString& path); // mainwindow_onnx.cpp
     void updateMode();   // the chain or graph editors, tabs and views after the document's kind changed
     void connectGraph(); // the graph view's requests and the shared selection in graph mode (mainwindow_graph.cpp)
@@ -209,7 +217,6 @@ private:
     ChartPage* page(const QString& name) const; // null: no page of that name
     SideBySidePage* m_side = nullptr;
     GraphView* m_graphView = nullptr;
-    QDockWidget* m_problemDock = nullptr;
     bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops
     QString m_runMessage;        // the status bar's last message about a run, cleared when another run starts
     QString m_cursorMessage;     // the status bar's sentence about the cursor's action, cleared with the cursor
