@@ -6,6 +6,7 @@
 #include "io/json_io.h"
 #include "io/project_io.h"
 #include "layoutpage.h"
+#include "lessonmode.h"
 #include "models/chaintablemodel.h"
 #include "models/comparisonmodel.h"
 #include "models/document.h"
@@ -195,16 +196,11 @@ void MainWindow::buildCentral() {
         "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c060; padding: 3px; }");
     m_staleBanner->setWordWrap(true);
     m_staleBanner->setVisible(false);
-    m_lessonBanner = new QLabel(central);
-    m_lessonBanner->setObjectName("lessonBanner");
-    m_lessonBanner->setWordWrap(true);
-    m_lessonBanner->setTextFormat(Qt::RichText);
-    m_lessonBanner->setStyleSheet("QLabel#lessonBanner { background: #eef4fb; color: #1a1a1a; padding: 6px; }");
-    m_lessonBanner->setVisible(false);
+    m_lesson = new LessonMode(central, this);
     // The tabs first: the banners come and go, and the captions differ in length, below them, so the tab bar never
     // moves under the pointer.
     cl->addWidget(m_tabs, 1);
-    cl->addWidget(m_lessonBanner);
+    cl->addWidget(m_lesson->banner());
     cl->addWidget(m_staleBanner);
     setCentralWidget(central);
 }
@@ -418,18 +414,19 @@ void MainWindow::buildViewMenu(QToolBar* bar) {
     bar->addAction(reset);
     view->addSeparator();
     auto* presentation = new Presentation(this);
-    m_lessonNext = view->addAction(tr("&Next scene of the lesson"), QKeySequence(Qt::Key_PageDown), this, [this] {
-        if (confirmDiscard()) showScene(m_scene + 1);
+    QAction* next = view->addAction(tr("&Next scene of the lesson"), QKeySequence(Qt::Key_PageDown), this, [this] {
+        if (m_lesson->active() && confirmDiscard()) showScene(m_lesson->scene() + 1);
     });
-    m_lessonBack = view->addAction(tr("Previous scene of the &lesson"), QKeySequence(Qt::Key_PageUp), this, [this] {
-        if (confirmDiscard()) showScene(m_scene - 1);
-    });
-    for (QAction* a : {m_lessonNext, m_lessonBack}) {
+    QAction* previous =
+        view->addAction(tr("Previous scene of the &lesson"), QKeySequence(Qt::Key_PageUp), this, [this] {
+            if (m_lesson->active() && confirmDiscard()) showScene(m_lesson->scene() - 1);
+        });
+    for (QAction* a : {next, previous}) {
         a->setShortcutContext(Qt::WindowShortcut);
         addAction(a); // with the menu bar hidden too (presentation mode)
     }
-    m_lessonNext->setToolTip(tr("Open a lesson (File ▸ Open, a .ckpt-lesson.json file) to step through its scenes"));
-    updateLessonActions();
+    next->setToolTip(tr("Open a lesson (File ▸ Open, a .ckpt-lesson.json file) to step through its scenes"));
+    m_lesson->setActions(next, previous);
     // The dock has a close button: View ▸ Problem panel (F9) brings it back (a toolbar's context menu was the only
     // way).
     QAction* panel = findChild<QDockWidget*>("problem")->toggleViewAction();
@@ -574,7 +571,7 @@ void MainWindow::changeEvent(QEvent* e) {
     QMainWindow::changeEvent(e);
     if (e->type() != QEvent::FontChange || !m_summary) return;
     // Presentation mode enlarges the window's font; a label with a style sheet of its own does not follow it.
-    for (QLabel* banner : {m_lessonBanner, m_staleBanner})
+    for (QLabel* banner : {m_lesson->banner(), m_staleBanner})
         if (banner) banner->setFont(font());
     fitSummary();
 }

@@ -1,6 +1,5 @@
 #pragma once
 // The explorer's window: problem and machine editors on the left, the charts in the middle, runs in the background.
-#include "io/lesson_io.h"
 #include "io/project_io.h"
 #include "models/autosave.h"
 #include "run/runner.h"
@@ -10,6 +9,7 @@
 #include <memory>
 
 class ChartPage;
+class LessonMode;
 class SideBySidePage;
 class Document;
 class Focus;
@@ -61,7 +61,7 @@ public:
     // A ckpt-lesson file (also through openFile): its first scene, then Page Down / Page Up (showScene).
     bool openLesson(const QString& path);
     bool showScene(int index); // the problem, machine, scheduler, parameters and budget of the scene; its caption
-    int sceneIndex() const { return m_lesson ? m_scene : -1; }
+    int sceneIndex() const;
     QString lessonCaption() const; // the banner's text while a lesson is open
     // An ONNX model as a new, unsaved graph document, timed on the window's machine; false after a message. The
     // window's File > Import ONNX… (and openFile of a .onnx file) asks for the options first, or takes the dialog's
@@ -225,13 +225,7 @@ private:
     RunController* m_runs = nullptr;
     RunStatus* m_runStatus = nullptr;
     QLabel* m_staleBanner = nullptr;
-    QLabel* m_lessonBanner = nullptr; // the scene's caption while a lesson is open
-    std::unique_ptr<ckpt::Lesson> m_lesson;
-    QString m_lessonPath;
-    int m_scene = -1;
-    QAction* m_lessonNext = nullptr;
-    QAction* m_lessonBack = nullptr;
-    void updateLessonActions();
+    LessonMode* m_lesson = nullptr; // the open lesson, its scene and caption (widgets/lessonmode.h)
     QLabel* m_summary = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_exportMenu = nullptr;

@@ -1,6 +1,7 @@
 // The main window's document state: whether it is modified (the undo stack away from its clean index), the title and
 // the name Save proposes; its autosave and recovery: each document autosaves to its own file (models/autosave.h), and
 // a start offers what a session left unsaved.
+#include "lessonmode.h"
 #include "mainwindow.h"
 #include "models/document.h"
 #include "recoverydialog.h"
@@ -38,11 +39,7 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::newDocument(bool lessonScene) {
-    if (!lessonScene) { // another document ends the lesson
-        m_lesson.reset();
-        m_scene = -1;
-        updateLessonActions();
-    }
+    if (!lessonScene) m_lesson->end(); // another document ends the lesson
     m_autosave.release();
     m_doc->undoStack()->setClean();
     updateTitle();

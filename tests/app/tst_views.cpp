@@ -2,6 +2,7 @@
 // on white, a hint instead of empty axes, no room for transfer lanes a plan never uses, no moiré in dense memory
 // areas, tables as wide as their values, and a window that long parameter text does not widen.
 #include "io/json_io.h"
+#include "io/lesson_io.h"
 #include "models/chaintablemodel.h"
 #include "models/document.h"
 #include "models/runcontroller.h"
