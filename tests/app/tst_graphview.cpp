@@ -49,6 +49,14 @@ class TestGraphView : public QObject {
         auto ok = saveGraph(p.toStdString(), g);
         return ok ? p : QString();
     }
+    // Store-all's run of a random 20-node graph, shown (null if anything failed).
+    std::shared_ptr<const ckpt::Run> storeAllOnRandom(MainWindow& w) {
+        openRandom(w, 20, 2);
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        w.schedulerPanel()->setBudgetBytes(0);
+        return w.runCurrentNow();
+    }
+
     void openRandom(MainWindow& w, int nodes = 30, std::uint64_t seed = 7) {
         w.setInteractive(false);
         const QString p = writeGraph(randomLayeredGraph(nodes, seed), "random.ckpt-graph.json");
@@ -372,10 +380,7 @@ private slots:
 
     void selectionIsMirrored() {
         MainWindow w;
-        openRandom(w, 20, 2);
-        w.schedulerPanel()->setCurrentScheduler("store-all");
-        w.schedulerPanel()->setBudgetBytes(0);
-        auto run = w.runCurrentNow();
+        auto run = storeAllOnRandom(w);
         QVERIFY(run && run->feasible);
         // The table selects the node in the view.
         w.nodeTable()->selectRow(4);
@@ -402,10 +407,7 @@ private slots:
     // graph out again leaves nothing selected anywhere, so choosing the same node again selects it everywhere.
     void everyViewFollowsTheSharedFocus() {
         MainWindow w;
-        openRandom(w, 20, 2);
-        w.schedulerPanel()->setCurrentScheduler("store-all");
-        w.schedulerPanel()->setBudgetBytes(0);
-        auto run = w.runCurrentNow();
+        auto run = storeAllOnRandom(w);
         QVERIFY(run && run->feasible);
         Focus* focus = w.focus();
         focus->setNode(3);
