@@ -88,6 +88,7 @@ int run(QApplication& app, QCommandLineParser& parser, const QCommandLineOption&
         }
     }
     if (!screenshot) {
+        window.fitToScreen();
         window.show();
         // Every start, whatever was opened: work a crashed or killed session autosaved is never dropped unseen.
         window.offerRecovery();

@@ -51,6 +51,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -271,6 +272,11 @@ void MainWindow::connectViews() {
     connect(m_tradeoff, &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
     connect(m_comparisonTable, &ComparisonTable::saveCsvRequested, this, &MainWindow::exportComparisonDialog);
     connect(m_comparisonTable, &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
+}
+
+void MainWindow::fitToScreen() {
+    const QSize room = screen()->availableGeometry().size() * 0.95; // the window manager's frame around it
+    resize(QSize(1600, 1000).boundedTo(room).expandedTo(minimumSizeHint()));
 }
 
 void MainWindow::addPage(ChartPage* page, const QString& title) {

@@ -77,6 +77,9 @@ public:
     QString suggestedSavePath() const;
     static QString projectPathFor(const QString& source);
     void openDefault(); // the LSTM example on the A100 preset
+    // The window's size (1600 × 1000 at most) within the screen's free area, before it is first shown: a 1280 × 800
+    // display showed it cut at the right and bottom (the lesson's caption and the legends out of sight).
+    void fitToScreen();
     // Autosaves of unsaved work no running window holds (a crash, a killed session), offered at every start.
     static QList<AutosaveEntry> recoverableAutosaves() { return Autosave::leftovers(); }
     // Shows them in the recovery dialog (interactive only) and does what the user chose. True if one was recovered.

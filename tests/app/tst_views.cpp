@@ -25,6 +25,7 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QScreen>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -851,6 +852,19 @@ private slots:
     }
 
     // A scene opens on the view it names ("tab"), the Timeline when it names none, whatever tab was shown before.
+    // The window opens within the screen's free area (a 1280 × 800 display showed a 1600 × 1000 window cut at its
+    // right and bottom edges, the lesson's caption out of sight), and at 1600 × 1000 where that fits.
+    void theWindowFitsTheScreen() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.fitToScreen();
+        const QSize room = w.screen()->availableGeometry().size();
+        // (Never narrower than its least size: the offscreen platform's screen is 800 px wide, the window's least 975.)
+        QVERIFY2(
+            w.width() <= std::max(room.width(), w.minimumSizeHint().width()) && w.height() <= room.height(),
+            qPrintable(QString("%1x%2 on %3x%4").arg(w.width()).arg(w.height()).arg(room.width()).arg(room.height())));
+    }
+
     void aLessonSceneChoosesItsTab() {
         QTemporaryDir dir;
         const QString file = dir.filePath("tabs.ckpt-lesson.json");
