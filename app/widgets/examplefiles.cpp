@@ -1,9 +1,18 @@
 #include "examplefiles.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QObject>
 #include <algorithm>
+
+QString resourceRoot() {
+    const QString app = QCoreApplication::applicationDirPath();
+    for (const QString& c : {app + "/../..", app + "/..", app + "/../share/ckpt", QString(CKPT_SOURCE_DIR)})
+        if (QFileInfo::exists(c + "/resources/hardware") && QFileInfo::exists(c + "/examples"))
+            return QDir(c).canonicalPath();
+    return QString(CKPT_SOURCE_DIR);
+}
 
 QList<ExampleFile> exampleFiles(const QString& dir) {
     QList<ExampleFile> out;

@@ -11,3 +11,6 @@ struct ExampleFile {
 
 // Every *.json in `dir`, sorted by label, case aside.
 QList<ExampleFile> exampleFiles(const QString& dir);
+
+// Where the shipped examples and presets are: next to the source tree, the build tree or the installed share folder.
+QString resourceRoot();

@@ -1,5 +1,6 @@
 #include "lessonmode.h"
 
+#include "examplefiles.h"
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/presets.h"
@@ -10,8 +11,6 @@
 #include <filesystem>
 
 using namespace ckpt;
-
-QString resourceRoot(); // mainwindow.h
 
 LessonMode::LessonMode(QWidget* bannerParent, QObject* parent) : QObject(parent), m_banner(new QLabel(bannerParent)) {
     m_banner->setObjectName("lessonBanner");

@@ -67,14 +67,6 @@
 
 using namespace ckpt;
 
-QString resourceRoot() {
-    const QString app = QCoreApplication::applicationDirPath();
-    for (const QString& c : {app + "/../..", app + "/..", app + "/../share/ckpt", QString(CKPT_SOURCE_DIR)})
-        if (QFileInfo::exists(c + "/resources/hardware") && QFileInfo::exists(c + "/examples"))
-            return QDir(c).canonicalPath();
-    return QString(CKPT_SOURCE_DIR);
-}
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new Document(this)), m_focus(new Focus(this)), m_comparison(new ComparisonModel(this)),
       m_runs(new RunController(m_doc, this)) {

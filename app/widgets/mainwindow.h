@@ -3,6 +3,7 @@
 #include "io/project_io.h"
 #include "models/autosave.h"
 #include "run/runner.h"
+#include "widgets/examplefiles.h" // resourceRoot
 #include "widgets/exportdialog.h"
 
 #include <QMainWindow>
@@ -17,8 +18,6 @@ class ProblemEditor;
 class ChainTableModel;
 class NodeTableModel;
 class GraphView;
-class QDockWidget;
-class QStackedWidget;
 class HardwareTableModel;
 class ComparisonModel;
 class RunController;
@@ -29,15 +28,11 @@ class TimelineView;
 class SweepView;
 class HeldNowPanel;
 class TradeoffView;
-class LayoutView;
 class PipelineView;
 class TrainerPanel;
 class QTableView;
 class QTabWidget;
 class QLabel;
-class QSpinBox;
-class QComboBox;
-class QPushButton;
 class QMenu;
 class QTimer;
 class QToolBar;
@@ -241,6 +236,3 @@ private:
     QString m_lastError;
     bool m_interactive = true;
 };
-
-// Where the shipped examples and presets are: next to the source tree, the build tree or the installed share folder.
-QString resourceRoot();

@@ -1,5 +1,6 @@
 #include "problemeditor.h"
 
+#include "examplefiles.h"
 #include "io/json_io.h"
 #include "models/chaintablemodel.h"
 #include "models/document.h"
@@ -24,8 +25,6 @@
 #include <QVBoxLayout>
 
 using namespace ckpt;
-
-QString resourceRoot(); // mainwindow.h
 
 namespace {
 QLabel* refusalLabel(QWidget* parent) {
