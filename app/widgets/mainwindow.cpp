@@ -82,10 +82,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_prepareTimer->setSingleShot(true);
     m_prepareTimer->setInterval(500); // after the solve the change asked for has started
     connect(m_prepareTimer, &QTimer::timeout, this, &MainWindow::prepareSlider);
-    m_autosaveTimer = new QTimer(this);
-    m_autosaveTimer->setInterval(60'000);
-    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
-    m_autosaveTimer->start();
+    auto* autosaveTimer = new QTimer(this);
+    autosaveTimer->setInterval(60'000);
+    connect(autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
+    autosaveTimer->start();
     auto edited = [this] {
         refreshBudgetRange();
         m_solveTimer->start();
@@ -219,8 +219,7 @@ void MainWindow::buildDock() {
     });
     connect(m_panel, &SchedulerPanel::budgetChanged, this, [this] { m_solveTimer->start(); });
 
-    m_runStatus = new RunStatus(m_runs, this);
-    statusBar()->addPermanentWidget(m_runStatus);
+    statusBar()->addPermanentWidget(new RunStatus(m_runs, this));
 }
 
 // What a click in one view does in the others (the shared cursor and selection live in m_focus).

@@ -96,9 +96,9 @@ public:
     void prepareSlider();
     // Every run of the window, and what each was made from; the views show what it holds.
     RunController* runController() const { return m_runs; }
-    RunStatus* runStatus() const { return m_runStatus; }
-    QString summary() const;     // the line above the charts: the shown plan, its budget, whether it is current
-    QString staleBanner() const; // above Comparison and Trade-off while their runs are out of date (else empty)
+    RunStatus* runStatus() const; // the status bar's line about the runs in progress
+    QString summary() const;      // the line above the charts: the shown plan, its budget, whether it is current
+    QString staleBanner() const;  // above Comparison and Trade-off while their runs are out of date (else empty)
 
     QString exportChart(const QString& which, const QString& path, int width, int height); // timeline|sweep|tradeoff
     // What the current tab shows, by the file's extension: a chart (pdf, svg, png), the graph view's picture, both
@@ -221,7 +221,6 @@ private:
     ComparisonTable* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;
     RunController* m_runs = nullptr;
-    RunStatus* m_runStatus = nullptr;
     QLabel* m_staleBanner = nullptr;
     LessonMode* m_lesson = nullptr; // the open lesson, its scene and caption (widgets/lessonmode.h)
     QLabel* m_summary = nullptr;
@@ -229,7 +228,6 @@ private:
     QMenu* m_exportMenu = nullptr;
     QTimer* m_solveTimer = nullptr;
     QTimer* m_prepareTimer = nullptr; // prepareSlider, once changes settle
-    QTimer* m_autosaveTimer = nullptr;
     Autosave m_autosave;
     QString m_path;       // the project file, once opened or saved as one
     QString m_sourcePath; // the chain or graph file the document came from (not a project: Save asks where)

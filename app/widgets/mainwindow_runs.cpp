@@ -18,6 +18,7 @@
 #include "plots/tradeoffview.h"
 #include "problemeditor.h"
 #include "run/plan_files.h"
+#include "runstatus.h"
 #include "schedulerpanel.h"
 #include "sidebysidepage.h"
 #include "sim/simulator.h"
@@ -245,6 +246,10 @@ void MainWindow::updateSummary() {
     const QString empty = m_runs->isSolving() ? solving.left(1).toUpper() + solving.mid(1) : ChartHint::runHint();
     m_timeline->setEmptyText(empty);
     m_sweep->setEmptyText(empty);
+}
+
+RunStatus* MainWindow::runStatus() const {
+    return findChild<RunStatus*>();
 }
 
 void MainWindow::pinShownRun() {
