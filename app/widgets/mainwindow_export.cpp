@@ -36,7 +36,7 @@ QCustomPlot* MainWindow::chartByName(const QString& which) const {
     if (which == "timeline") return m_timeline->plot();
     if (which == "sweep") return m_sweep->plot();
     if (which == "tradeoff") return m_tradeoff->plot();
-    if (ChartPage* p = page(which); p && !p->exportCharts().isEmpty()) return p->exportCharts().front();
+    if (ChartPage* p = page(which)) return p->exportCharts().value(0); // null when it shows nothing
     return nullptr;
 }
 
@@ -89,8 +89,9 @@ QString MainWindow::exportCurrentTab(const QString& path, int width, int height)
                    : tr("%1: the Comparison tab is a table: export it as CSV (.csv)").arg(path);
     if (csv) return tr("%1: CSV is for the Comparison table; a chart exports as .pdf, .svg or .png").arg(path);
     if (tab == "graph") return exportScene(m_graphView->view()->scene(), path, width, height);
-    if (ChartPage* p = page(tab); p && p->exportCharts().size() == 2)
-        return exportStacked(p->exportCharts(), path, width, height);
+    if (ChartPage* p = page(tab))
+        if (const QList<QCustomPlot*> charts = p->exportCharts(); charts.size() == 2)
+            return exportStacked(charts, path, width, height);
     if (tab == "trainer")
         return exportStacked({m_trainer->predictedView()->plot(), m_trainer->measuredView()->plot()}, path, width,
                              height);

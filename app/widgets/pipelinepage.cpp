@@ -19,8 +19,14 @@ PipelinePage::PipelinePage(Document* doc, QWidget* parent)
 }
 
 void PipelinePage::refresh(const std::shared_ptr<const ckpt::Run>&) {
-    const ckpt::Problem problem = document()->problem();
-    m_view->setChain(problem.chain() ? std::optional<ckpt::Chain>(*problem.chain()) : std::nullopt);
+    // The chain, or a graph that is one: no Problem is built (for a graph it splits the graph into segments).
+    const Document* doc = document();
+    std::optional<ckpt::Chain> chain;
+    if (!doc->isGraph())
+        chain = doc->chain();
+    else if (const ckpt::Graph g = doc->graph(); g.isChain())
+        chain = g.toChain();
+    m_view->setChain(std::move(chain));
 }
 
 QList<QCustomPlot*> PipelinePage::charts() const {
