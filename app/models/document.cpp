@@ -76,49 +76,51 @@ private:
 
 } // namespace
 
-Document::Document(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {
-    m_steps = {Step{1e-3, 2e-3, 1 << 20, 3 << 20, 0, 0}};
-    m_levels = Hardware::unbounded().levels();
-    m_chainName = "chain";
-    m_hardwareName = "unbounded";
+namespace {
+Project defaultProject() {
+    return Project{*Chain::make("chain", {Step{1e-3, 2e-3, 1 << 20, 3 << 20, 0, 0}}), Hardware::unbounded(), {}};
+}
+} // namespace
+
+Document::Document(QObject* parent)
+    : QObject(parent), m_project(defaultProject()), m_problem(m_project.chain), m_undo(new QUndoStack(this)) {}
+
+const std::vector<GraphNode>& Document::nodes() const {
+    static const std::vector<GraphNode> none;
+    return isGraph() ? m_project.graph->nodes() : none;
+}
+const std::vector<GraphEdge>& Document::edges() const {
+    static const std::vector<GraphEdge> none;
+    return isGraph() ? m_project.graph->edges() : none;
 }
 
-Chain Document::chain() const {
-    Chain c = *Chain::make(m_chainName.toStdString(), m_steps);
+Chain Document::chainOf(const std::string& name, const std::vector<Step>& steps) const {
+    Chain c = *Chain::make(name, steps);
     if (m_model == MemoryModel::Standard && m_finalState < 0) return c;
     if (auto m = c.withModel(m_model, m_finalState)) return *m;
     return c; // x_n's size no longer fits the bound with the edited steps: the steps' own sizes
 }
-Hardware Document::hardware() const {
-    return *Hardware::make(m_hardwareName.toStdString(), m_levels);
-}
-Project Document::project() const {
-    Project p{chain(), hardware(), m_settings};
-    if (m_isGraph) p.graph = graph();
-    return p;
-}
 
-Graph Document::graph() const {
-    return *Graph::make(m_graphName.toStdString(), m_nodes, m_edges);
-}
-
-Problem Document::problem() const {
-    if (m_isGraph) return graph();
-    return chain();
+void Document::problemChanged(quint64 revision) {
+    if (isGraph())
+        m_problem.emplace(*m_project.graph);
+    else
+        m_problem.emplace(m_project.chain);
+    m_revision = revision ? revision : newRevision();
 }
 
 int Document::nodeIndex(const QString& id) const {
     const std::string s = id.toStdString();
-    for (std::size_t i = 0; i < m_nodes.size(); ++i)
-        if (m_nodes[i].id == s) return int(i);
+    for (std::size_t i = 0; i < nodes().size(); ++i)
+        if (nodes()[i].id == s) return int(i);
     return -1;
 }
 
 QStringList Document::nodeInputs(int index) const {
     QStringList out;
-    if (index < 0 || index >= int(m_nodes.size())) return out;
-    for (const GraphEdge& e : m_edges)
-        if (e.to == m_nodes[std::size_t(index)].id) out << QString::fromStdString(e.from);
+    if (index < 0 || index >= int(nodes().size())) return out;
+    for (const GraphEdge& e : edges())
+        if (e.to == nodes()[std::size_t(index)].id) out << QString::fromStdString(e.from);
     return out;
 }
 
@@ -129,19 +131,11 @@ QString Document::uniqueNodeId(const QString& base) const {
 }
 
 void Document::setProject(const Project& p) {
-    m_isGraph = p.graph.has_value();
-    m_nodes = m_isGraph ? p.graph->nodes() : std::vector<GraphNode>{};
-    m_edges = m_isGraph ? p.graph->edges() : std::vector<GraphEdge>{};
-    m_graphName = m_isGraph ? QString::fromStdString(p.graph->name()) : QString();
-    m_steps = p.chain.steps();
-    m_chainName = QString::fromStdString(p.chain.name());
+    m_project = p;
     m_model = p.chain.memoryModel();
     m_finalState = p.chain.finalStateBytes();
-    m_levels = p.hardware.levels();
-    m_hardwareName = QString::fromStdString(p.hardware.name());
-    m_settings = p.settings;
     m_undo->clear();
-    m_revision = newRevision();
+    problemChanged(0);
     emit reset();
 }
 
@@ -159,73 +153,73 @@ void Document::setChain(const Chain& c) {
         setProject(p);
         return;
     }
-    m_chainName = QString::fromStdString(c.name());
-    editSteps(c.steps(), tr("Open chain %1").arg(m_chainName));
+    m_project.chain = chainOf(c.name(), steps()); // its name; the steps below are one undoable edit
+    if (!isGraph()) m_problem.emplace(m_project.chain);
+    editSteps(c.steps(), tr("Open chain %1").arg(QString::fromStdString(c.name())));
 }
 
 void Document::setHardware(const Hardware& h) {
-    m_hardwareName = QString::fromStdString(h.name());
-    editLevels(h.levels(), tr("Use machine %1").arg(m_hardwareName));
+    m_project.hardware = *Hardware::make(h.name(), hardware().levels()); // its name; the levels are the edit
+    editLevels(h.levels(), tr("Use machine %1").arg(QString::fromStdString(h.name())));
 }
 
 QString Document::editSteps(const std::vector<Step>& steps, const QString& what) {
-    auto check = Chain::make(m_chainName.toStdString(), steps);
+    auto check = Chain::make(chain().name(), steps);
     if (!check) return QString::fromStdString(check.error());
-    if (steps == m_steps) return {};
-    m_undo->push(new StepsCommand(this, m_steps, steps, what));
+    if (steps == this->steps()) return {};
+    m_undo->push(new StepsCommand(this, this->steps(), steps, what));
     return {};
 }
 
 QString Document::editLevels(const std::vector<MemoryLevel>& levels, const QString& what) {
-    auto check = Hardware::make(m_hardwareName.toStdString(), levels);
+    auto check = Hardware::make(hardware().name(), levels);
     if (!check) return QString::fromStdString(check.error());
-    if (levels == m_levels) return {};
-    m_undo->push(new LevelsCommand(this, m_levels, levels, what));
+    if (levels == this->levels()) return {};
+    m_undo->push(new LevelsCommand(this, this->levels(), levels, what));
     return {};
 }
 
 void Document::editSettings(const ProjectSettings& settings, const QString& what, const QString& mergeKey) {
-    if (settings == m_settings) return;
-    m_undo->push(new SettingsCommand(this, m_settings, settings, what, mergeKey));
+    if (settings == m_project.settings) return;
+    m_undo->push(new SettingsCommand(this, m_project.settings, settings, what, mergeKey));
 }
 
 void Document::applySettings(const ProjectSettings& settings) {
-    m_settings = settings;
+    m_project.settings = settings;
     emit settingsChanged();
 }
 
 void Document::applySteps(const std::vector<Step>& steps, quint64 revision) {
-    m_steps = steps;
-    m_revision = revision ? revision : newRevision();
+    m_project.chain = chainOf(chain().name(), steps);
+    problemChanged(revision);
     emit chainChanged();
 }
 
 void Document::applyLevels(const std::vector<MemoryLevel>& levels, quint64 revision) {
-    m_levels = levels;
+    m_project.hardware = *Hardware::make(hardware().name(), levels);
     m_revision = revision ? revision : newRevision();
     emit hardwareChanged();
 }
 
 QString Document::editGraph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges,
                             const QString& what) {
-    if (!m_isGraph) return tr("No graph is open");
-    auto check = Graph::make(m_graphName.toStdString(), nodes, edges);
+    if (!isGraph()) return tr("No graph is open");
+    auto check = Graph::make(graph().name(), nodes, edges);
     if (!check) return QString::fromStdString(check.error());
-    if (nodes == m_nodes && edges == m_edges) return {};
-    m_undo->push(new GraphCommand(this, {m_nodes, m_edges}, {nodes, edges}, what));
+    if (nodes == this->nodes() && edges == this->edges()) return {};
+    m_undo->push(new GraphCommand(this, {this->nodes(), this->edges()}, {nodes, edges}, what));
     return {};
 }
 
 void Document::applyGraph(const std::vector<GraphNode>& nodes, const std::vector<GraphEdge>& edges, quint64 revision) {
-    m_nodes = nodes;
-    m_edges = edges;
-    m_revision = revision ? revision : newRevision();
+    m_project.graph = *Graph::make(graph().name(), nodes, edges);
+    problemChanged(revision);
     emit graphChanged();
 }
 
 QString Document::addNode(const GraphNode& node, const QStringList& inputs) {
-    auto nodes = m_nodes;
-    auto edges = m_edges;
+    auto nodes = this->nodes();
+    auto edges = this->edges();
     nodes.push_back(node);
     for (const QString& from : inputs)
         edges.push_back(GraphEdge{from.toStdString(), node.id});
@@ -234,37 +228,37 @@ QString Document::addNode(const GraphNode& node, const QStringList& inputs) {
 
 QString Document::removeNodes(const QStringList& ids) {
     if (ids.isEmpty()) return tr("Select the nodes to delete first");
-    std::vector<GraphNode> nodes;
-    std::vector<GraphEdge> edges;
+    std::vector<GraphNode> kept;
+    std::vector<GraphEdge> keptEdges;
     auto gone = [&](const std::string& id) { return ids.contains(QString::fromStdString(id)); };
-    for (const GraphNode& n : m_nodes)
-        if (!gone(n.id)) nodes.push_back(n);
-    if (nodes.size() == m_nodes.size()) return tr("No node named %1").arg(ids.join(", "));
-    if (nodes.empty()) return tr("A graph needs at least one node: %1 cannot all go").arg(ids.join(", "));
-    for (const GraphEdge& e : m_edges)
-        if (!gone(e.from) && !gone(e.to)) edges.push_back(e);
-    return editGraph(nodes, edges,
+    for (const GraphNode& n : nodes())
+        if (!gone(n.id)) kept.push_back(n);
+    if (kept.size() == nodes().size()) return tr("No node named %1").arg(ids.join(", "));
+    if (kept.empty()) return tr("A graph needs at least one node: %1 cannot all go").arg(ids.join(", "));
+    for (const GraphEdge& e : edges())
+        if (!gone(e.from) && !gone(e.to)) keptEdges.push_back(e);
+    return editGraph(kept, keptEdges,
                      ids.size() == 1 ? tr("Delete node %1").arg(ids.front()) : tr("Delete %1 nodes").arg(ids.size()));
 }
 
 QString Document::connectNodes(const QString& from, const QString& to) {
-    auto edges = m_edges;
+    auto edges = this->edges();
     edges.push_back(GraphEdge{from.toStdString(), to.toStdString()});
-    return editGraph(m_nodes, edges, tr("Connect %1 → %2").arg(from, to));
+    return editGraph(nodes(), edges, tr("Connect %1 → %2").arg(from, to));
 }
 
 QString Document::disconnectNodes(const QString& from, const QString& to) {
-    auto edges = m_edges;
+    auto edges = this->edges();
     auto it = std::find(edges.begin(), edges.end(), GraphEdge{from.toStdString(), to.toStdString()});
     if (it == edges.end()) return tr("There is no edge %1 → %2").arg(from, to);
     edges.erase(it);
-    return editGraph(m_nodes, edges, tr("Disconnect %1 → %2").arg(from, to));
+    return editGraph(nodes(), edges, tr("Disconnect %1 → %2").arg(from, to));
 }
 
 QString Document::editNode(int index, const GraphNode& node) {
-    if (index < 0 || index >= int(m_nodes.size())) return tr("No node %1").arg(index);
-    auto nodes = m_nodes;
-    auto edges = m_edges;
+    if (index < 0 || index >= int(nodes().size())) return tr("No node %1").arg(index);
+    auto nodes = this->nodes();
+    auto edges = this->edges();
     const std::string old = nodes[std::size_t(index)].id;
     nodes[std::size_t(index)] = node;
     if (node.id != old)
@@ -276,12 +270,12 @@ QString Document::editNode(int index, const GraphNode& node) {
 }
 
 QString Document::setNodeInputs(int index, const QStringList& inputs) {
-    if (index < 0 || index >= int(m_nodes.size())) return tr("No node %1").arg(index);
-    const std::string id = m_nodes[std::size_t(index)].id;
-    std::vector<GraphEdge> edges;
-    for (const GraphEdge& e : m_edges)
-        if (e.to != id) edges.push_back(e);
+    if (index < 0 || index >= int(nodes().size())) return tr("No node %1").arg(index);
+    const std::string id = nodes()[std::size_t(index)].id;
+    std::vector<GraphEdge> others;
+    for (const GraphEdge& e : edges())
+        if (e.to != id) others.push_back(e);
     for (const QString& from : inputs)
-        edges.push_back(GraphEdge{from.toStdString(), id});
-    return editGraph(m_nodes, edges, tr("Set the inputs of %1").arg(QString::fromStdString(id)));
+        others.push_back(GraphEdge{from.toStdString(), id});
+    return editGraph(nodes(), others, tr("Set the inputs of %1").arg(QString::fromStdString(id)));
 }

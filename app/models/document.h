@@ -1,7 +1,7 @@
 #pragma once
-// The open project: the problem (a chain's steps, or a graph's nodes and edges), the machine's levels and the
-// scheduler settings, with one undo stack for every edit. Views read from here; edits go through commands so undo
-// restores the exact previous values.
+// The open project: the problem (a chain, or a graph), the machine and the scheduler settings, with one undo stack for
+// every edit. It holds one ckpt::Problem, built once per edit of the problem (a graph's segment chain included), which
+// views and runs read; edits go through commands so undo restores the exact previous values.
 #include "io/project_io.h"
 #include "model/chain.h"
 #include "model/graph.h"
@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 #include <QUndoStack>
+#include <optional>
 #include <vector>
 
 class Document : public QObject {
@@ -19,22 +20,20 @@ class Document : public QObject {
 public:
     explicit Document(QObject* parent = nullptr);
 
-    const std::vector<ckpt::Step>& steps() const { return m_steps; }
-    const std::vector<ckpt::MemoryLevel>& levels() const { return m_levels; }
-    const QString& chainName() const { return m_chainName; }
-    const QString& hardwareName() const { return m_hardwareName; }
-    ckpt::ProjectSettings& settings() { return m_settings; }
-    const ckpt::ProjectSettings& settings() const { return m_settings; }
-    ckpt::Chain chain() const;       // always valid: edits are checked before they land
-    ckpt::Hardware hardware() const; // likewise
-    ckpt::Project project() const;
+    const std::vector<ckpt::Step>& steps() const { return m_project.chain.steps(); }
+    const std::vector<ckpt::MemoryLevel>& levels() const { return m_project.hardware.levels(); }
+    ckpt::ProjectSettings& settings() { return m_project.settings; }
+    const ckpt::ProjectSettings& settings() const { return m_project.settings; }
+    const ckpt::Chain& chain() const { return m_project.chain; }          // always valid: edits are checked first
+    const ckpt::Hardware& hardware() const { return m_project.hardware; } // likewise
+    const ckpt::Project& project() const { return m_project; }
 
     // Graph mode: the problem is a DAG (opened from a graph file or a graph project) instead of the chain.
-    bool isGraph() const { return m_isGraph; }
-    const std::vector<ckpt::GraphNode>& nodes() const { return m_nodes; }
-    const std::vector<ckpt::GraphEdge>& edges() const { return m_edges; }
-    ckpt::Graph graph() const;     // valid in graph mode (edits are checked by Graph::make before they land)
-    ckpt::Problem problem() const; // the graph in graph mode, else the chain
+    bool isGraph() const { return m_project.graph.has_value(); }
+    const std::vector<ckpt::GraphNode>& nodes() const; // empty for a chain
+    const std::vector<ckpt::GraphEdge>& edges() const;
+    const ckpt::Graph& graph() const { return *m_project.graph; } // graph mode only
+    const ckpt::Problem& problem() const { return *m_problem; }   // the graph in graph mode, else the chain
     int nodeIndex(const QString& id) const;
     QStringList nodeInputs(int index) const;         // ids of the nodes whose outputs node `index` consumes
     QString uniqueNodeId(const QString& base) const; // base, base2, base3, ... the first id not taken
@@ -83,15 +82,14 @@ signals:
     void reset();
 
 private:
-    std::vector<ckpt::Step> m_steps;
+    // The steps as a chain named `name`, in the document's memory model.
+    ckpt::Chain chainOf(const std::string& name, const std::vector<ckpt::Step>& steps) const;
+    void problemChanged(quint64 revision); // m_problem made again from m_project, at `revision` (0: a new one)
+
+    ckpt::Project m_project;
+    std::optional<ckpt::Problem> m_problem;                  // always set: m_project's graph, else its chain
     ckpt::MemoryModel m_model = ckpt::MemoryModel::Standard; // the chain's, kept across edits of its steps
     std::int64_t m_finalState = -1;
-    std::vector<ckpt::MemoryLevel> m_levels;
-    QString m_chainName, m_hardwareName, m_graphName;
-    bool m_isGraph = false;
-    std::vector<ckpt::GraphNode> m_nodes;
-    std::vector<ckpt::GraphEdge> m_edges;
-    ckpt::ProjectSettings m_settings;
     QUndoStack* m_undo;
     quint64 m_revision = 0, m_lastRevision = 0;
 };

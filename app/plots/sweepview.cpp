@@ -195,7 +195,7 @@ void SweepView::changeEvent(QEvent* e) {
     }
 }
 
-void SweepView::setRun(std::shared_ptr<const Run> run, const Chain& chain, const Hardware& hw) {
+void SweepView::setRun(std::shared_ptr<const Run> run, const Problem& problem, const Hardware& hw) {
     pause();
     m_run = std::move(run);
     m_told.reset();
@@ -218,7 +218,7 @@ void SweepView::setRun(std::shared_ptr<const Run> run, const Chain& chain, const
             t = m_end[k];
         }
     }
-    m_chain = chain;
+    m_chain = problem.schedulingChain() ? std::optional<Chain>(*problem.schedulingChain()) : std::nullopt;
     m_hw = hw;
     m_cursor = actionCount() - 1; // a new plan is shown whole
     m_note.clear();

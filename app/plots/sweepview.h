@@ -11,6 +11,7 @@
 // The window shares the cursor with its other views (cursorChanged / setCursor).
 #include "model/chain.h"
 #include "model/hardware.h"
+#include "model/problem.h"
 #include "run/narrate.h"
 #include "run/runner.h"
 
@@ -36,7 +37,8 @@ public:
 
     explicit SweepView(QWidget* parent = nullptr);
     ~SweepView() override;
-    void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain& chain, const ckpt::Hardware& hw);
+    // A chain plan of the problem (for a graph: of its scheduling chain, the graph as a chain or its segments).
+    void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Problem& problem, const ckpt::Hardware& hw);
     QCustomPlot* plot();                                    // drawn for the shown run (an export of a hidden tab)
     int actionCount() const { return int(m_start.size()); } // the plan's actions (0 without a chain plan)
     QString emptyHint() const; // the line shown instead of the chart when there is no chain plan, else empty

@@ -27,9 +27,10 @@ HeldNowPanel::HeldNowPanel(QWidget* parent) : QWidget(parent) {
     refresh();
 }
 
-void HeldNowPanel::setRun(std::shared_ptr<const Run> run, const Chain* chain, const Hardware& hw) {
+void HeldNowPanel::setRun(std::shared_ptr<const Run> run, const Problem& problem, const Hardware& hw) {
     m_run = std::move(run);
     m_hw = hw;
+    const Chain* chain = problem.isGraph() ? nullptr : problem.chain();
     m_chain = chain ? std::optional<Chain>(*chain) : std::nullopt;
     m_told.reset();
     const Plan* plan = m_run ? m_run->chainPlan() : nullptr;

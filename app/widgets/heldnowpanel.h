@@ -3,6 +3,7 @@
 // done (checkpoints with the slots in use, tapes, the gradient, bytes against the budget or capacity), from the
 // narration of the shown plan (run/narrate.h). For teaching: step or play the Sweep tab and read along.
 #include "model/hardware.h"
+#include "model/problem.h"
 #include "run/narrate.h"
 #include "run/runner.h"
 
@@ -19,8 +20,8 @@ public:
     static constexpr std::size_t kMaxActions = ckpt::kMaxNarratedActions;
 
     explicit HeldNowPanel(QWidget* parent = nullptr);
-    // A chain run's plan is narrated; any other run (none, a graph's, too long) leaves the panel saying why.
-    void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Chain* chain, const ckpt::Hardware& hw);
+    // A chain problem's plan is narrated; any other run (none, a graph's, too long) leaves the panel saying why.
+    void setRun(std::shared_ptr<const ckpt::Run> run, const ckpt::Problem& problem, const ckpt::Hardware& hw);
     void setAction(int action); // -1: before the first action
     int action() const { return m_action; }
     const ckpt::Narration* narration() const; // null: not narrated

@@ -485,7 +485,7 @@ bool MainWindow::openFile(const QString& path) {
     case DocumentKind::GraphPlan: {
         if (!m_doc->isGraph())
             return report(tr("%1: a graph plan names the nodes of a graph: open the graph first").arg(path)), false;
-        const Problem problem = m_doc->problem();
+        const Problem& problem = m_doc->problem();
         auto plan = planFromJsonFor(*doc, problem, p);
         if (!plan) return report(QString::fromStdString(plan.error())), false;
         auto run = std::make_shared<const Run>(runPlan(*plan, problem, m_doc->hardware()));

@@ -193,7 +193,7 @@ ExportDialog::MakeCharts MainWindow::chartCopies(const QString& tab) const {
     if (tab == "sweep")
         return [this] {
             auto v = std::make_unique<SweepView>();
-            v->setRun(m_runs->shownRun(), m_doc->chain(), m_doc->hardware());
+            v->setRun(m_runs->shownRun(), m_doc->problem(), m_doc->hardware());
             Views out;
             out.push_back(std::move(v));
             return out;

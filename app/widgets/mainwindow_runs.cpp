@@ -81,15 +81,6 @@ QString runSummary(const Run& run, std::int64_t storeAllPeak) {
         .arg(params.isEmpty() ? QString() : " · " + params.trimmed());
 }
 
-// What a chain scheduler's plan on the document's graph runs on (the graph as a chain, or its segments); nothing for
-// a chain document or a graph that no articulation point splits.
-std::optional<Chain> schedulingChainOf(const Document& doc) {
-    if (!doc.isGraph()) return std::nullopt;
-    const Problem problem = doc.problem();
-    if (!problem.schedulingChain()) return std::nullopt;
-    return *problem.schedulingChain();
-}
-
 } // namespace
 
 void MainWindow::connectRuns() {
@@ -275,11 +266,9 @@ void MainWindow::showShownRun() {
     // The sweep diagram is drawn from a chain plan's steps (it ignores other runs); the graph view colours a graph's
     // nodes (it has no graph for a chain).
     m_sweep->blockSignals(true); // the views below are not yet on the new run
-    const std::optional<Chain> graphChain = schedulingChainOf(*m_doc);
-    m_sweep->setRun(run, graphChain ? *graphChain : m_doc->chain(), hw);
+    m_sweep->setRun(run, m_doc->problem(), hw);
     m_sweep->blockSignals(false);
-    const Chain chain = m_doc->chain();
-    m_heldNow->setRun(run, m_doc->isGraph() ? nullptr : &chain, hw);
+    m_heldNow->setRun(run, m_doc->problem(), hw);
     m_heldNow->setAction(m_sweep->cursor());
     // The views show the new plan whole (a chain's sweep after its last action): the shared cursor is there too.
     m_focus->resetAction(m_sweep->actionCount() > 0 ? m_sweep->cursor() : Focus::kWhole);

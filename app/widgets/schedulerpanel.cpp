@@ -138,7 +138,7 @@ SchedulerPanel::SchedulerPanel(Document* doc, QWidget* parent) : QWidget(parent)
 }
 
 void SchedulerPanel::fillList() {
-    const Problem problem = m_doc->problem();
+    const Problem& problem = m_doc->problem();
     std::vector<std::string> names = schedulerNames(problem);
     if (names == m_listed) return;
     m_listed = std::move(names);

@@ -204,6 +204,53 @@ private slots:
         doc.undoStack()->redo();
         QCOMPARE(doc.steps()[1].forward, 0.00725);
     }
+
+    // The document holds one Problem, made once per edit of the problem: what the views and runs read is the problem
+    // as edited (a graph's scheduling chain included), and a settings edit leaves it alone.
+    void theDocumentHoldsOneProblem() {
+        Document doc;
+        doc.setProject(smallProject());
+        const Problem* problem = &doc.problem();
+        QCOMPARE(problem->name(), std::string("three"));
+        QCOMPARE(problem->chain()->step(2).forward, 2e-3);
+        ProjectSettings s = doc.settings();
+        s.scheduler = s.scheduler == "rotor" ? "revolve" : "rotor";
+        doc.editSettings(s, "scheduler");
+        QCOMPARE(&doc.problem(), problem);
+        QCOMPARE(doc.problem().chain()->step(2).forward, 2e-3);
+        QVERIFY(
+            doc.editSteps({Step{1e-3, 2e-3, 1024, 4096, 0, 0}, Step{5e-3, 4e-3, 2048, 8192, 0, 0}}, "edit").isEmpty());
+        QCOMPARE(doc.problem().size(), 2);
+        QCOMPARE(doc.problem().chain()->step(2).forward, 5e-3);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.problem().size(), 3);
+        // Another chain with the same steps: only its name changes, and the problem carries it.
+        const int undoSteps = doc.undoStack()->count();
+        doc.setChain(*Chain::make("renamed", doc.steps()));
+        QCOMPARE(doc.problem().name(), std::string("renamed"));
+        QCOMPARE(doc.undoStack()->count(), undoSteps); // a rename is no undo step of its own
+
+        // A graph: a diamond between two articulation points, scheduled by chain schedulers as its segments.
+        auto node = [](const char* id) {
+            GraphNode g;
+            g.id = id;
+            g.forward = 1e-3;
+            g.backward = 2e-3;
+            g.output_bytes = 1024;
+            return g;
+        };
+        doc.setGraph(*Graph::make("diamond", {node("a"), node("b"), node("c"), node("d"), node("e")},
+                                  {{"a", "b"}, {"a", "c"}, {"b", "d"}, {"c", "d"}, {"d", "e"}}));
+        QVERIFY(doc.problem().isGraph());
+        QVERIFY(doc.problem().chainIsSegments());
+        const int segments = doc.problem().schedulingChain()->length();
+        QVERIFY(doc.removeNodes({"e"}).isEmpty());
+        QCOMPARE(doc.problem().graph()->size(), 4);
+        QCOMPARE(doc.problem().schedulingChain()->length(), segments - 1);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.problem().graph()->size(), 5);
+        QCOMPARE(doc.problem().schedulingChain()->length(), segments);
+    }
 };
 
 QTEST_MAIN(TestModels)
