@@ -296,97 +296,144 @@ public:
     JoinSolver(const Graph& g, const JoinShape& shape, Slots slots) : m_g(g), m_shape(shape), m_s(slots) {}
 
     Result<Solved> solve(const std::atomic<bool>* cancel) {
-        const int k = int(m_shape.branches.size());
-        const Graph& g = m_g;
-        auto sz = [&](int v) { return m_s.of(g.node(v).output_bytes); };
-        const int M = m_s.total;
-        if (k <= 1) { // a chain: rotor's recursion from the data to the loss
-            std::vector<int> all = k ? m_shape.branches.front() : std::vector<int>{};
-            all.push_back(m_shape.join);
-            all.insert(all.end(), m_shape.trunk.begin(), m_shape.trunk.end());
-            Part chain = makePart(all, -1, true);
-            if (chain.tableEntries(M) > kMaxTableEntries) return tooLarge(chain.tableEntries(M));
-            chain.prepare(M);
-            const double time = chain.opt(0, chain.length(), 0, M, 1);
-            if (time == kInf) return Solved{};
-            Emitter out(g);
-            chain.emit(0, chain.length(), 0, M, 1, out);
-            return Solved{time, out.take()};
+        if (m_shape.branches.size() <= 1) return solveChain();
+        if (auto e = prepareParts()) return *e;
+        describeBranches();
+        if (auto e = reverseBranches(cancel)) return *e;
+        const Choice best = joinAndTrunk();
+        if (best.A < 0) return Solved{};
+        const Reversal reversal = backtrack(best);
+        return Solved{best.time, emitPlan(best, reversal)};
+    }
+
+private:
+    // D[(mask, drop)][A]: the least reversal time of the branches in mask (reversed last, swept first), those in
+    // drop dropping their ends, whose checkpoints take A slots.
+    struct Cell {
+        std::vector<double> time;
+        std::vector<std::pair<int, int>> from; // branch, its checkpoint slots
+    };
+    // The best plan found: its time, the checkpoint slots of the branches, which drop their ends, and whether the
+    // join runs once (held) or inside the trunk's chain.
+    struct Choice {
+        double time = kInf;
+        int A = -1, drop = 0;
+        bool joinOnce = false;
+    };
+    struct Segment {
+        int a, c, ht, m, hl;
+    };
+    // The best plan's branches: the order of their reversal (first to last), with their checkpoint slots, and each
+    // branch's segments, right to left, and checkpoints.
+    struct Reversal {
+        std::vector<std::pair<int, int>> order; // branch, slots; the first reversed first
+        std::vector<std::vector<Segment>> segments;
+        std::vector<std::vector<char>> isCheckpoint;
+    };
+
+    int branchCount() const { return int(m_shape.branches.size()); }
+    int outputSlots(int v) const { return m_s.of(m_g.node(v).output_bytes); }
+    int sumOver(int mask, int drop, const std::vector<std::array<int, 2>>& what) const {
+        int s = 0;
+        for (int i = 0; i < branchCount(); ++i)
+            if (mask & (1 << i)) s += what[std::size_t(i)][(drop >> i) & 1];
+        return s;
+    }
+    int endsOver(int mask) const {
+        int s = 0;
+        for (int i = 0; i < branchCount(); ++i)
+            if (mask & (1 << i)) s += m_end[std::size_t(i)];
+        return s;
+    }
+    Cell& cellOf(int mask, int drop) {
+        auto [it, fresh] = m_D.try_emplace({mask, drop});
+        if (fresh) {
+            it->second.time.assign(std::size_t(m_s.total + 1), kInf);
+            it->second.from.assign(std::size_t(m_s.total + 1), {-1, -1});
         }
+        return it->second;
+    }
+
+    // A chain: rotor's recursion from the data to the loss.
+    Result<Solved> solveChain() const {
+        const int k = branchCount();
+        const int M = m_s.total;
+        std::vector<int> all = k ? m_shape.branches.front() : std::vector<int>{};
+        all.push_back(m_shape.join);
+        all.insert(all.end(), m_shape.trunk.begin(), m_shape.trunk.end());
+        Part chain = makePart(all, -1, true);
+        if (chain.tableEntries(M) > kMaxTableEntries) return tooLarge(chain.tableEntries(M));
+        chain.prepare(M);
+        const double time = chain.opt(0, chain.length(), 0, M, 1);
+        if (time == kInf) return Solved{};
+        Emitter out(m_g);
+        chain.emit(0, chain.length(), 0, M, 1, out);
+        return Solved{time, out.take()};
+    }
+
+    // The branches' parts, the trunk from the join's output (the join run once, held) and from the branch ends (the
+    // join in it), with their tables; an error when the tables would be too large.
+    std::optional<Error> prepareParts() {
+        const int M = m_s.total;
         long long entries = 0;
         for (const std::vector<int>& nodes : m_shape.branches) {
             m_parts.push_back(makePart(nodes, -1, false));
             entries += m_parts.back().tableEntries(M);
         }
         const int J = m_shape.join;
-        const GraphNode& jn = g.node(J);
-        // The trunk from the join's output, the join run once (held); or from the branch ends, the join in it.
-        Part trunk = makePart(m_shape.trunk, J, true);
+        m_trunk = makePart(m_shape.trunk, J, true);
         std::vector<int> joinAndTrunk{J};
         joinAndTrunk.insert(joinAndTrunk.end(), m_shape.trunk.begin(), m_shape.trunk.end());
-        Part whole = makePart(joinAndTrunk, -1, true);
-        entries += trunk.tableEntries(M) + whole.tableEntries(M);
+        m_whole = makePart(joinAndTrunk, -1, true);
+        entries += m_trunk.tableEntries(M) + m_whole.tableEntries(M);
         if (entries > kMaxTableEntries) return tooLarge(entries);
         for (Part& p : m_parts)
             p.prepare(M);
-        trunk.prepare(M);
-        whole.prepare(M);
+        m_trunk.prepare(M);
+        m_whole.prepare(M);
+        return std::nullopt;
+    }
 
-        // Per branch and variant (0: its end stays from its sweep to the join's backward, as far as the join needs
-        // it; 1: dropped after the join's forward, swept again before the join's backward when the join reads it),
-        // the slots it holds besides its checkpoints while swept (F), during the trunk (P) and while it waits for
-        // its reversal (H).
+    // Per branch and variant (0: its end stays from its sweep to the join's backward, as far as the join needs it; 1:
+    // dropped after the join's forward, swept again before the join's backward when the join reads it), the slots it
+    // holds besides its checkpoints while swept (F), during the trunk (P) and while it waits for its reversal (H).
+    void describeBranches() {
+        const int k = branchCount();
         const std::size_t nk = static_cast<std::size_t>(k);
-        std::vector<int> end(nk), keepE(nk), maxSweep(nk);
-        std::vector<std::array<int, 2>> P(nk), H(nk);
-        std::vector<int> variants(nk, 1);
+        const GraphNode& jn = m_g.node(m_shape.join);
+        std::vector<int> keepE(nk);
+        m_end.assign(nk, 0);
+        m_maxSweep.assign(nk, 0);
+        m_P.assign(nk, {});
+        m_H.assign(nk, {});
+        m_variants.assign(nk, 1);
         for (int i = 0; i < k; ++i) {
             const std::size_t u = std::size_t(i);
             const int e = m_shape.branches[u].back();
-            end[u] = sz(e);
-            keepE[u] = g.node(e).needs_output ? 1 : 0;
+            m_end[u] = outputSlots(e);
+            keepE[u] = m_g.node(e).needs_output ? 1 : 0;
             const bool joinReads = jn.needs_inputs;
-            P[u] = {(joinReads || keepE[u]) ? end[u] : 0, 0};
-            H[u] = {end[u] * (1 + keepE[u]), joinReads ? end[u] * (1 + keepE[u]) : end[u]};
-            if (joinReads || keepE[u]) variants[u] = 2;
-            maxSweep[u] = m_parts[u].sweepPeak(0, m_parts[u].length());
+            m_P[u] = {(joinReads || keepE[u]) ? m_end[u] : 0, 0};
+            m_H[u] = {m_end[u] * (1 + keepE[u]), joinReads ? m_end[u] * (1 + keepE[u]) : m_end[u]};
+            if (joinReads || keepE[u]) m_variants[u] = 2;
+            m_maxSweep[u] = m_parts[u].sweepPeak(0, m_parts[u].length());
         }
+    }
+
+    // The DP over the subsets of branches reversed last (D, see Cell).
+    std::optional<Error> reverseBranches(const std::atomic<bool>* cancel) {
+        const int k = branchCount();
+        const int M = m_s.total;
+        const GraphNode& jn = m_g.node(m_shape.join);
         const int full = (1 << k) - 1;
-        auto sumOver = [&](int mask, int drop, const std::vector<std::array<int, 2>>& what) {
-            int s = 0;
-            for (int i = 0; i < k; ++i)
-                if (mask & (1 << i)) s += what[std::size_t(i)][(drop >> i) & 1];
-            return s;
-        };
-        auto endsOver = [&](int mask) {
-            int s = 0;
-            for (int i = 0; i < k; ++i)
-                if (mask & (1 << i)) s += end[std::size_t(i)];
-            return s;
-        };
-        // D[(mask, drop)][A]: the least reversal time of the branches in mask (reversed last, swept first), those in
-        // drop dropping their ends, whose checkpoints take A slots.
-        struct Cell {
-            std::vector<double> time;
-            std::vector<std::pair<int, int>> from; // branch, its checkpoint slots
-        };
-        std::map<std::pair<int, int>, Cell> D;
-        auto cellOf = [&](int mask, int drop) -> Cell& {
-            auto [it, fresh] = D.try_emplace({mask, drop});
-            if (fresh) {
-                it->second.time.assign(std::size_t(M + 1), kInf);
-                it->second.from.assign(std::size_t(M + 1), {-1, -1});
-            }
-            return it->second;
-        };
         cellOf(0, 0).time[0] = 0;
         for (int mask = 0; mask < full; ++mask)
             for (int drop = mask;; drop = (drop - 1) & mask) {
-                auto found = D.find({mask, drop});
+                auto found = m_D.find({mask, drop});
                 // A state with more checkpoint slots and no less time is dominated: it leaves the branches still to
                 // place, the trunk and the join less memory for nothing. Only the staircase of the others goes on.
                 double frontier = kInf;
-                if (found != D.end())
+                if (found != m_D.end())
                     for (int A = 0; A <= M; ++A) {
                         const double here = found->second.time[std::size_t(A)];
                         if (!(here < frontier)) continue;
@@ -394,8 +441,8 @@ public:
                         if (cancel && cancel->load(std::memory_order_relaxed)) return fail("join-dp: cancelled");
                         for (int i = 0; i < k; ++i) {
                             if (mask & (1 << i)) continue;
-                            for (int v = 0; v < variants[std::size_t(i)]; ++v) {
-                                const std::vector<double>& T = table(i, v, M - A - sumOver(mask, drop, H),
+                            for (int v = 0; v < m_variants[std::size_t(i)]; ++v) {
+                                const std::vector<double>& T = table(i, v, M - A - sumOver(mask, drop, m_H),
                                                                      M - A - endsOver(mask), jn.needs_inputs);
                                 Cell& into = cellOf(mask | (1 << i), drop | (v << i));
                                 for (int x = 0; A + x <= M; ++x)
@@ -408,109 +455,129 @@ public:
                     }
                 if (drop == 0) break;
             }
+        return std::nullopt;
+    }
 
-        // The join and the trunk, with every branch idle.
+    // The join and the trunk, with every branch idle, after each complete state of the DP: the best plan.
+    Choice joinAndTrunk() {
+        const int k = branchCount();
+        const int M = m_s.total;
+        const int J = m_shape.join;
+        const GraphNode& jn = m_g.node(J);
+        const int full = (1 << k) - 1;
         double sweepTime = 0;
         for (const std::vector<int>& nodes : m_shape.branches)
             for (int v : nodes)
-                sweepTime += g.node(v).forward;
+                sweepTime += m_g.node(v).forward;
         const int allEnds = endsOver(full);
-        whole.grad0 = allEnds; // the join's backward gives every branch end its gradient
+        m_whole.grad0 = allEnds; // the join's backward gives every branch end its gradient
         const bool hasTrunk = !m_shape.trunk.empty();
         const int ws = m_s.of(jn.workspace_bytes);
-        double best = kInf;
-        int bestA = -1, bestDrop = 0;
-        bool joinOnce = false;
-        for (auto& [key, cell] : D) {
+        Choice best;
+        for (auto& [key, cell] : m_D) {
             if (key.first != full) continue;
             const int drop = key.second;
-            const int allP = sumOver(full, drop, P);
+            const int allP = sumOver(full, drop, m_P);
             for (int A = 0; A <= M; ++A) {
                 const double d = cell.time[std::size_t(A)];
                 if (d == kInf) continue;
                 if (drop == 0) { // the join and the trunk reversed as one chain from the held branch ends
-                    const double tw = whole.opt(0, whole.length(), 0, M - A - allEnds, 1);
-                    if (sweepTime + tw + d < best) best = sweepTime + tw + d, bestA = A, bestDrop = 0, joinOnce = false;
+                    const double tw = m_whole.opt(0, m_whole.length(), 0, M - A - allEnds, 1);
+                    if (sweepTime + tw + d < best.time) best = {sweepTime + tw + d, A, 0, false};
                 }
                 // The join run once and held.
-                if (A + allEnds + sz(J) + ws > M) continue; // the join's forward
+                if (A + allEnds + outputSlots(J) + ws > M) continue; // the join's forward
                 double tr = 0;
-                if (hasTrunk) tr = trunk.opt(0, trunk.length(), 0, M - A - allP - sz(J), jn.needs_output ? 1 : 0);
+                if (hasTrunk)
+                    tr = m_trunk.opt(0, m_trunk.length(), 0, M - A - allP - outputSlots(J), jn.needs_output ? 1 : 0);
                 if (tr == kInf) continue;
                 // Before the join's backward: the join's output if its backward needs it, its gradient from the
                 // trunk, and the dropped ends swept again one by one (each checked as if it came last).
-                int before = A + allP + (jn.needs_output ? sz(J) : 0) + (hasTrunk ? sz(J) : 0);
+                int before = A + allP + (jn.needs_output ? outputSlots(J) : 0) + (hasTrunk ? outputSlots(J) : 0);
                 bool fits = true;
                 if (jn.needs_inputs) {
                     const int dropped = endsOver(drop);
                     for (int i = 0; i < k; ++i)
                         if ((drop >> i) & 1)
-                            fits = fits && before + dropped - end[std::size_t(i)] + maxSweep[std::size_t(i)] <= M;
+                            fits = fits && before + dropped - m_end[std::size_t(i)] + m_maxSweep[std::size_t(i)] <= M;
                     before += dropped;
                 }
-                if (!fits || before + ws + (hasTrunk ? 0 : sz(J)) + allEnds > M) continue;
+                if (!fits || before + ws + (hasTrunk ? 0 : outputSlots(J)) + allEnds > M) continue;
                 const double once = sweepTime + jn.forward + jn.backward + tr + d;
-                if (once < best) best = once, bestA = A, bestDrop = drop, joinOnce = true;
+                if (once < best.time) best = {once, A, drop, true};
             }
         }
-        if (bestA < 0) return Solved{};
+        return best;
+    }
 
-        // Back through the DP: the order of reversal (first to last) and each branch's checkpoint slots.
-        std::vector<std::pair<int, int>> order; // branch, slots; the first reversed first
+    // Back through the DP: the order of reversal (first to last), each branch's checkpoint slots, and, from its
+    // table, its segments.
+    Reversal backtrack(const Choice& best) {
+        const int k = branchCount();
+        const int M = m_s.total;
+        const std::size_t nk = static_cast<std::size_t>(k);
+        const bool joinReads = m_g.node(m_shape.join).needs_inputs;
+        Reversal out;
         std::vector<int> masks;
-        for (int mask = full, A = bestA; mask;) {
-            auto [i, x] = D[{mask, bestDrop & mask}].from[std::size_t(A)];
-            order.push_back({i, x});
+        for (int mask = (1 << k) - 1, A = best.A; mask;) {
+            auto [i, x] = m_D[{mask, best.drop & mask}].from[std::size_t(A)];
+            out.order.push_back({i, x});
             mask &= ~(1 << i);
             A -= x;
             masks.push_back(mask);
         }
-        // Each branch's segments, from its table, right to left.
-        struct Segment {
-            int a, c, ht, m, hl;
-        };
-        std::vector<std::vector<Segment>> segments(nk);
-        std::vector<std::vector<char>> isCheckpoint(nk);
+        out.segments.resize(nk);
+        out.isCheckpoint.resize(nk);
         for (int r = k - 1, A = 0; r >= 0; --r) { // the reversed-last first, as the DP built them
-            const int i = order[std::size_t(r)].first, x = order[std::size_t(r)].second;
-            const int mask = masks[std::size_t(r)], v = (bestDrop >> i) & 1;
-            const int avail = M - A - sumOver(mask, bestDrop & mask, H);
+            const int i = out.order[std::size_t(r)].first, x = out.order[std::size_t(r)].second;
+            const int mask = masks[std::size_t(r)], v = (best.drop >> i) & 1;
+            const int avail = M - A - sumOver(mask, best.drop & mask, m_H);
             Part& p = m_parts[std::size_t(i)];
-            BranchTable t = branchTable(p, M, avail, M - A - endsOver(mask), v && jn.needs_inputs);
-            isCheckpoint[std::size_t(i)].assign(std::size_t(p.length() + 1), 0);
+            BranchTable t = branchTable(p, M, avail, M - A - endsOver(mask), v && joinReads);
+            out.isCheckpoint[std::size_t(i)].assign(std::size_t(p.length() + 1), 0);
             for (int c = p.length(), h = x, ht = topHeld(i, v); c > 0;) {
                 const int how = t.how[t.cell(c, h, ht)];
                 const int a = how / 2, hl = how % 2;
-                segments[std::size_t(i)].push_back({a, c, ht, avail - h, hl});
-                if (a > 0) isCheckpoint[std::size_t(i)][std::size_t(a)] = 1;
+                out.segments[std::size_t(i)].push_back({a, c, ht, avail - h, hl});
+                if (a > 0) out.isCheckpoint[std::size_t(i)][std::size_t(a)] = 1;
                 h -= a == 0 ? 0 : p.size[std::size_t(a)];
                 c = a;
                 ht = hl;
             }
             A += x;
         }
+        return out;
+    }
 
-        Emitter out(g);
+    // The plan's actions: the branches' sweeps, the join and the trunk, then the branches' reversals.
+    GraphSchedule emitPlan(const Choice& best, const Reversal& rev) {
+        const int k = branchCount();
+        const int M = m_s.total;
+        const int J = m_shape.join;
+        const GraphNode& jn = m_g.node(J);
+        Emitter out(m_g);
         for (int r = k - 1; r >= 0; --r) { // sweep: the branch reversed last first
-            const int i = order[std::size_t(r)].first;
+            const int i = rev.order[std::size_t(r)].first;
             const Part& p = m_parts[std::size_t(i)];
             for (int v = 1; v <= p.length(); ++v) {
                 out.forward(p.node[std::size_t(v)]);
-                if (v > 1 && !isCheckpoint[std::size_t(i)][std::size_t(v - 1)]) out.free(p.node[std::size_t(v - 1)]);
+                if (v > 1 && !rev.isCheckpoint[std::size_t(i)][std::size_t(v - 1)])
+                    out.free(p.node[std::size_t(v - 1)]);
             }
         }
-        if (joinOnce) {
+        if (best.joinOnce) {
             out.forward(J);
             for (int i = 0; i < k; ++i)
-                if (!P[std::size_t(i)][(bestDrop >> i) & 1]) out.free(m_shape.branches[std::size_t(i)].back());
-            if (hasTrunk)
-                trunk.emit(0, trunk.length(), 0, M - bestA - sumOver(full, bestDrop, P) - sz(J),
-                           jn.needs_output ? 1 : 0, out);
+                if (!m_P[std::size_t(i)][(best.drop >> i) & 1]) out.free(m_shape.branches[std::size_t(i)].back());
+            if (!m_shape.trunk.empty())
+                m_trunk.emit(0, m_trunk.length(), 0,
+                             M - best.A - sumOver((1 << k) - 1, best.drop, m_P) - outputSlots(J),
+                             jn.needs_output ? 1 : 0, out);
             if (jn.needs_inputs)
                 for (int i = 0; i < k; ++i)
-                    if ((bestDrop >> i) & 1) { // the end again, from the branch's last checkpoint
+                    if ((best.drop >> i) & 1) { // the end again, from the branch's last checkpoint
                         const Part& p = m_parts[std::size_t(i)];
-                        const int a = segments[std::size_t(i)].front().a;
+                        const int a = rev.segments[std::size_t(i)].front().a;
                         for (int v = a + 1; v <= p.length(); ++v) {
                             out.forward(p.node[std::size_t(v)]);
                             if (v - 1 > a) out.free(p.node[std::size_t(v - 1)]);
@@ -518,20 +585,18 @@ public:
                     }
             out.backward(J);
         } else {
-            whole.emit(0, whole.length(), 0, M - bestA - allEnds, 1, out);
+            m_whole.emit(0, m_whole.length(), 0, M - best.A - endsOver((1 << k) - 1), 1, out);
         }
         for (int r = 0; r < k; ++r) {
-            const int i = order[std::size_t(r)].first;
+            const int i = rev.order[std::size_t(r)].first;
             Part& p = m_parts[std::size_t(i)];
-            for (const Segment& seg : segments[std::size_t(i)]) {
+            for (const Segment& seg : rev.segments[std::size_t(i)]) {
                 p.emit(seg.a, seg.c, seg.ht, seg.m, seg.hl, out);
                 if (seg.a > 0 && !seg.hl) out.free(p.node[std::size_t(seg.a)]);
             }
         }
-        return Solved{best, out.take()};
+        return out.take();
     }
-
-private:
     Error tooLarge(long long entries) const {
         return overLimit("join-dp: " + std::to_string(m_g.size()) + " nodes at " + std::to_string(m_s.total) +
                          " memory slots need " + std::to_string(entries) + " table entries (at most " +
@@ -592,6 +657,10 @@ private:
     const JoinShape& m_shape;
     Slots m_s;
     std::vector<Part> m_parts;
+    Part m_trunk, m_whole; // the trunk from the join's output; the join and the trunk from the branch ends
+    std::vector<int> m_end, m_maxSweep, m_variants; // per branch: its end's slots, its sweep's peak, its variants
+    std::vector<std::array<int, 2>> m_P, m_H;       // per branch and variant (see describeBranches)
+    std::map<std::pair<int, int>, Cell> m_D;
     std::map<std::tuple<int, int, int, int>, std::vector<double>> m_tables;
 };
 
