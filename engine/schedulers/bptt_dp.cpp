@@ -213,6 +213,91 @@ void clearBpttCache() {
     bpttTables().clear();
 }
 
+namespace {
+
+// The slots one tape takes: the alpha parameter, or ceil(tape / state) from the chain (the largest over its steps).
+int tapeSlots(const Chain& chain, const Params& params) {
+    int alpha = int(params.integer("alpha"));
+    if (alpha == 0) {
+        double ratio = 1;
+        for (const Step& st : chain.steps())
+            if (st.state_bytes > 0) ratio = std::max(ratio, double(st.tape_bytes) / double(st.state_bytes));
+        alpha = int(std::ceil(ratio - 1e-9));
+    }
+    return alpha;
+}
+
+// The plan with the slots given (or ceil(sqrt(n)) when neither they nor a budget are), checked against the budget.
+Result<Plan> planWithSlots(const Chain& chain, const Hardware& hw, const std::string& v, BpttVariant variant, int alpha,
+                           int slots, std::int64_t limit) {
+    const int n = chain.length();
+    if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
+    if (auto e = checkTable(n, slots)) return *e;
+    const auto kept = bpttTable(n, slots, slots, alpha, variant); // held: another solve may evict it
+    const BpttTable& table = *kept;
+    if (!table.forwardSteps(n, slots))
+        return infeasible("bptt-dp (" + v + ") cannot reverse " + std::to_string(n) + " steps in " +
+                          std::to_string(slots) + " slots with tapes of " + std::to_string(alpha) +
+                          " slots; ism needs at least " + std::to_string(alpha + 1) + " slots");
+    Plan p = table.plan(chain, slots);
+    if (limit > 0) {
+        std::int64_t peak = planPeak(chain, hw, p);
+        if (peak > limit) return needsBudget("bptt-dp with " + std::to_string(slots) + " slots", peak, limit);
+    }
+    return p;
+}
+
+// The plan with the most slots that fit the budget.
+Result<Plan> planWithinBudget(const Chain& chain, const Hardware& hw, const std::string& v, BpttVariant variant,
+                              int alpha, std::int64_t limit) {
+    const int n = chain.length();
+    // When every tape fits, keeping them all is the optimum of every variant's slot model: store-all for the
+    // tape-keeping variants, Revolve with a slot per state for HSM.
+    if (auto e = checkPlanActions("bptt-dp on " + std::to_string(n) + " steps", double(revolveActions(n, n)),
+                                  "use a shorter chain"))
+        return *e;
+    const bool fits = variant == BpttVariant::HSM ? planPeak(chain, hw, revolvePlan(chain, n)) <= limit
+                                                  : storeAllPeakBytes(chain) <= limit;
+    if (fits) {
+        Plan all = variant == BpttVariant::HSM ? revolvePlan(chain, n) : storeAllPlan(chain);
+        all.params["slots"] = std::to_string(variant == BpttVariant::HSM ? n : n * alpha + 1);
+        all.params["alpha"] = std::to_string(alpha);
+        return all;
+    }
+    // The most slots that fit: one table up to the slots the budget could ever hold, then a search on the peak.
+    std::int64_t state = std::max<std::int64_t>(1, chain.stateBytes(0));
+    // The table holds (n + 1) x (slots + 1) costs; keep it under 256 MiB. `ceiling`: the most any budget asks, up to
+    // which a kept table may grow.
+    const std::int64_t room = std::max<std::int64_t>(2, (std::int64_t(64) << 20) / (std::int64_t(n) + 1) - 1);
+    const int ceiling =
+        int(std::clamp<std::int64_t>(room, 1, std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
+    int most = int(std::clamp<std::int64_t>(std::min(limit / state, room), 1,
+                                            std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
+    if (auto e = checkTable(n, most)) return *e;
+    const auto kept = bpttTable(n, most, ceiling, alpha, variant);
+    const BpttTable& table = *kept;
+    int lo = 1;
+    while (lo <= most && !table.forwardSteps(n, lo))
+        ++lo;
+    if (lo > most)
+        return infeasible("bptt-dp (" + v + ") needs more than " + std::to_string(most) + " slots of " +
+                          std::to_string(state) + " B; the budget is " + std::to_string(limit) + " B");
+    return largestFitting("bptt-dp", "slots", lo, most, limit, chain, hw, [&](int k) { return table.plan(chain, k); });
+}
+
+Result<Plan> solveBpttDp(const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) {
+    const int n = chain.length();
+    const std::string& v = params.text("variant");
+    BpttVariant variant = v == "hsm" ? BpttVariant::HSM : v == "ism" ? BpttVariant::ISM : BpttVariant::MSM;
+    const int alpha = tapeSlots(chain, params);
+    int slots = int(std::min<long long>(params.integer("slots"), std::int64_t(n) * alpha + 1));
+    std::int64_t limit = levelZeroLimit(hw, budget);
+    if (slots > 0 || limit == 0) return planWithSlots(chain, hw, v, variant, alpha, slots, limit);
+    return planWithinBudget(chain, hw, v, variant, alpha, limit);
+}
+
+} // namespace
+
 SchedulerInfo bpttDpScheduler() {
     SchedulerInfo s;
     s.name = "bptt-dp";
@@ -239,69 +324,7 @@ SchedulerInfo bpttDpScheduler() {
          .default_value = "0",
          .min = 0,
          .max = 1e6}};
-    s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
-        const int n = chain.length();
-        const std::string& v = params.text("variant");
-        BpttVariant variant = v == "hsm" ? BpttVariant::HSM : v == "ism" ? BpttVariant::ISM : BpttVariant::MSM;
-        int alpha = int(params.integer("alpha"));
-        if (alpha == 0) {
-            double ratio = 1;
-            for (const Step& st : chain.steps())
-                if (st.state_bytes > 0) ratio = std::max(ratio, double(st.tape_bytes) / double(st.state_bytes));
-            alpha = int(std::ceil(ratio - 1e-9));
-        }
-        int slots = int(std::min<long long>(params.integer("slots"), std::int64_t(n) * alpha + 1));
-        std::int64_t limit = levelZeroLimit(hw, budget);
-        if (slots > 0 || limit == 0) {
-            if (slots == 0) slots = std::max(1, int(std::ceil(std::sqrt(double(n)))));
-            if (auto e = checkTable(n, slots)) return *e;
-            const auto kept = bpttTable(n, slots, slots, alpha, variant); // held: another solve may evict it
-            const BpttTable& table = *kept;
-            if (!table.forwardSteps(n, slots))
-                return infeasible("bptt-dp (" + v + ") cannot reverse " + std::to_string(n) + " steps in " +
-                                  std::to_string(slots) + " slots with tapes of " + std::to_string(alpha) +
-                                  " slots; ism needs at least " + std::to_string(alpha + 1) + " slots");
-            Plan p = table.plan(chain, slots);
-            if (limit > 0) {
-                std::int64_t peak = planPeak(chain, hw, p);
-                if (peak > limit) return needsBudget("bptt-dp with " + std::to_string(slots) + " slots", peak, limit);
-            }
-            return p;
-        }
-        // When every tape fits, keeping them all is the optimum of every variant's slot model: store-all for the
-        // tape-keeping variants, Revolve with a slot per state for HSM.
-        if (auto e = checkPlanActions("bptt-dp on " + std::to_string(n) + " steps", double(revolveActions(n, n)),
-                                      "use a shorter chain"))
-            return *e;
-        const bool fits = variant == BpttVariant::HSM ? planPeak(chain, hw, revolvePlan(chain, n)) <= limit
-                                                      : storeAllPeakBytes(chain) <= limit;
-        if (fits) {
-            Plan all = variant == BpttVariant::HSM ? revolvePlan(chain, n) : storeAllPlan(chain);
-            all.params["slots"] = std::to_string(variant == BpttVariant::HSM ? n : n * alpha + 1);
-            all.params["alpha"] = std::to_string(alpha);
-            return all;
-        }
-        // The most slots that fit: one table up to the slots the budget could ever hold, then a search on the peak.
-        std::int64_t state = std::max<std::int64_t>(1, chain.stateBytes(0));
-        // The table holds (n + 1) x (slots + 1) costs; keep it under 256 MiB. `ceiling`: the most any budget asks, up
-        // to which a kept table may grow.
-        const std::int64_t room = std::max<std::int64_t>(2, (std::int64_t(64) << 20) / (std::int64_t(n) + 1) - 1);
-        const int ceiling =
-            int(std::clamp<std::int64_t>(room, 1, std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
-        int most = int(std::clamp<std::int64_t>(std::min(limit / state, room), 1,
-                                                std::min<std::int64_t>(std::int64_t(n) * alpha + 1, 20000)));
-        if (auto e = checkTable(n, most)) return *e;
-        const auto kept = bpttTable(n, most, ceiling, alpha, variant);
-        const BpttTable& table = *kept;
-        int lo = 1;
-        while (lo <= most && !table.forwardSteps(n, lo))
-            ++lo;
-        if (lo > most)
-            return infeasible("bptt-dp (" + v + ") needs more than " + std::to_string(most) + " slots of " +
-                              std::to_string(state) + " B; the budget is " + std::to_string(limit) + " B");
-        return largestFitting("bptt-dp", "slots", lo, most, limit, chain, hw,
-                              [&](int k) { return table.plan(chain, k); });
-    };
+    s.solve = solveBpttDp;
     // One table for every budget (the largest budget's slots serve every smaller one), but where every tape fits (for
     // HSM: where Revolve with a slot per state does), which reads none.
     s.table_budgets = [](const Chain& chain, const Hardware& hw, const Params& params,

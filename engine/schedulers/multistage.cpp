@@ -117,6 +117,178 @@ Periodic bestPeriod(int n, int fixed, int maxPeriod, int memory, int capacity, c
     return best;
 }
 
+// A solve's settings: the variant, the slower level and the costs of the levels it uses, the level-0 limit, and the
+// memory slots asked for.
+struct Setup {
+    std::string variant, who;
+    int level = 1; // the slower level used as disk (h-revolve: the first of those it uses)
+    int n = 0;
+    int diskSlots = 0;
+    MultistageCosts costs;
+    std::int64_t limit = 0;
+    int memory = 0; // 0: the most that fit
+    int most = 0;   // the most memory slots a plan may use (>= 1)
+};
+
+Result<Setup> multistageSetup(const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) {
+    Setup s;
+    s.variant = params.text("variant");
+    s.who = kName + " (" + s.variant + ")";
+    auto level = slowerLevel(s.who, hw, s.variant == "h-revolve" ? 1 : params.integer("level"));
+    if (!level) return level.errorValue();
+    s.level = *level;
+    s.n = chain.length();
+    std::vector<int> levels = {*level};
+    if (s.variant == "h-revolve")
+        for (int l = 2; l < hw.levelCount(); ++l)
+            levels.push_back(l);
+    s.diskSlots = int(std::min<long long>(params.integer("disk_slots"), s.n));
+    s.costs = multistageCosts(chain, hw, levels, s.diskSlots);
+    s.limit = levelZeroLimit(hw, budget);
+    s.memory = int(std::min<long long>(params.integer("memory_slots"), s.n));
+    if (s.memory == 0 && s.limit == 0) s.memory = std::max(1, int(std::ceil(std::sqrt(double(s.n)))));
+    return s;
+}
+
+// A variant's plan for cm memory slots, and an upper bound of its size before building it.
+struct Programme {
+    std::function<Plan(int)> make;
+    std::function<double(int)> actions;
+    std::shared_ptr<const HierarchicalRevolve> table; // held: another solve may evict it from the cache
+};
+
+Programme stummWaltherProgramme(const Chain& chain, const Hardware& hw, const Setup& s) {
+    Programme p;
+    const int n = s.n, diskSlots = s.diskSlots, level = s.level;
+    const std::int64_t limit = s.limit;
+    const long long fit = levelSlots(hw, level, largestState(chain));
+    // Binomial over cm + cd slots (at least cm): forward steps n + t(n, cm), a transfer at most per forward.
+    p.actions = [n](int cm) { return double(n) + 3.0 * double(n + revolveAdvances(n, cm)); };
+    p.make = [&chain, &hw, diskSlots, level, limit, fit](int cm) {
+        int cd = diskSlots > 0 ? diskSlots : stummWaltherBestDisk(chain, hw, cm, level, limit);
+        cd = int(std::min<long long>(cd, fit));
+        Plan plan = stummWaltherPlan(chain, hw, cm, cd, level);
+        plan.params["disk_slots"] = std::to_string(cd);
+        return plan;
+    };
+    return p;
+}
+
+Result<Programme> periodicProgramme(const Chain& chain, const Hardware& hw, const Params& params, const Setup& s) {
+    Programme p;
+    const int n = s.n, most = s.most, level = s.level;
+    MultistageCosts inner = s.costs; // periods keep their starts on the level; inside, more only if unbounded
+    if (inner.levels.back().capacity >= 0) inner.levels.back().capacity = 0;
+    const int fixed = int(std::min<long long>(params.integer("period"), n));
+    // The free scan covers every period up to n (the longest is Disk-Revolve's programme itself, no periodic write)
+    // when the programme's table for n fits the limits; else up to max(64, 2 × slots).
+    const int inMemory = std::min(most, std::max(0, n - 2));
+    int maxPeriod = fixed > 0 ? fixed
+                    : !tooMuch(HierarchicalRevolve::effort(n, inMemory, inner.levels))
+                        ? n
+                        : std::min(n, std::max(64, 2 * most));
+    if (s.costs.levels.back().capacity >= 0)
+        maxPeriod = std::max(maxPeriod, (n - 2) / (s.costs.levels.back().capacity + 1) + 1);
+    // The part reversed in memory at the end has up to P + 1 steps: the table covers it.
+    const int tableLength = std::min(n, maxPeriod + 1);
+    auto t = buildTable(s.variant, tableLength, std::min(most, std::max(0, tableLength - 2)), inner);
+    if (!t) return t.errorValue();
+    p.table = std::move(*t);
+    const int capacity = s.costs.levels.back().capacity;
+    // The sweep, then each period reversed within the programme's bound (below).
+    p.actions = [n, tableLength](int cm) {
+        return 2.0 * n + 4.0 * (double(n) / std::max(1, tableLength - 1) + 1) *
+                             double(tableLength + revolveAdvances(tableLength, cm));
+    };
+    p.make = [&chain, &hw, table = p.table, n, inner, fixed, maxPeriod, capacity, level](int cm) {
+        Periodic best = bestPeriod(n, fixed, maxPeriod, cm, capacity, inner, *table);
+        Plan plan = periodicDiskRevolvePlan(chain, hw, *table, best.period, cm, level);
+        plan.params["period"] = std::to_string(best.period);
+        return plan;
+    };
+    if (bestPeriod(n, fixed, maxPeriod, most, capacity, inner, *p.table).period == 0)
+        return infeasible(s.who + ": level " + std::to_string(level) + " holds " + std::to_string(capacity) +
+                          " states; period " + std::to_string(fixed) + " keeps " +
+                          std::to_string(periodicWrites(n, fixed)) + " there: use a period of at least " +
+                          std::to_string((n - 2) / (capacity + 1) + 1));
+    return p;
+}
+
+// Disk-Revolve and H-Revolve: the programme's table over the whole chain.
+Result<Programme> revolveProgramme(const Chain& chain, const Hardware& hw, const Setup& s) {
+    Programme p;
+    const int n = s.n;
+    auto t = buildTable(s.variant, n, std::min(s.most, std::max(0, n - 2)), s.costs);
+    if (!t) return t.errorValue();
+    p.table = std::move(*t);
+    // The programme's plan costs at most Revolve's with cm slots, so it has at most n + t(n, cm) forward steps; each
+    // write and each read is followed by a forward step of its own.
+    p.actions = [n](int cm) { return double(n) + 4.0 * double(n + revolveAdvances(n, cm)); };
+    p.make = [&chain, &hw, table = p.table, n](int cm) {
+        Plan plan;
+        table->append(chain, 0, n, cm, plan.actions);
+        plan.predicted_makespan_s = overlappedMakespan(chain, hw, plan.actions);
+        return plan;
+    };
+    return p;
+}
+
+// The programme's plan with the memory slots asked for, or with the most that fit the limit.
+Result<Plan> planWithMemorySlots(const Chain& chain, const Hardware& hw, const Setup& s, const Programme& prog) {
+    auto finish = [&](Plan p, int cm) {
+        p.params["memory_slots"] = std::to_string(cm);
+        return p;
+    };
+    const std::string sized = s.who + " on " + std::to_string(s.n) + " steps with ";
+    if (s.memory > 0) {
+        if (auto e = checkPlanActions(sized + std::to_string(s.memory) + " memory slots", prog.actions(s.memory),
+                                      "give it more memory slots"))
+            return *e;
+        Plan p = finish(prog.make(s.memory), s.memory);
+        if (s.limit > 0) {
+            const std::int64_t peak = planPeak(chain, hw, p);
+            if (peak > s.limit)
+                return needsBudget(s.who + " with " + std::to_string(s.memory) + " memory slots", peak, s.limit);
+        }
+        return p;
+    }
+    const int lo = fewestBuildable(1, s.most, prog.actions);
+    if (lo > s.most)
+        return *checkPlanActions(sized + std::to_string(s.most) + " memory slots", prog.actions(s.most),
+                                 "give it a larger budget, or use async-multistage");
+    return largestFitting(s.who, "memory_slots", lo, s.most, s.limit, chain, hw,
+                          [&](int cm) { return finish(prog.make(cm), cm); });
+}
+
+Result<Plan> solveMultistage(const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) {
+    auto setup = multistageSetup(chain, hw, params, budget);
+    if (!setup) return setup.errorValue();
+    Setup& s = *setup;
+    const int n = s.n, memory = s.memory;
+    if (s.variant == "disk-revolve" || s.variant == "h-revolve") {
+        // The programme spans the whole chain: refused at once when even one memory slot makes it too large, before
+        // the fit below builds any plan.
+        auto least = HierarchicalRevolve::effort(n, std::min(std::max(memory, 1), std::max(1, n - 2)), s.costs.levels);
+        if (least.operations > kMaxOperations || least.cells > kMaxCells)
+            return buildTable(s.variant, n, std::min(std::max(memory, 1), std::max(1, n - 2)), s.costs).errorValue();
+    }
+    const int fitting = memory > 0 ? 0 : revolveSlotsThatFit(chain, hw, s.limit);
+    if (memory == 0 && fitting >= 1 && fitting >= n - 1) {
+        // Room for every state: Revolve alone takes (2n - 1) forward steps, the least of any model-A plan, and no
+        // transfer; every variant's programme ends there.
+        Plan p = revolvePlan(chain, fitting);
+        p.params.erase("slots");
+        p.params["memory_slots"] = std::to_string(fitting);
+        return p;
+    }
+    s.most = memory > 0 ? memory : std::min(n, fitting + 1); // >= 1
+    auto prog = s.variant == "stumm-walther"           ? Result<Programme>(stummWaltherProgramme(chain, hw, s))
+                : s.variant == "periodic-disk-revolve" ? periodicProgramme(chain, hw, params, s)
+                                                       : revolveProgramme(chain, hw, s);
+    if (!prog) return prog.errorValue();
+    return planWithMemorySlots(chain, hw, s, *prog);
+}
+
 } // namespace
 
 MultistageCosts multistageCosts(const Chain& chain, const Hardware& hw, const std::vector<int>& levels, int diskSlots) {
@@ -209,127 +381,7 @@ SchedulerInfo multistageScheduler() {
          .min = 0,
          .max = 1e9},
     };
-    s.solve = [](const Chain& chain, const Hardware& hw, const Params& params, std::int64_t budget) -> Result<Plan> {
-        const std::string variant = params.text("variant");
-        const std::string who = kName + " (" + variant + ")";
-        auto level = slowerLevel(who, hw, variant == "h-revolve" ? 1 : params.integer("level"));
-        if (!level) return level.errorValue();
-        const int n = chain.length();
-        std::vector<int> levels = {*level};
-        if (variant == "h-revolve")
-            for (int l = 2; l < hw.levelCount(); ++l)
-                levels.push_back(l);
-        const int diskSlots = int(std::min<long long>(params.integer("disk_slots"), n));
-        const MultistageCosts costs = multistageCosts(chain, hw, levels, diskSlots);
-        const std::int64_t limit = levelZeroLimit(hw, budget);
-        int memory = int(std::min<long long>(params.integer("memory_slots"), n));
-        if (memory == 0 && limit == 0) memory = std::max(1, int(std::ceil(std::sqrt(double(n)))));
-        if (variant == "disk-revolve" || variant == "h-revolve") {
-            // The programme spans the whole chain: refused at once when even one memory slot makes it too large,
-            // before the fit below builds any plan.
-            auto least =
-                HierarchicalRevolve::effort(n, std::min(std::max(memory, 1), std::max(1, n - 2)), costs.levels);
-            if (least.operations > kMaxOperations || least.cells > kMaxCells)
-                return buildTable(variant, n, std::min(std::max(memory, 1), std::max(1, n - 2)), costs).errorValue();
-        }
-        const int fitting = memory > 0 ? 0 : revolveSlotsThatFit(chain, hw, limit);
-        if (memory == 0 && fitting >= 1 && fitting >= n - 1) {
-            // Room for every state: Revolve alone takes (2n - 1) forward steps, the least of any model-A plan, and no
-            // transfer; every variant's programme ends there.
-            Plan p = revolvePlan(chain, fitting);
-            p.params.erase("slots");
-            p.params["memory_slots"] = std::to_string(fitting);
-            return p;
-        }
-        const int most = memory > 0 ? memory : std::min(n, fitting + 1); // >= 1
-
-        std::function<Plan(int)> make;
-        std::function<double(int)> actions;               // an upper bound of make(cm)'s size, before building it
-        std::shared_ptr<const HierarchicalRevolve> table; // held: another solve may evict it from the cache
-        if (variant == "stumm-walther") {
-            const long long fit = levelSlots(hw, *level, largestState(chain));
-            // Binomial over cm + cd slots (at least cm): forward steps n + t(n, cm), a transfer at most per forward.
-            actions = [n](int cm) { return double(n) + 3.0 * double(n + revolveAdvances(n, cm)); };
-            make = [&, fit](int cm) {
-                int cd = diskSlots > 0 ? diskSlots : stummWaltherBestDisk(chain, hw, cm, *level, limit);
-                cd = int(std::min<long long>(cd, fit));
-                Plan p = stummWaltherPlan(chain, hw, cm, cd, *level);
-                p.params["disk_slots"] = std::to_string(cd);
-                return p;
-            };
-        } else if (variant == "periodic-disk-revolve") {
-            MultistageCosts inner = costs; // periods keep their starts on the level; inside, more only if unbounded
-            if (inner.levels.back().capacity >= 0) inner.levels.back().capacity = 0;
-            const int fixed = int(std::min<long long>(params.integer("period"), n));
-            // The free scan covers every period up to n (the longest is Disk-Revolve's programme itself, no
-            // periodic write) when the programme's table for n fits the limits; else up to max(64, 2 × slots).
-            const int inMemory = std::min(most, std::max(0, n - 2));
-            int maxPeriod = fixed > 0 ? fixed
-                            : !tooMuch(HierarchicalRevolve::effort(n, inMemory, inner.levels))
-                                ? n
-                                : std::min(n, std::max(64, 2 * most));
-            if (costs.levels.back().capacity >= 0)
-                maxPeriod = std::max(maxPeriod, (n - 2) / (costs.levels.back().capacity + 1) + 1);
-            // The part reversed in memory at the end has up to P + 1 steps: the table covers it.
-            const int tableLength = std::min(n, maxPeriod + 1);
-            auto t = buildTable(variant, tableLength, std::min(most, std::max(0, tableLength - 2)), inner);
-            if (!t) return t.errorValue();
-            table = std::move(*t);
-            const int capacity = costs.levels.back().capacity;
-            // The sweep, then each period reversed within the programme's bound (below).
-            actions = [n, tableLength](int cm) {
-                return 2.0 * n + 4.0 * (double(n) / std::max(1, tableLength - 1) + 1) *
-                                     double(tableLength + revolveAdvances(tableLength, cm));
-            };
-            make = [&, inner, fixed, maxPeriod, capacity](int cm) {
-                Periodic best = bestPeriod(n, fixed, maxPeriod, cm, capacity, inner, *table);
-                Plan p = periodicDiskRevolvePlan(chain, hw, *table, best.period, cm, *level);
-                p.params["period"] = std::to_string(best.period);
-                return p;
-            };
-            if (bestPeriod(n, fixed, maxPeriod, most, capacity, inner, *table).period == 0)
-                return infeasible(who + ": level " + std::to_string(*level) + " holds " + std::to_string(capacity) +
-                                  " states; period " + std::to_string(fixed) + " keeps " +
-                                  std::to_string(periodicWrites(n, fixed)) + " there: use a period of at least " +
-                                  std::to_string((n - 2) / (capacity + 1) + 1));
-        } else {
-            auto t = buildTable(variant, n, std::min(most, std::max(0, n - 2)), costs);
-            if (!t) return t.errorValue();
-            table = std::move(*t);
-            // The programme's plan costs at most Revolve's with cm slots, so it has at most n + t(n, cm) forward
-            // steps; each write and each read is followed by a forward step of its own.
-            actions = [n](int cm) { return double(n) + 4.0 * double(n + revolveAdvances(n, cm)); };
-            make = [&](int cm) {
-                Plan p;
-                table->append(chain, 0, n, cm, p.actions);
-                p.predicted_makespan_s = overlappedMakespan(chain, hw, p.actions);
-                return p;
-            };
-        }
-        auto finish = [&](Plan p, int cm) {
-            p.params["memory_slots"] = std::to_string(cm);
-            return p;
-        };
-        const std::string sized = who + " on " + std::to_string(n) + " steps with ";
-        if (memory > 0) {
-            if (auto e = checkPlanActions(sized + std::to_string(memory) + " memory slots", actions(memory),
-                                          "give it more memory slots"))
-                return *e;
-            Plan p = finish(make(memory), memory);
-            if (limit > 0) {
-                const std::int64_t peak = planPeak(chain, hw, p);
-                if (peak > limit)
-                    return needsBudget(who + " with " + std::to_string(memory) + " memory slots", peak, limit);
-            }
-            return p;
-        }
-        const int lo = fewestBuildable(1, most, actions);
-        if (lo > most)
-            return *checkPlanActions(sized + std::to_string(most) + " memory slots", actions(most),
-                                     "give it a larger budget, or use async-multistage");
-        return largestFitting(who, "memory_slots", lo, most, limit, chain, hw,
-                              [&](int cm) { return finish(make(cm), cm); });
-    };
+    s.solve = solveMultistage;
     // One table for every budget (the largest budget's slots serve every smaller one), but where Revolve with a slot
     // for every state fits: no table is read there (the solve's shortcut above).
     s.table_budgets = [](const Chain& chain, const Hardware& hw, const Params& params,
