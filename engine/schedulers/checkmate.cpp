@@ -552,179 +552,230 @@ std::string thousands(long long v) {
     return out;
 }
 
+// A solve within a budget: the fast schedulers' plans, the LP relaxation and its roundings, then the MILP. What it
+// finds out goes to `info`, the plan's params.
+class BudgetSolve {
+public:
+    BudgetSolve(const Graph& g, const Stages& st, const Params& params, const GraphSolveContext& ctx,
+                std::int64_t limit, std::chrono::steady_clock::time_point started,
+                std::map<std::string, std::string>& info)
+        : m_g(g), m_st(st), m_params(params), m_ctx(ctx), m_limit(limit), m_started(started), m_info(info),
+          m_seconds(params.real("time_limit")), m_rounding(params.text("mode") == "lp-rounding"),
+          m_search(!m_rounding && params.text("local_search") == "on"),
+          m_maxBytes(double(params.integer("max_memory_mb")) * 1024 * 1024) {}
+
+    Result<StagePlan> run() {
+        const auto largest = largestFootprint(m_st);
+        m_footprint = largest.first;
+        const std::string& op = largest.second;
+        if (m_footprint > m_limit)
+            return infeasible("checkmate: the largest single-operation footprint, the " + op + ", is " +
+                              formatBytes(double(m_footprint), unitsOf(double(m_limit))) + " (" +
+                              std::to_string(m_footprint) +
+                              " B with its inputs, output, workspace and live gradients), over the budget of " +
+                              formatBytes(double(m_limit)) + " (" + std::to_string(m_limit) + " B)");
+        // The fast schedulers' plans first (milliseconds): the MIP start, and the answer whenever the MILP gives none
+        // (too large to build, the time limit inside the LP relaxation, no plan in checkmate's order), marked not
+        // proven, so checkmate answers wherever any of them does.
+        // Stage sets take 2 n^2 bytes each, and the fast plans' conversion and polish hold about eight.
+        const bool tables = 16.0 * double(m_st.n) * double(m_st.n + 1) <= m_maxBytes;
+        if (!m_rounding) m_fast = fastStart(m_g, m_st, m_ctx.budget, m_limit, m_ctx, m_info, tables);
+        // The MILP's start and fallback improved by local search (milliseconds to seconds, a tenth of the limit at
+        // most: the LP needs the rest); lp-rounding stays the paper's heuristic.
+        if (m_search) {
+            polish(m_g, m_st, m_limit, m_fast.start,
+                   [&] { return m_ctx.cancelled() || secondsSince(m_started) > 0.1 * m_seconds; });
+            m_info["polish_tries"] = std::to_string(m_fast.start.polished);
+        }
+        if (m_ctx.cancelled()) return fail("checkmate: cancelled");
+        auto solved = answer();
+        if (!solved) return solved.errorValue();
+        // Not proven optimal: how far the plan may be from the optimum, when the LP gave a bound.
+        if (m_bound && *m_bound > 0 && m_info["optimal"].rfind("yes", 0) != 0)
+            // The LP's tolerances can put its bound a hair above a plan that meets it (-1.15e-13 % on lstm2): 0.
+            m_info["gap"] = formatNumber(std::max(0.0, 100 * (solved->makespan_s - *m_bound) / *m_bound), 3) +
+                            "% over the LP bound";
+        return solved;
+    }
+
+private:
+    bool timeUp() const { return m_ctx.cancelled() || secondsSince(m_started) > m_seconds; }
+
+    // The fastest fast plan, marked not proven optimal for `reason`, or `why` when there is none.
+    Result<StagePlan> fallback(const Error& why, const std::string& reason) {
+        Rounded* best = nullptr;
+        for (Rounded* r : {&m_fast.start, &m_fast.raw, &m_fast.any})
+            if (r->found && (!best || r->plan.makespan_s < best->plan.makespan_s)) best = r;
+        if (!best || m_ctx.cancelled()) return why;
+        m_info["optimal"] = "no: " + reason + "; " + best->source;
+        return std::move(best->plan);
+    }
+
+    // The model grows as n^2 and faster (stages x positions, and per stage the releases after each use): refuse one
+    // that would not fit in memory before building it. The binaries alone bound it from below in O(n); below that
+    // bound, a dry run of the build counts it (in time proportional to the limit).
+    MilpSize modelSize() const {
+        const long long binaries = milpBinaries(m_st);
+        MilpSize size;
+        size.binaries = binaries;
+        size.bytes = kMinBytesPerBinary * double(binaries);
+        if (size.bytes <= m_maxBytes) size = countMilp(m_st, m_limit, m_ctx.cancel);
+        return size;
+    }
+
+    Result<StagePlan> refuseModel(const MilpSize& size) {
+        const std::string what = "the MILP for " + std::to_string(m_st.n) + " nodes would have " +
+                                 thousands(size.binaries) + " binary variables" +
+                                 (size.nonzeros ? ", " + thousands(size.columns) + " columns and " +
+                                                      thousands(size.nonzeros) + " nonzeros: about "
+                                                : ": at least ") +
+                                 formatBytes(size.bytes, ByteUnits::Binary) +
+                                 " to build and solve, over max_memory_mb (" + formatBytes(m_maxBytes) + ")";
+        return fallback(overLimit("checkmate: " + what + "; use dtr or chen-greedy on a graph this large"), what);
+    }
+
+    Result<StagePlan> answer() {
+        const MilpSize size = modelSize();
+        if (m_ctx.cancelled()) return fail("checkmate: cancelled");
+        if (size.bytes > m_maxBytes) return refuseModel(size);
+        m_info["milp_size"] = thousands(size.binaries) + " binaries, " + thousands(size.columns) + " columns, " +
+                              thousands(size.nonzeros) + " nonzeros";
+        // The LP relaxation, in both modes: its rounding is lp-rounding's plan, and the MILP's first incumbent.
+        MilpOptions opt;
+        opt.limit = m_limit, opt.relax = true, opt.cancel = m_ctx.cancel;
+        opt.seconds = std::max(0.01, m_seconds - secondsSince(m_started));
+        opt.limit_seconds = m_seconds;
+        opt.nodes = m_params.integer("node_limit"), opt.iterations = m_params.integer("iteration_limit");
+        // The LP starts from the basis of the fastest fast plan, about half the simplex iterations of the slack basis
+        // (see solveMilp).
+        if (m_fast.start.found) opt.start_compute = &m_fast.start.compute, opt.start_keep = &m_fast.start.keep;
+        MilpOutcome lp = solveMilp(m_st, opt);
+        opt.start_compute = nullptr, opt.start_keep = nullptr;
+        if (lp.status == MilpOutcome::Status::Stopped)
+            return fallback(milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", m_limit, m_footprint),
+                            lp.stopped_by + " was reached in the LP relaxation, before any bound");
+        if (lp.status == MilpOutcome::Status::Infeasible)
+            return fallback(milpError(lp.status, "", m_limit, m_footprint),
+                            "no plan in checkmate's order fits (its LP relaxation is infeasible)");
+        if (lp.status != MilpOutcome::Status::Optimal)
+            return milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", m_limit, m_footprint);
+        if (lp.binaries != size.binaries)
+            return fail("checkmate: the model has " + std::to_string(lp.binaries) + " binaries, its count said " +
+                        std::to_string(size.binaries) + " (a bug)");
+        m_bound = lp.objective_s + m_g.totalBackward();
+        m_info["lp_bound_s"] = number(*m_bound);
+        m_info["lp_iterations"] =
+            std::to_string(lp.iterations) + (lp.warm         ? " (from the LP basis of another budget)"
+                                             : lp.from_start ? " (from the basis of " + m_fast.start.source + ")"
+                                                             : "");
+        double lpSeconds = 0;
+        Rounded r = roundings(lp, opt, lpSeconds);
+        if (m_ctx.cancelled())
+            return fail("checkmate: cancelled after the LP relaxation and " + std::to_string(r.tried) + " roundings");
+        takeFasterStart(r);
+        return afterRoundings(r, lp, opt, lpSeconds);
+    }
+
+    // The LP's rounding, improved by local search. Then the paper's budget search: roundings of the LP at a smaller
+    // budget overshoot it less, so they fit the real one more often. Each try costs one more LP: from scratch, only
+    // while three more fit in the time left; from this one's basis (the model is the same, its right-hand sides lower)
+    // while a tenth of the time is left, each stopping at the limit. The time taken until the search goes to
+    // lpSeconds.
+    Rounded roundings(const MilpOutcome& lp, const MilpOptions& opt, double& lpSeconds) {
+        auto timeUp = [this] { return this->timeUp(); };
+        Rounded r = roundLp(m_g, m_st, lp.keep_value, m_limit, timeUp);
+        if (m_search) polish(m_g, m_st, m_limit, r, timeUp);
+        lpSeconds = secondsSince(m_started);
+        for (double factor : {0.9, 0.75, 0.6, 0.45}) {
+            const double left = m_seconds - secondsSince(m_started);
+            if (r.stopped || m_ctx.cancelled() || left < 0.1 * m_seconds || (!lp.lp && lpSeconds * 3 > left)) break;
+            MilpOptions tighter = opt;
+            tighter.margin_bytes = (1 - factor) * double(m_limit);
+            // A stopped LP still unwinds its presolve (seconds on ResNet-50): it stops a twentieth early.
+            tighter.seconds = m_seconds - secondsSince(m_started) - 0.05 * m_seconds;
+            MilpOutcome lower = solveMilp(m_st, tighter);
+            if (lower.status != MilpOutcome::Status::Optimal) break;
+            Rounded more = roundLp(m_g, m_st, lower.keep_value, m_limit, timeUp);
+            if (m_search) polish(m_g, m_st, m_limit, more, timeUp);
+            more.tried += r.tried, more.polished += r.polished;
+            if (more.found && (!r.found || more.plan.makespan_s < r.plan.makespan_s)) {
+                r = std::move(more);
+                m_info["lp_rounding_budget_factor"] = number(factor);
+            } else {
+                r.tried = more.tried, r.polished = more.polished, r.stopped = more.stopped;
+            }
+        }
+        return r;
+    }
+
+    // The MIP start: the best rounding, or the fastest fast plan when that is faster.
+    void takeFasterStart(Rounded& r) {
+        const long long polishTries = r.polished + m_fast.start.polished;
+        if (m_fast.start.found && (!r.found || m_fast.start.plan.makespan_s < r.plan.makespan_s)) {
+            m_fast.start.tried = r.tried, m_fast.start.stopped = r.stopped;
+            r = std::move(m_fast.start);
+            m_fast.start.found = false;
+        }
+        if (!m_rounding && r.found) m_info["mip_start"] = r.source + " (" + formatSeconds(r.plan.makespan_s) + ")";
+        m_info["roundings_tried"] = std::to_string(r.tried);
+        if (m_search) m_info["polish_tries"] = std::to_string(polishTries);
+        if (r.stopped) m_info["roundings_stopped"] = "the time limit of " + formatSeconds(m_seconds) + " was reached";
+    }
+
+    // lp-rounding's plan, when a rounding fits; else the MILP from the start `r`.
+    Result<StagePlan> afterRoundings(Rounded& r, const MilpOutcome& lp, MilpOptions& opt, double lpSeconds) {
+        if (m_rounding && r.found) {
+            m_info["optimal"] = "unknown (rounded)";
+            return std::move(r.plan);
+        }
+        if (!r.found && !m_fast.raw.found && !lp.lp && 2 * lpSeconds > m_seconds - secondsSince(m_started))
+            // CBC's root solves the LP again and cannot be interrupted inside it: it would overrun the limit.
+            return fallback(infeasible("checkmate: no plan within the time limit of " + formatSeconds(m_seconds) +
+                                       ": the LP relaxation took " + formatSeconds(lpSeconds) + ", none of its " +
+                                       std::to_string(r.tried) +
+                                       " roundings fits the budget, and too little time is left for CBC; raise "
+                                       "time_limit or the budget"),
+                            "too little time left for CBC after the LP relaxation (" + formatSeconds(lpSeconds) + ")");
+        if (m_rounding) m_info["rounding"] = "no rounding fit the budget; the MILP's plan";
+        opt.seconds = m_seconds - secondsSince(m_started);
+        opt.solved_lp = lp.lp; // CBC's root starts at the LP's optimum
+        auto solved = milpPlan(m_g, m_st, opt, r, m_fast.raw, m_info, *m_bound, lpSeconds,
+                               "the time limit of " + formatSeconds(m_seconds), m_seconds);
+        if (!solved && !solved.errorValue().infeasible) return solved.errorValue();
+        if (!solved) return fallback(solved.errorValue(), "the MILP found no plan");
+        return solved;
+    }
+
+    const Graph& m_g;
+    const Stages& m_st;
+    const Params& m_params;
+    const GraphSolveContext& m_ctx;
+    const std::int64_t m_limit;
+    const std::chrono::steady_clock::time_point m_started;
+    std::map<std::string, std::string>& m_info;
+    const double m_seconds;
+    const bool m_rounding, m_search;
+    const double m_maxBytes;
+    std::int64_t m_footprint = 0; // the largest single-operation footprint
+    FastPlans m_fast;
+    std::optional<double> m_bound; // the LP's lower bound on the makespan, once solved
+};
+
 Result<GraphPlan> solveCheckmate(const Graph& g, const Hardware& hw, const Params& params,
                                  const GraphSolveContext& ctx) {
     if (ctx.cancelled()) return fail("checkmate: cancelled");
     const auto started = std::chrono::steady_clock::now();
     const std::int64_t limit = levelZeroLimit(hw, ctx.budget);
-    const double seconds = params.real("time_limit");
-    const bool rounding = params.text("mode") == "lp-rounding";
-    const bool search = !rounding && params.text("local_search") == "on";
     const Stages st(g);
-    const double backward = g.totalBackward();
     GraphPlan out;
     StagePlan plan;
     if (limit <= 0) {
         plan = storeAll(st);
         out.params["optimal"] = "yes";
     } else {
-        // Not a structured binding: the lambdas below capture footprint, which clang before 16 refuses for one.
-        const auto largest = largestFootprint(st);
-        const std::int64_t footprint = largest.first;
-        const std::string& op = largest.second;
-        if (footprint > limit)
-            return infeasible("checkmate: the largest single-operation footprint, the " + op + ", is " +
-                              formatBytes(double(footprint), unitsOf(double(limit))) + " (" +
-                              std::to_string(footprint) +
-                              " B with its inputs, output, workspace and live gradients), over the budget of " +
-                              formatBytes(double(limit)) + " (" + std::to_string(limit) + " B)");
-        // The fast schedulers' plans first (milliseconds): the MIP start, and the answer whenever the MILP gives none
-        // (too large to build, the time limit inside the LP relaxation, no plan in checkmate's order), marked not
-        // proven, so checkmate answers wherever any of them does.
-        // Stage sets take 2 n^2 bytes each, and the fast plans' conversion and polish hold about eight.
-        const double maxBytes = double(params.integer("max_memory_mb")) * 1024 * 1024;
-        const bool tables = 16.0 * double(st.n) * double(st.n + 1) <= maxBytes;
-        FastPlans fast;
-        if (!rounding) fast = fastStart(g, st, ctx.budget, limit, ctx, out.params, tables);
-        auto timeUp = [&] { return ctx.cancelled() || secondsSince(started) > seconds; };
-        // The MILP's start and fallback improved by local search (milliseconds to seconds, a tenth of the limit at
-        // most: the LP needs the rest); lp-rounding stays the paper's heuristic.
-        if (search) {
-            polish(g, st, limit, fast.start, [&] { return ctx.cancelled() || secondsSince(started) > 0.1 * seconds; });
-            out.params["polish_tries"] = std::to_string(fast.start.polished);
-        }
-        if (ctx.cancelled()) return fail("checkmate: cancelled");
-        std::optional<double> bound; // the LP's lower bound on the makespan, once solved
-        auto fallback = [&](const Error& why, const std::string& reason) -> Result<StagePlan> {
-            Rounded* best = nullptr;
-            for (Rounded* r : {&fast.start, &fast.raw, &fast.any})
-                if (r->found && (!best || r->plan.makespan_s < best->plan.makespan_s)) best = r;
-            if (!best || ctx.cancelled()) return why;
-            out.params["optimal"] = "no: " + reason + "; " + best->source;
-            return std::move(best->plan);
-        };
-        auto answer = [&]() -> Result<StagePlan> {
-            // The model grows as n^2 and faster (stages x positions, and per stage the releases after each use):
-            // refuse one that would not fit in memory before building it. The binaries alone bound it from below in
-            // O(n); below that bound, a dry run of the build counts it (in time proportional to the limit).
-            const long long binaries = milpBinaries(st);
-            MilpSize size;
-            size.binaries = binaries;
-            size.bytes = kMinBytesPerBinary * double(binaries);
-            if (size.bytes <= maxBytes) size = countMilp(st, limit, ctx.cancel);
-            if (ctx.cancelled()) return fail("checkmate: cancelled");
-            if (size.bytes > maxBytes) {
-                const std::string what = "the MILP for " + std::to_string(st.n) + " nodes would have " +
-                                         thousands(size.binaries) + " binary variables" +
-                                         (size.nonzeros ? ", " + thousands(size.columns) + " columns and " +
-                                                              thousands(size.nonzeros) + " nonzeros: about "
-                                                        : ": at least ") +
-                                         formatBytes(size.bytes, ByteUnits::Binary) +
-                                         " to build and solve, over max_memory_mb (" + formatBytes(maxBytes) + ")";
-                return fallback(overLimit("checkmate: " + what + "; use dtr or chen-greedy on a graph this large"),
-                                what);
-            }
-            out.params["milp_size"] = thousands(size.binaries) + " binaries, " + thousands(size.columns) +
-                                      " columns, " + thousands(size.nonzeros) + " nonzeros";
-            // The LP relaxation, in both modes: its rounding is lp-rounding's plan, and the MILP's first incumbent.
-            MilpOptions opt;
-            opt.limit = limit, opt.relax = true, opt.cancel = ctx.cancel;
-            opt.seconds = std::max(0.01, seconds - secondsSince(started));
-            opt.limit_seconds = seconds;
-            opt.nodes = params.integer("node_limit"), opt.iterations = params.integer("iteration_limit");
-            // The LP starts from the basis of the fastest fast plan, about half the simplex iterations of the slack
-            // basis (see solveMilp).
-            if (fast.start.found) opt.start_compute = &fast.start.compute, opt.start_keep = &fast.start.keep;
-            MilpOutcome lp = solveMilp(st, opt);
-            opt.start_compute = nullptr, opt.start_keep = nullptr;
-            if (lp.status == MilpOutcome::Status::Stopped)
-                return fallback(milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", limit, footprint),
-                                lp.stopped_by + " was reached in the LP relaxation, before any bound");
-            if (lp.status == MilpOutcome::Status::Infeasible)
-                return fallback(milpError(lp.status, "", limit, footprint),
-                                "no plan in checkmate's order fits (its LP relaxation is infeasible)");
-            if (lp.status != MilpOutcome::Status::Optimal)
-                return milpError(lp.status, lp.stopped_by + " (in the LP relaxation)", limit, footprint);
-            if (lp.binaries != size.binaries)
-                return fail("checkmate: the model has " + std::to_string(lp.binaries) + " binaries, its count said " +
-                            std::to_string(size.binaries) + " (a bug)");
-            bound = lp.objective_s + backward;
-            out.params["lp_bound_s"] = number(*bound);
-            out.params["lp_iterations"] =
-                std::to_string(lp.iterations) + (lp.warm         ? " (from the LP basis of another budget)"
-                                                 : lp.from_start ? " (from the basis of " + fast.start.source + ")"
-                                                                 : "");
-            Rounded r = roundLp(g, st, lp.keep_value, limit, timeUp);
-            if (search) polish(g, st, limit, r, timeUp);
-            // The paper's budget search: roundings of the LP at a smaller budget overshoot it less, so they fit the
-            // real one more often. Each try costs one more LP: from scratch, only while three more fit in the time
-            // left; from this one's basis (the model is the same, its right-hand sides lower) while a tenth of the
-            // time is left, each stopping at the limit.
-            const double lpSeconds = secondsSince(started);
-            for (double factor : {0.9, 0.75, 0.6, 0.45}) {
-                const double left = seconds - secondsSince(started);
-                if (r.stopped || ctx.cancelled() || left < 0.1 * seconds || (!lp.lp && lpSeconds * 3 > left)) break;
-                MilpOptions tighter = opt;
-                tighter.margin_bytes = (1 - factor) * double(limit);
-                // A stopped LP still unwinds its presolve (seconds on ResNet-50): it stops a twentieth early.
-                tighter.seconds = seconds - secondsSince(started) - 0.05 * seconds;
-                MilpOutcome lower = solveMilp(st, tighter);
-                if (lower.status != MilpOutcome::Status::Optimal) break;
-                Rounded more = roundLp(g, st, lower.keep_value, limit, timeUp);
-                if (search) polish(g, st, limit, more, timeUp);
-                more.tried += r.tried, more.polished += r.polished;
-                if (more.found && (!r.found || more.plan.makespan_s < r.plan.makespan_s)) {
-                    r = std::move(more);
-                    out.params["lp_rounding_budget_factor"] = number(factor);
-                } else {
-                    r.tried = more.tried, r.polished = more.polished, r.stopped = more.stopped;
-                }
-            }
-            if (ctx.cancelled())
-                return fail("checkmate: cancelled after the LP relaxation and " + std::to_string(r.tried) +
-                            " roundings");
-            const long long polishTries = r.polished + fast.start.polished;
-            if (fast.start.found && (!r.found || fast.start.plan.makespan_s < r.plan.makespan_s)) {
-                fast.start.tried = r.tried, fast.start.stopped = r.stopped;
-                r = std::move(fast.start);
-                fast.start.found = false;
-            }
-            if (!rounding && r.found)
-                out.params["mip_start"] = r.source + " (" + formatSeconds(r.plan.makespan_s) + ")";
-            out.params["roundings_tried"] = std::to_string(r.tried);
-            if (search) out.params["polish_tries"] = std::to_string(polishTries);
-            if (r.stopped)
-                out.params["roundings_stopped"] = "the time limit of " + formatSeconds(seconds) + " was reached";
-            if (rounding && r.found) {
-                out.params["optimal"] = "unknown (rounded)";
-                return std::move(r.plan);
-            }
-            if (!r.found && !fast.raw.found && !lp.lp && 2 * lpSeconds > seconds - secondsSince(started))
-                // CBC's root solves the LP again and cannot be interrupted inside it: it would overrun the limit.
-                return fallback(infeasible("checkmate: no plan within the time limit of " + formatSeconds(seconds) +
-                                           ": the LP relaxation took " + formatSeconds(lpSeconds) + ", none of its " +
-                                           std::to_string(r.tried) +
-                                           " roundings fits the budget, and too little time is left for CBC; raise "
-                                           "time_limit or the budget"),
-                                "too little time left for CBC after the LP relaxation (" + formatSeconds(lpSeconds) +
-                                    ")");
-            if (rounding) out.params["rounding"] = "no rounding fit the budget; the MILP's plan";
-            opt.seconds = seconds - secondsSince(started);
-            opt.solved_lp = lp.lp; // CBC's root starts at the LP's optimum
-            auto solved = milpPlan(g, st, opt, r, fast.raw, out.params, *bound, lpSeconds,
-                                   "the time limit of " + formatSeconds(seconds), seconds);
-            if (!solved && !solved.errorValue().infeasible) return solved.errorValue();
-            if (!solved) return fallback(solved.errorValue(), "the MILP found no plan");
-            return solved;
-        };
-        auto solved = answer();
+        auto solved = BudgetSolve(g, st, params, ctx, limit, started, out.params).run();
         if (!solved) return solved.errorValue();
         plan = std::move(*solved);
-        // Not proven optimal: how far the plan may be from the optimum, when the LP gave a bound.
-        if (bound && *bound > 0 && out.params["optimal"].rfind("yes", 0) != 0)
-            // The LP's tolerances can put its bound a hair above a plan that meets it (-1.15e-13 % on lstm2): 0.
-            out.params["gap"] =
-                formatNumber(std::max(0.0, 100 * (plan.makespan_s - *bound) / *bound), 3) + "% over the LP bound";
     }
     SimOptions sim{limit, false};
     auto tl = simulateGraph(g, plan.actions, sim);
