@@ -151,36 +151,47 @@ double memoryUnit(const Stages& st) {
     return std::max(1.0, all);
 }
 
-bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit, const Watch& watch, Model& m,
-           Indices& x, const Choices* choices = nullptr) {
+// What the parts of build() share: the stages, the memory unit and the limit in it, and the implementations to choose
+// from.
+struct Building {
+    const Stages& st;
+    double unit = 1, cap = 0;
+    const Choices* choices = nullptr;
+    bool choosing(int p) const { return choices && (*choices)[std::size_t(p)].size() > 1; }
+};
+
+int at(const std::vector<int>& v, int p) {
+    return v[std::size_t(p)];
+}
+
+// The columns R and S, and Y where a position has implementations to choose from. Returns Z[t][p][c]: a computation
+// of a position with a choice, Z[c] >= R + Y[c] - 1, carries the chosen forward's time and workspace (the objective
+// keeps Z at R AND Y[c]; a larger Z only costs).
+std::vector<std::vector<std::vector<int>>> addColumns(const Building& b, double timeUnit, Model& m, Indices& x) {
+    const Stages& st = b.st;
     const int n = st.n, T = st.T;
-    const double unit = memoryUnit(st);
-    const double cap = (double(limit) + 0.5 - margin) / unit;
-    auto choosing = [&](int p) { return choices && (*choices)[std::size_t(p)].size() > 1; };
     x.R.assign(std::size_t(T), std::vector<int>(std::size_t(n), -1));
     x.S.assign(std::size_t(T + 1), std::vector<int>(std::size_t(n), -1));
     x.Y.assign(std::size_t(n), {});
     for (int p = 0; p < n; ++p)
-        if (choosing(p)) {
+        if (b.choosing(p)) {
             std::vector<std::pair<int, double>> one;
-            for (const NodeImplementation& c : (*choices)[std::size_t(p)]) {
+            for (const NodeImplementation& c : (*b.choices)[std::size_t(p)]) {
                 x.Y[std::size_t(p)].push_back(m.col(0, 1, c.backward / timeUnit, true));
                 one.push_back({x.Y[std::size_t(p)].back(), 1});
             }
             m.row(one, 1, 1);
         }
-    // A computation of a position with a choice: Z[c] >= R + Y[c] - 1 carries the chosen forward's time and
-    // workspace (the objective keeps Z at R AND Y[c]; a larger Z only costs).
     std::vector<std::vector<std::vector<int>>> Z(static_cast<std::size_t>(T));
     for (int t = 0; t < T; ++t) {
         Z[std::size_t(t)].assign(std::size_t(n), {});
         for (int p = 0; p < n; ++p) {
             if (st.canCompute(t, p)) {
-                const int r = m.col(st.forced(t, p) ? 1 : 0, 1, choosing(p) ? 0.0 : st.forward(p) / timeUnit, true);
+                const int r = m.col(st.forced(t, p) ? 1 : 0, 1, b.choosing(p) ? 0.0 : st.forward(p) / timeUnit, true);
                 x.R[std::size_t(t)][std::size_t(p)] = r;
-                if (choosing(p))
-                    for (std::size_t c = 0; c < (*choices)[std::size_t(p)].size(); ++c) {
-                        const int z = m.col(0, 1, (*choices)[std::size_t(p)][c].forward / timeUnit, false);
+                if (b.choosing(p))
+                    for (std::size_t c = 0; c < (*b.choices)[std::size_t(p)].size(); ++c) {
+                        const int z = m.col(0, 1, (*b.choices)[std::size_t(p)][c].forward / timeUnit, false);
                         m.row({{z, 1}, {r, -1}, {x.Y[std::size_t(p)][c], -1}}, -1, kInf);
                         Z[std::size_t(t)][std::size_t(p)].push_back(z);
                     }
@@ -188,12 +199,111 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
             if (st.canHold(t, p)) x.S[std::size_t(t)][std::size_t(p)] = m.col(0, 1, 0, true);
         }
     }
+    return Z;
+}
+
+// FREE[t,i,k] <= R[t,k], 1 - S[t+1,i], 1 - R[t,q] for each later user q: i goes after its last use in the stage unless
+// kept. Releasing only lowers U, so the upper bounds suffice, and FREE need not be integer: at integer R, S its bounds
+// are 0 or 1 and any fraction only counts more memory. Returns, per computation k, its FREE columns and the outputs'
+// sizes.
+std::vector<std::vector<std::pair<int, double>>> addFrees(const Building& b, int t, Model& m, const Indices& x) {
+    const Stages& st = b.st;
+    const auto& R = x.R[std::size_t(t)];
+    const auto& S = x.S[std::size_t(t)];
+    const auto& next = x.S[std::size_t(t + 1)];
+    std::vector<std::vector<std::pair<int, double>>> freed(static_cast<std::size_t>(st.n));
+    for (int i = 0; i <= st.last(t); ++i) {
+        if ((at(R, i) < 0 && at(S, i) < 0) || st.needed(t, i)) continue;
+        // Released right after its own computation only when that is the stage's own first computation (freed to be
+        // recomputed later): a recomputation that no later computation of the stage reads, the stage does not keep
+        // and the backward does not need costs time and saves nothing, so an optimal solution never has one. Leaving
+        // its FREE out keeps that optimum (and so the LP's bound) and a fifth of the model.
+        std::vector<int> ks;
+        if (at(R, i) >= 0 && st.forced(t, i)) ks.push_back(i);
+        for (int q : st.consumers[std::size_t(i)])
+            if (q <= st.last(t) && at(R, q) >= 0) ks.push_back(q);
+        std::sort(ks.begin(), ks.end());
+        for (std::size_t j = 0; j < ks.size(); ++j) {
+            int f = m.col(0, 1, 0, false);
+            m.row({{f, 1}, {at(R, ks[j]), -1}}, -kInf, 0);
+            if (at(next, i) >= 0) m.row({{f, 1}, {at(next, i), 1}}, -kInf, 1);
+            for (std::size_t q = j + 1; q < ks.size(); ++q)
+                m.row({{f, 1}, {at(R, ks[q]), 1}}, -kInf, 1);
+            freed[std::size_t(ks[j])].push_back({f, double(st.bytes(i)) / b.unit});
+        }
+    }
+    return freed;
+}
+
+// U after computation k = U before it (the previous U less what went after the previous computation, or the held
+// outputs at the stage's start) + its output; while it runs, its workspace and the gradients add. In a backward
+// stage, the backward's memory after the last computation too.
+void addMemoryRows(const Building& b, int t, const std::vector<int>& cands,
+                   const std::vector<std::vector<std::pair<int, double>>>& freed,
+                   const std::vector<std::vector<std::vector<int>>>& Z, Model& m, const Indices& x) {
+    const Stages& st = b.st;
+    const int n = st.n;
+    const double unit = b.unit, cap = b.cap;
+    const Choices* choices = b.choices;
+    const auto& R = x.R[std::size_t(t)];
+    const auto& S = x.S[std::size_t(t)];
+    const double grads = double(st.grads(t)) / unit;
+    int prevU = -1, prevK = -1;
+    for (int k : cands) {
+        int u = m.col(0, kInf, 0, false);
+        std::vector<std::pair<int, double>> terms = {{u, 1}, {at(R, k), -double(st.bytes(k)) / unit}};
+        if (prevU < 0) {
+            for (int p = 0; p < n; ++p)
+                terms.push_back({at(S, p), -double(st.bytes(p)) / unit});
+        } else {
+            terms.push_back({prevU, -1});
+            for (const auto& fv : freed[std::size_t(prevK)])
+                terms.push_back(fv);
+        }
+        m.row(terms, 0, kInf);
+        if (b.choosing(k)) {
+            std::vector<std::pair<int, double>> work = {{u, 1}};
+            for (std::size_t c = 0; c < (*choices)[std::size_t(k)].size(); ++c)
+                work.push_back({Z[std::size_t(t)][std::size_t(k)][c],
+                                double((*choices)[std::size_t(k)][c].workspace_bytes) / unit});
+            m.row(work, -kInf, cap - grads);
+        } else {
+            m.row({{u, 1}, {at(R, k), double(st.workspace(k)) / unit}}, -kInf, cap - grads);
+        }
+        prevU = u, prevK = k;
+    }
+    if (t < n) return;
+    double rhs = cap - grads - double(st.backwardExtra(t)) / unit;
+    std::vector<std::pair<int, double>> terms;
+    if (const int bw = st.last(t); b.choosing(bw)) { // the chosen backward's workspace, not the node's own
+        rhs += double(st.workspace(bw)) / unit;
+        for (std::size_t c = 0; c < (*choices)[std::size_t(bw)].size(); ++c)
+            terms.push_back({x.Y[std::size_t(bw)][c], double((*choices)[std::size_t(bw)][c].workspace_bytes) / unit});
+    }
+    if (prevU < 0) {
+        for (int p = 0; p < n; ++p)
+            terms.push_back({at(S, p), double(st.bytes(p)) / unit});
+    } else {
+        terms.push_back({prevU, 1});
+        for (const auto& [f, v] : freed[std::size_t(prevK)])
+            terms.push_back({f, -v});
+    }
+    m.row(terms, -kInf, rhs);
+}
+
+bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit, const Watch& watch, Model& m,
+           Indices& x, const Choices* choices = nullptr) {
+    const int n = st.n, T = st.T;
+    Building b{st};
+    b.unit = memoryUnit(st);
+    b.cap = (double(limit) + 0.5 - margin) / b.unit;
+    b.choices = choices;
+    const auto Z = addColumns(b, timeUnit, m, x);
     for (int t = 0; t < T; ++t) {
         if (t % 64 == 0 && watch.stop()) return false;
         const auto& R = x.R[std::size_t(t)];
         const auto& S = x.S[std::size_t(t)];
         const auto& next = x.S[std::size_t(t + 1)];
-        auto at = [](const std::vector<int>& v, int p) { return v[std::size_t(p)]; };
         std::vector<int> cands;
         for (int p = 0; p <= st.last(t); ++p)
             if (at(R, p) >= 0) cands.push_back(p);
@@ -206,74 +316,8 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
             if (at(next, p) >= 0) m.row({{at(next, p), 1}, {at(S, p), -1}, {at(R, p), -1}}, -kInf, 0);
         for (int p = 0; p <= st.last(t); ++p)
             if (st.needed(t, p)) m.row({{at(S, p), 1}, {at(R, p), 1}}, 1, kInf);
-        // FREE[t,i,k] <= R[t,k], 1 - S[t+1,i], 1 - R[t,q] for each later user q: i goes after its last use in the
-        // stage unless kept. Releasing only lowers U, so the upper bounds suffice, and FREE need not be integer: at
-        // integer R, S its bounds are 0 or 1 and any fraction only counts more memory.
-        std::vector<std::vector<std::pair<int, double>>> freed(static_cast<std::size_t>(n));
-        for (int i = 0; i <= st.last(t); ++i) {
-            if ((at(R, i) < 0 && at(S, i) < 0) || st.needed(t, i)) continue;
-            // Released right after its own computation only when that is the stage's own first computation (freed
-            // to be recomputed later): a recomputation that no later computation of the stage reads, the stage does
-            // not keep and the backward does not need costs time and saves nothing, so an optimal solution never
-            // has one. Leaving its FREE out keeps that optimum (and so the LP's bound) and a fifth of the model.
-            std::vector<int> ks;
-            if (at(R, i) >= 0 && st.forced(t, i)) ks.push_back(i);
-            for (int q : st.consumers[std::size_t(i)])
-                if (q <= st.last(t) && at(R, q) >= 0) ks.push_back(q);
-            std::sort(ks.begin(), ks.end());
-            for (std::size_t j = 0; j < ks.size(); ++j) {
-                int f = m.col(0, 1, 0, false);
-                m.row({{f, 1}, {at(R, ks[j]), -1}}, -kInf, 0);
-                if (at(next, i) >= 0) m.row({{f, 1}, {at(next, i), 1}}, -kInf, 1);
-                for (std::size_t q = j + 1; q < ks.size(); ++q)
-                    m.row({{f, 1}, {at(R, ks[q]), 1}}, -kInf, 1);
-                freed[std::size_t(ks[j])].push_back({f, double(st.bytes(i)) / unit});
-            }
-        }
-        // U after computation k = U before it (the previous U less what went after the previous computation, or the
-        // held outputs at the stage's start) + its output; while it runs, its workspace and the gradients add.
-        const double grads = double(st.grads(t)) / unit;
-        int prevU = -1, prevK = -1;
-        for (int k : cands) {
-            int u = m.col(0, kInf, 0, false);
-            std::vector<std::pair<int, double>> terms = {{u, 1}, {at(R, k), -double(st.bytes(k)) / unit}};
-            if (prevU < 0) {
-                for (int p = 0; p < n; ++p)
-                    terms.push_back({at(S, p), -double(st.bytes(p)) / unit});
-            } else {
-                terms.push_back({prevU, -1});
-                for (const auto& fv : freed[std::size_t(prevK)])
-                    terms.push_back(fv);
-            }
-            m.row(terms, 0, kInf);
-            if (choosing(k)) {
-                std::vector<std::pair<int, double>> work = {{u, 1}};
-                for (std::size_t c = 0; c < (*choices)[std::size_t(k)].size(); ++c)
-                    work.push_back({Z[std::size_t(t)][std::size_t(k)][c],
-                                    double((*choices)[std::size_t(k)][c].workspace_bytes) / unit});
-                m.row(work, -kInf, cap - grads);
-            } else {
-                m.row({{u, 1}, {at(R, k), double(st.workspace(k)) / unit}}, -kInf, cap - grads);
-            }
-            prevU = u, prevK = k;
-        }
-        if (t < n) continue;
-        double rhs = cap - grads - double(st.backwardExtra(t)) / unit;
-        std::vector<std::pair<int, double>> terms;
-        if (const int b = st.last(t); choosing(b)) { // the chosen backward's workspace, not the node's own
-            rhs += double(st.workspace(b)) / unit;
-            for (std::size_t c = 0; c < (*choices)[std::size_t(b)].size(); ++c)
-                terms.push_back({x.Y[std::size_t(b)][c], double((*choices)[std::size_t(b)][c].workspace_bytes) / unit});
-        }
-        if (prevU < 0) {
-            for (int p = 0; p < n; ++p)
-                terms.push_back({at(S, p), double(st.bytes(p)) / unit});
-        } else {
-            terms.push_back({prevU, 1});
-            for (const auto& [f, v] : freed[std::size_t(prevK)])
-                terms.push_back({f, -v});
-        }
-        m.row(terms, -kInf, rhs);
+        const auto freed = addFrees(b, t, m, x);
+        addMemoryRows(b, t, cands, freed, Z, m, x);
     }
     return true;
 }
@@ -407,12 +451,10 @@ MilpSize countMilp(const Stages& st, std::int64_t limit, const std::atomic<bool>
     return size;
 }
 
-MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
-    MilpOutcome out;
-    Watch watch{opt.cancel,
-                Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.seconds))};
-    const std::string timeLimit =
-        "the time limit of " + formatSeconds(opt.limit_seconds > 0 ? opt.limit_seconds : opt.seconds);
+namespace {
+
+// The slowest forward, of the nodes or of their implementations: the model's unit of time.
+double timeUnitOf(const Stages& st, const MilpOptions& opt) {
     double timeUnit = 0;
     for (int p = 0; p < st.n; ++p)
         timeUnit = std::max(timeUnit, st.forward(p));
@@ -421,12 +463,17 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
         for (const auto& impls : *opt.implementations)
             for (const NodeImplementation& c : impls)
                 timeUnit = std::max(timeUnit, c.forward);
-    auto lp = std::make_shared<SolvedLp>();
-    OsiClpSolverInterface& si = lp->si;
-    Indices& x = lp->x;
-    lp->timeUnit = timeUnit, lp->margin = opt.margin_bytes, lp->limit = opt.limit;
+    return timeUnit;
+}
+
+// The model in lp->si: the solved LP's, when the MILP follows the LP of the same model, or a new one. False when the
+// watch stopped its build (out says why).
+bool loadModel(const Stages& st, const MilpOptions& opt, const Watch& watch, const std::string& timeLimit, SolvedLp& lp,
+               MilpOutcome& out) {
+    OsiClpSolverInterface& si = lp.si;
+    Indices& x = lp.x;
     const bool reuse = !opt.relax && opt.solved_lp && !opt.implementations && opt.solved_lp->limit == opt.limit &&
-                       opt.solved_lp->margin == opt.margin_bytes && opt.solved_lp->timeUnit == timeUnit;
+                       opt.solved_lp->margin == opt.margin_bytes && opt.solved_lp->timeUnit == lp.timeUnit;
     if (reuse) {
         si = opt.solved_lp->si; // a copy with the basis: the LP's optimum is CBC's root at once
         x = opt.solved_lp->x;
@@ -436,81 +483,68 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
         si.getModelPtr()->passInEventHandler(&none);
     } else {
         Model m;
-        if (!build(st, opt.limit, opt.margin_bytes, timeUnit, watch, m, x, opt.implementations)) {
+        if (!build(st, opt.limit, opt.margin_bytes, lp.timeUnit, watch, m, x, opt.implementations)) {
             out.status = watch.cancelled() ? MilpOutcome::Status::Cancelled : MilpOutcome::Status::Stopped;
             out.stopped_by = timeLimit + ", while building the model";
-            return out;
+            return false;
         }
         m.load(si);
     } // the Model's arrays go here: Clp holds its own copy
-    out.binaries = 0;
-    for (int c = 0; c < si.getNumCols(); ++c)
-        out.binaries += si.isInteger(c);
-    si.messageHandler()->setLogLevel(0);
-    si.getModelPtr()->setLogLevel(0);
-    si.setHintParam(OsiDoReducePrint, true, OsiHintTry);
-    if (opt.relax) {
-        ClpWatch handler(watch);
-        si.getModelPtr()->passInEventHandler(&handler);
-        si.getModelPtr()->setMaximumWallSeconds(opt.seconds);
-        if (opt.iterations > 0)
-            si.getModelPtr()->setMaximumIterations(int(std::min<long long>(opt.iterations, INT_MAX)));
-        const std::string key = opt.implementations || !opt.basis_cache ? "" : modelKey(st);
-        const auto basis = key.empty() ? nullptr : lpBases().find(key);
-        if (basis && si.setWarmStart(basis.get())) {
-            si.setHintParam(OsiDoDualInResolve, true, OsiHintDo);
-            si.resolve();
-            out.warm = true;
-        } else if (opt.start_compute && opt.start_keep && startBasis(si, x, *opt.start_compute, *opt.start_keep)) {
-            si.setHintParam(OsiDoDualInResolve, true, OsiHintDo);
-            si.resolve();
-            out.from_start = true;
-        } else {
-            si.initialSolve();
-        }
-        out.iterations = si.getIterationCount();
-        if (!key.empty() && si.isProvenOptimal()) {
-            std::unique_ptr<CoinWarmStart> state(si.getWarmStart());
-            if (auto* b = dynamic_cast<CoinWarmStartBasis*>(state.get()))
-                lpBases().keep(key, std::make_shared<const CoinWarmStartBasis>(*b));
-        }
-        if (si.isProvenOptimal()) {
-            out.status = MilpOutcome::Status::Optimal;
-            readSolution(st, x, si.getColSolution(), out);
-            out.objective_s = out.bound_s = si.getObjValue() * timeUnit;
-            ClpEventHandler none; // the handler's clock is this solve's
-            si.getModelPtr()->passInEventHandler(&none);
-            out.lp = std::move(lp);
-        } else if (watch.cancelled()) {
-            out.status = MilpOutcome::Status::Cancelled;
-        } else if (si.isProvenPrimalInfeasible()) {
-            out.status = MilpOutcome::Status::Infeasible;
-        } else if (opt.iterations > 0 && si.getIterationCount() >= opt.iterations) {
-            out.status = MilpOutcome::Status::Stopped;
-            out.stopped_by = "the iteration limit of " + std::to_string(opt.iterations) + " simplex iterations";
-        } else if (watch.stop() || si.isIterationLimitReached()) {
-            out.status = MilpOutcome::Status::Stopped;
-            out.stopped_by = timeLimit;
-        }
-        return out;
+    return true;
+}
+
+// The LP relaxation, from a kept basis of the same model, from the start's basis, or from the slack basis.
+void solveRelaxation(const Stages& st, const MilpOptions& opt, const Watch& watch, const std::string& timeLimit,
+                     std::shared_ptr<SolvedLp> lp, MilpOutcome& out) {
+    OsiClpSolverInterface& si = lp->si;
+    const Indices& x = lp->x;
+    ClpWatch handler(watch);
+    si.getModelPtr()->passInEventHandler(&handler);
+    si.getModelPtr()->setMaximumWallSeconds(opt.seconds);
+    if (opt.iterations > 0) si.getModelPtr()->setMaximumIterations(int(std::min<long long>(opt.iterations, INT_MAX)));
+    const std::string key = opt.implementations || !opt.basis_cache ? "" : modelKey(st);
+    const auto basis = key.empty() ? nullptr : lpBases().find(key);
+    if (basis && si.setWarmStart(basis.get())) {
+        si.setHintParam(OsiDoDualInResolve, true, OsiHintDo);
+        si.resolve();
+        out.warm = true;
+    } else if (opt.start_compute && opt.start_keep && startBasis(si, x, *opt.start_compute, *opt.start_keep)) {
+        si.setHintParam(OsiDoDualInResolve, true, OsiHintDo);
+        si.resolve();
+        out.from_start = true;
+    } else {
+        si.initialSolve();
     }
-    std::unique_lock lock(g_cbc, std::defer_lock);
-    while (!lock.try_lock_for(std::chrono::milliseconds(20)))
-        if (watch.stop())
-            return out.status = watch.cancelled() ? MilpOutcome::Status::Cancelled : MilpOutcome::Status::Stopped,
-                   out.stopped_by = timeLimit + " (waiting for another solve)", out;
-    const double left = std::chrono::duration<double>(watch.deadline - Clock::now()).count();
-    CbcModel model(si);
-    model.setLogLevel(0);
-    CbcWatch handler(watch);
-    model.passInEventHandler(&handler);
-    CbcSolverUsefulData data;
-    data.noPrinting_ = true;
-    data.useSignalHandler_ = false;
-    CbcMain0(model, data);
-    // A large model gets the start's objective as CBC's cutoff rather than the start itself: CBC checks a MIP start by
-    // solving the LP with its binaries fixed, from no basis, which took minutes on ResNet-50 (the caller keeps the
-    // start and returns it when CBC finds nothing better).
+    out.iterations = si.getIterationCount();
+    if (!key.empty() && si.isProvenOptimal()) {
+        std::unique_ptr<CoinWarmStart> state(si.getWarmStart());
+        if (auto* b = dynamic_cast<CoinWarmStartBasis*>(state.get()))
+            lpBases().keep(key, std::make_shared<const CoinWarmStartBasis>(*b));
+    }
+    if (si.isProvenOptimal()) {
+        out.status = MilpOutcome::Status::Optimal;
+        readSolution(st, x, si.getColSolution(), out);
+        out.objective_s = out.bound_s = si.getObjValue() * lp->timeUnit;
+        ClpEventHandler none; // the handler's clock is this solve's
+        si.getModelPtr()->passInEventHandler(&none);
+        out.lp = std::move(lp);
+    } else if (watch.cancelled()) {
+        out.status = MilpOutcome::Status::Cancelled;
+    } else if (si.isProvenPrimalInfeasible()) {
+        out.status = MilpOutcome::Status::Infeasible;
+    } else if (opt.iterations > 0 && si.getIterationCount() >= opt.iterations) {
+        out.status = MilpOutcome::Status::Stopped;
+        out.stopped_by = "the iteration limit of " + std::to_string(opt.iterations) + " simplex iterations";
+    } else if (watch.stop() || si.isIterationLimitReached()) {
+        out.status = MilpOutcome::Status::Stopped;
+        out.stopped_by = timeLimit;
+    }
+}
+
+// The MIP start given to CBC. A large model gets the start's objective as CBC's cutoff rather than the start itself:
+// CBC checks a MIP start by solving the LP with its binaries fixed, from no basis, which took minutes on ResNet-50
+// (the caller keeps the start and returns it when CBC finds nothing better). Returns the cutoff, "" for none.
+std::string giveStart(CbcModel& model, const OsiClpSolverInterface& si, const Indices& x, const MilpOptions& opt) {
     std::string cutoff;
     if (opt.start_compute && si.getNumCols() > kMipStartColumns) {
         const double* cost = si.getObjCoefficients();
@@ -536,6 +570,31 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
         give(x.S, *opt.start_keep);
         model.setMIPStart(start);
     }
+    return cutoff;
+}
+
+// The MILP by CBC, one solve at a time.
+void solveByCbc(const Stages& st, const MilpOptions& opt, const Watch& watch, const std::string& timeLimit,
+                const SolvedLp& lp, MilpOutcome& out) {
+    const OsiClpSolverInterface& si = lp.si;
+    const Indices& x = lp.x;
+    std::unique_lock lock(g_cbc, std::defer_lock);
+    while (!lock.try_lock_for(std::chrono::milliseconds(20)))
+        if (watch.stop()) {
+            out.status = watch.cancelled() ? MilpOutcome::Status::Cancelled : MilpOutcome::Status::Stopped;
+            out.stopped_by = timeLimit + " (waiting for another solve)";
+            return;
+        }
+    const double left = std::chrono::duration<double>(watch.deadline - Clock::now()).count();
+    CbcModel model(si);
+    model.setLogLevel(0);
+    CbcWatch handler(watch);
+    model.passInEventHandler(&handler);
+    CbcSolverUsefulData data;
+    data.noPrinting_ = true;
+    data.useSignalHandler_ = false;
+    CbcMain0(model, data);
+    const std::string cutoff = giveStart(model, si, x, opt);
     const std::string sec = std::to_string(std::max(0.01, left));
     // CBC's preprocessing is off: when the time limit (or our event handler) stops it during preprocessing,
     // CglPreProcess::postProcess dereferences a null solver (seen under ASan on linear-32 with a 1 s limit).
@@ -552,12 +611,15 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
         out.stopped_by = "the node limit of " + std::to_string(opt.nodes) + " branch-and-bound nodes";
     else
         out.stopped_by = timeLimit;
-    if (watch.cancelled()) return out.status = MilpOutcome::Status::Cancelled, out;
+    if (watch.cancelled()) {
+        out.status = MilpOutcome::Status::Cancelled;
+        return;
+    }
     const double* sol = model.bestSolution();
     if (sol) {
         readSolution(st, x, sol, out);
-        out.objective_s = model.getObjValue() * timeUnit;
-        out.bound_s = std::min(out.objective_s, model.getBestPossibleObjValue() * timeUnit);
+        out.objective_s = model.getObjValue() * lp.timeUnit;
+        out.bound_s = std::min(out.objective_s, model.getBestPossibleObjValue() * lp.timeUnit);
         out.status = model.isProvenOptimal() ? MilpOutcome::Status::Optimal : MilpOutcome::Status::Incumbent;
     } else if (model.isProvenInfeasible() ||
                (model.status() == 0 && !model.isSecondsLimitReached() && !model.isNodeLimitReached())) {
@@ -565,6 +627,30 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
     } else {
         out.status = MilpOutcome::Status::Stopped;
     }
+}
+
+} // namespace
+
+MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
+    MilpOutcome out;
+    Watch watch{opt.cancel,
+                Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.seconds))};
+    const std::string timeLimit =
+        "the time limit of " + formatSeconds(opt.limit_seconds > 0 ? opt.limit_seconds : opt.seconds);
+    auto lp = std::make_shared<SolvedLp>();
+    lp->timeUnit = timeUnitOf(st, opt), lp->margin = opt.margin_bytes, lp->limit = opt.limit;
+    if (!loadModel(st, opt, watch, timeLimit, *lp, out)) return out;
+    OsiClpSolverInterface& si = lp->si;
+    out.binaries = 0;
+    for (int c = 0; c < si.getNumCols(); ++c)
+        out.binaries += si.isInteger(c);
+    si.messageHandler()->setLogLevel(0);
+    si.getModelPtr()->setLogLevel(0);
+    si.setHintParam(OsiDoReducePrint, true, OsiHintTry);
+    if (opt.relax)
+        solveRelaxation(st, opt, watch, timeLimit, std::move(lp), out);
+    else
+        solveByCbc(st, opt, watch, timeLimit, *lp, out);
     return out;
 }
 
