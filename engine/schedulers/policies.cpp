@@ -111,106 +111,123 @@ std::vector<char> savedFrontier(const Graph& g, const std::vector<char>& saveabl
     return keep;
 }
 
-GraphSchedule savedSetSchedule(const Graph& g, const SavedSet& saved) {
-    const int n = g.size();
-    const auto N = std::size_t(n);
-    std::vector<char> held(N, 0), onL1(N, 0), done(N, 0);
-    std::vector<int> pending(N, 0); // forward consumers not yet run in the forward phase
-    for (int v = 0; v < n; ++v)
-        pending[std::size_t(v)] = int(g.consumers(v).size());
-    GraphSchedule out;
-    auto keepOf = [&](int v) { return saved.keep.empty() ? false : bool(saved.keep[std::size_t(v)]); };
-    auto offOf = [&](int v) { return saved.offload.empty() ? false : bool(saved.offload[std::size_t(v)]); };
+namespace {
+
+// The actions of savedSetSchedule, and what they leave: the outputs held in level 0 and on level 1, and the
+// backwards run.
+class SavedSetEmitter {
+public:
+    SavedSetEmitter(const Graph& g, const SavedSet& saved)
+        : m_g(g), m_saved(saved), m_held(std::size_t(g.size()), 0), m_onL1(std::size_t(g.size()), 0),
+          m_done(std::size_t(g.size()), 0), m_seen(std::size_t(g.size()), -1), m_pinned(std::size_t(g.size()), 0) {}
+
+    GraphSchedule run() {
+        forwardPhase();
+        backwardPhase();
+        return std::move(m_out);
+    }
+
+private:
+    bool keepOf(int v) const { return m_saved.keep.empty() ? false : bool(m_saved.keep[std::size_t(v)]); }
+    bool offOf(int v) const { return m_saved.offload.empty() ? false : bool(m_saved.offload[std::size_t(v)]); }
     // What the simulator releases by itself (graph_simulator.cpp): an output no consumer's backward and no own
     // backward can read any more.
-    auto dead = [&](int v) {
-        for (int c : g.consumers(v))
-            if (!done[std::size_t(c)]) return false;
-        return done[std::size_t(v)] || !g.node(v).needs_output;
-    };
-    auto dropDead = [&](int v) {
-        if (dead(v)) held[std::size_t(v)] = 0, onL1[std::size_t(v)] = 0;
-    };
-    auto neededLater = [&](int u) {
-        if (g.node(u).needs_output && !done[std::size_t(u)]) return true;
-        for (int c : g.consumers(u))
-            if (!done[std::size_t(c)] && g.node(c).needs_inputs) return true;
+    bool dead(int v) const {
+        for (int c : m_g.consumers(v))
+            if (!m_done[std::size_t(c)]) return false;
+        return m_done[std::size_t(v)] || !m_g.node(v).needs_output;
+    }
+    void dropDead(int v) {
+        if (dead(v)) m_held[std::size_t(v)] = 0, m_onL1[std::size_t(v)] = 0;
+    }
+    bool neededLater(int u) const {
+        if (m_g.node(u).needs_output && !m_done[std::size_t(u)]) return true;
+        for (int c : m_g.consumers(u))
+            if (!m_done[std::size_t(c)] && m_g.node(c).needs_inputs) return true;
         return false;
-    };
+    }
     // Whether some missing output that a later backward needs would be rebuilt through u's consumers.
-    std::vector<int> seen(N, -1);
-    int stamp = 0;
-    auto useful = [&](int u) {
-        ++stamp;
-        std::vector<int> stack(g.consumers(u).begin(), g.consumers(u).end());
+    bool useful(int u) {
+        ++m_stamp;
+        std::vector<int> stack(m_g.consumers(u).begin(), m_g.consumers(u).end());
         while (!stack.empty()) {
             const int c = stack.back();
             stack.pop_back();
-            if (seen[std::size_t(c)] == stamp) continue;
-            seen[std::size_t(c)] = stamp;
-            if (held[std::size_t(c)] || onL1[std::size_t(c)]) continue;
+            if (m_seen[std::size_t(c)] == m_stamp) continue;
+            m_seen[std::size_t(c)] = m_stamp;
+            if (m_held[std::size_t(c)] || m_onL1[std::size_t(c)]) continue;
             if (neededLater(c)) return true;
-            for (int d : g.consumers(c))
+            for (int d : m_g.consumers(c))
                 stack.push_back(d);
         }
         return false;
-    };
+    }
     // Inputs of a node about to be computed: not freed while its other inputs are brought in.
-    std::vector<int> pinned(N, 0);
-    auto pin = [&](int x, int by) {
-        for (int u : g.inputs(x))
-            pinned[std::size_t(u)] += by;
-    };
-    auto freeIfIdle = [&](int u) {
-        if (!held[std::size_t(u)] || pinned[std::size_t(u)] || neededLater(u) || useful(u)) return;
-        out.push_back(GraphAction::free(u));
-        held[std::size_t(u)] = 0;
-    };
-    auto forward = [&](int v) {
-        out.push_back(GraphAction::forward(v));
-        held[std::size_t(v)] = 1;
+    void pin(int x, int by) {
+        for (int u : m_g.inputs(x))
+            m_pinned[std::size_t(u)] += by;
+    }
+    void freeIfIdle(int u) {
+        if (!m_held[std::size_t(u)] || m_pinned[std::size_t(u)] || neededLater(u) || useful(u)) return;
+        m_out.push_back(GraphAction::free(u));
+        m_held[std::size_t(u)] = 0;
+    }
+    void forward(int v) {
+        m_out.push_back(GraphAction::forward(v));
+        m_held[std::size_t(v)] = 1;
         dropDead(v);
-    };
+    }
+    void releasePass() {
+        for (int u = 0; u < m_g.size(); ++u)
+            freeIfIdle(u);
+    }
+    int groupOf(int v) const { return m_saved.rerun.empty() ? -1 : m_saved.rerun[std::size_t(v)]; }
 
-    const auto& order = g.topologicalOrder();
-    for (int v : order) {
-        forward(v);
-        if (offOf(v) && held[std::size_t(v)]) {
-            out.push_back(GraphAction::write(v, 1));
-            onL1[std::size_t(v)] = 1;
+    // Every forward in topological order; an output is offloaded after its forward, freed after its last consumer's
+    // unless kept.
+    void forwardPhase() {
+        std::vector<int> pending(std::size_t(m_g.size()), 0); // forward consumers not yet run in the forward phase
+        for (int v = 0; v < m_g.size(); ++v)
+            pending[std::size_t(v)] = int(m_g.consumers(v).size());
+        for (int v : m_g.topologicalOrder()) {
+            forward(v);
+            if (offOf(v) && m_held[std::size_t(v)]) {
+                m_out.push_back(GraphAction::write(v, 1));
+                m_onL1[std::size_t(v)] = 1;
+            }
+            auto afterLastConsumer = [&](int u) {
+                if (!m_held[std::size_t(u)] || (keepOf(u) && !offOf(u))) return;
+                m_out.push_back(GraphAction::free(u));
+                m_held[std::size_t(u)] = 0;
+            };
+            for (int u : m_g.inputs(v))
+                if (--pending[std::size_t(u)] == 0) afterLastConsumer(u);
+            if (pending[std::size_t(v)] == 0) afterLastConsumer(v);
         }
-        auto afterLastConsumer = [&](int u) {
-            if (!held[std::size_t(u)] || (keepOf(u) && !offOf(u))) return;
-            out.push_back(GraphAction::free(u));
-            held[std::size_t(u)] = 0;
-        };
-        for (int u : g.inputs(v))
-            if (--pending[std::size_t(u)] == 0) afterLastConsumer(u);
-        if (pending[std::size_t(v)] == 0) afterLastConsumer(v);
     }
 
     // Brings w into level 0: read back, or recomputed after its missing inputs (depth first, without recursion).
-    auto materialize = [&](int w) {
+    void materialize(int w) {
         std::vector<std::pair<int, bool>> stack{{w, false}}; // node, its inputs pinned
         while (!stack.empty()) {
             const int x = stack.back().first;
-            if (held[std::size_t(x)]) {
+            if (m_held[std::size_t(x)]) {
                 if (stack.back().second) pin(x, -1);
                 stack.pop_back();
                 continue;
             }
-            if (onL1[std::size_t(x)]) {
-                out.push_back(GraphAction::read(x, 1));
-                out.push_back(GraphAction::free(x, 1));
-                onL1[std::size_t(x)] = 0;
-                held[std::size_t(x)] = 1;
+            if (m_onL1[std::size_t(x)]) {
+                m_out.push_back(GraphAction::read(x, 1));
+                m_out.push_back(GraphAction::free(x, 1));
+                m_onL1[std::size_t(x)] = 0;
+                m_held[std::size_t(x)] = 1;
                 stack.pop_back();
                 continue;
             }
             if (!stack.back().second) pin(x, 1), stack.back().second = true;
             int missing = -1;
-            for (int u : g.inputs(x))
-                if (!held[std::size_t(u)]) {
+            for (int u : m_g.inputs(x))
+                if (!m_held[std::size_t(u)]) {
                     missing = u;
                     break;
                 }
@@ -221,58 +238,73 @@ GraphSchedule savedSetSchedule(const Graph& g, const SavedSet& saved) {
             forward(x);
             pin(x, -1);
             stack.pop_back();
-            for (int u : g.inputs(x))
+            for (int u : m_g.inputs(x))
                 freeIfIdle(u);
         }
-    };
-    auto releasePass = [&] {
-        for (int u = 0; u < n; ++u)
-            freeIfIdle(u);
-    };
-    // The groups rerun whole, their members in topological order.
-    auto groupOf = [&](int v) { return saved.rerun.empty() ? -1 : saved.rerun[std::size_t(v)]; };
-    std::vector<std::vector<int>> members;
-    for (int v : order)
-        if (const int k = groupOf(v); k >= 0) {
-            if (std::size_t(k) >= members.size()) members.resize(std::size_t(k) + 1);
-            members[std::size_t(k)].push_back(v);
-        }
-    std::vector<char> rerunDone(members.size(), 0);
-    auto rerun = [&](int k) {
-        if (k < 0 || rerunDone[std::size_t(k)]) return;
-        rerunDone[std::size_t(k)] = 1;
-        for (int x : members[std::size_t(k)]) {
-            if (held[std::size_t(x)] || done[std::size_t(x)]) continue;
+    }
+
+    // Group k rerun whole (once), its members in topological order.
+    void rerun(int k) {
+        if (k < 0 || m_rerunDone[std::size_t(k)]) return;
+        m_rerunDone[std::size_t(k)] = 1;
+        for (int x : m_members[std::size_t(k)]) {
+            if (m_held[std::size_t(x)] || m_done[std::size_t(x)]) continue;
             pin(x, 1);
-            for (int u : g.inputs(x))
+            for (int u : m_g.inputs(x))
                 materialize(u);
             pin(x, -1);
             forward(x);
-            for (int u : g.inputs(x))
+            for (int u : m_g.inputs(x))
                 freeIfIdle(u);
             freeIfIdle(x);
         }
-    };
-    releasePass();
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        const int v = *it;
-        const GraphNode& node = g.node(v);
-        rerun(groupOf(v));
-        if (node.needs_inputs)
-            for (int u : g.inputs(v))
-                rerun(groupOf(u));
-        if (node.needs_inputs)
-            for (int u : g.inputs(v))
-                materialize(u);
-        if (node.needs_output) materialize(v);
-        out.push_back(GraphAction::backward(v));
-        done[std::size_t(v)] = 1;
-        dropDead(v);
-        for (int u : g.inputs(v))
-            dropDead(u);
-        releasePass();
     }
-    return out;
+
+    // The backwards in reverse topological order, each after what it reads is brought back.
+    void backwardPhase() {
+        const auto& order = m_g.topologicalOrder();
+        for (int v : order)
+            if (const int k = groupOf(v); k >= 0) {
+                if (std::size_t(k) >= m_members.size()) m_members.resize(std::size_t(k) + 1);
+                m_members[std::size_t(k)].push_back(v);
+            }
+        m_rerunDone.assign(m_members.size(), 0);
+        releasePass();
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const int v = *it;
+            const GraphNode& node = m_g.node(v);
+            rerun(groupOf(v));
+            if (node.needs_inputs)
+                for (int u : m_g.inputs(v))
+                    rerun(groupOf(u));
+            if (node.needs_inputs)
+                for (int u : m_g.inputs(v))
+                    materialize(u);
+            if (node.needs_output) materialize(v);
+            m_out.push_back(GraphAction::backward(v));
+            m_done[std::size_t(v)] = 1;
+            dropDead(v);
+            for (int u : m_g.inputs(v))
+                dropDead(u);
+            releasePass();
+        }
+    }
+
+    const Graph& m_g;
+    const SavedSet& m_saved;
+    std::vector<char> m_held, m_onL1, m_done;
+    std::vector<int> m_seen; // per node: the last search of useful() that reached it
+    int m_stamp = 0;
+    std::vector<int> m_pinned;
+    std::vector<std::vector<int>> m_members; // per rerun group, in topological order
+    std::vector<char> m_rerunDone;
+    GraphSchedule m_out;
+};
+
+} // namespace
+
+GraphSchedule savedSetSchedule(const Graph& g, const SavedSet& saved) {
+    return SavedSetEmitter(g, saved).run();
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
