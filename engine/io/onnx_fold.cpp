@@ -287,6 +287,105 @@ template <class F> std::optional<Val> pick(const Val& x, std::vector<std::int64_
     return v;
 }
 
+// x op y in exact 64-bit integer arithmetic; nullopt when it overflows, divides by zero or op is not integer
+// arithmetic.
+std::optional<std::int64_t> integerBinary(const std::string& op, std::int64_t x, std::int64_t y) {
+    if (op == "Add" || op == "Sum") {
+        if (__builtin_add_overflow(x, y, &x)) return std::nullopt;
+    } else if (op == "Sub") {
+        if (__builtin_sub_overflow(x, y, &x)) return std::nullopt;
+    } else if (op == "Mul") {
+        if (__builtin_mul_overflow(x, y, &x)) return std::nullopt;
+    } else if (op == "Div" || op == "Mod") {
+        if (y == 0 || (x == std::numeric_limits<std::int64_t>::min() && y == -1)) return std::nullopt;
+        x = op == "Div" ? x / y : x % y;
+    } else if (op == "Max") {
+        x = std::max(x, y);
+    } else if (op == "Min") {
+        x = std::min(x, y);
+    } else {
+        return std::nullopt;
+    }
+    return x;
+}
+
+// Exact 64-bit integer arithmetic over integer operands broadcast to `dims`.
+std::optional<Val> integerElementwise(const std::string& op, const std::vector<const Val*>& in,
+                                      const std::vector<std::int64_t>& dims, int type) {
+    const Val& a = *in[0];
+    const auto n = elements(dims);
+    if (!n) return std::nullopt;
+    Val v;
+    v.type = type;
+    v.dims = dims;
+    for (std::int64_t k = 0; k < *n; ++k) {
+        std::int64_t x = a.i.empty() ? 0 : a.i[std::size_t(broadcastIndex(a, dims, k))];
+        for (std::size_t j = 1; j < in.size(); ++j) {
+            if (in[j]->real()) return std::nullopt;
+            const std::int64_t y = in[j]->i[std::size_t(broadcastIndex(*in[j], dims, k))];
+            const auto r = integerBinary(op, x, y);
+            if (!r) return std::nullopt;
+            x = *r;
+        }
+        if (in.size() == 1) {
+            if (op == "Neg")
+                x = x == std::numeric_limits<std::int64_t>::min() ? x : -x;
+            else if (op == "Abs")
+                x = x < 0 ? -x : x;
+            else if (op != "Floor" && op != "Ceil" && op != "Identity")
+                return std::nullopt;
+        }
+        v.i.push_back(x);
+    }
+    return v;
+}
+
+double realUnary(const std::string& op, double x) {
+    if (op == "Neg") return -x;
+    if (op == "Abs") return std::fabs(x);
+    if (op == "Sqrt") return std::sqrt(x);
+    if (op == "Floor") return std::floor(x);
+    if (op == "Ceil") return std::ceil(x);
+    if (op == "Reciprocal") return 1 / x;
+    if (op == "Not") return x == 0;
+    return NAN;
+}
+
+// x op y in doubles (comparisons and logic give 0 or 1); nullopt when op is none of these.
+std::optional<double> realBinary(const std::string& op, double x, double y) {
+    if (op == "Add" || op == "Sum")
+        x += y;
+    else if (op == "Sub")
+        x -= y;
+    else if (op == "Mul")
+        x *= y;
+    else if (op == "Div")
+        x /= y;
+    else if (op == "Pow")
+        x = std::pow(x, y);
+    else if (op == "Max")
+        x = std::max(x, y);
+    else if (op == "Min")
+        x = std::min(x, y);
+    else if (op == "Equal")
+        x = x == y;
+    else if (op == "Less")
+        x = x < y;
+    else if (op == "Greater")
+        x = x > y;
+    else if (op == "LessOrEqual")
+        x = x <= y;
+    else if (op == "GreaterOrEqual")
+        x = x >= y;
+    else if (op == "And")
+        x = (x != 0) && (y != 0);
+    else if (op == "Or")
+        x = (x != 0) || (y != 0);
+    else
+        return std::nullopt;
+    return x;
+}
+
 // Integer results of integer operands are computed in 64 bits, not through doubles (INT64_MAX is a common Slice end).
 std::optional<Val> elementwise(const std::string& op, const std::vector<const Val*>& in) {
     if (in.empty()) return std::nullopt;
@@ -305,91 +404,14 @@ std::optional<Val> elementwise(const std::string& op, const std::vector<const Va
         });
     }
     const int type = compare ? int(T::BOOL) : a.type;
-    if (!isFloatType(type) && !compare) {
-        // Exact 64-bit integer arithmetic.
-        const auto n = elements(*dims);
-        if (!n) return std::nullopt;
-        Val v;
-        v.type = type;
-        v.dims = *dims;
-        for (std::int64_t k = 0; k < *n; ++k) {
-            std::int64_t x = a.i.empty() ? 0 : a.i[std::size_t(broadcastIndex(a, *dims, k))];
-            for (std::size_t j = 1; j < in.size(); ++j) {
-                if (in[j]->real()) return std::nullopt;
-                const std::int64_t y = in[j]->i[std::size_t(broadcastIndex(*in[j], *dims, k))];
-                if (op == "Add" || op == "Sum") {
-                    if (__builtin_add_overflow(x, y, &x)) return std::nullopt;
-                } else if (op == "Sub") {
-                    if (__builtin_sub_overflow(x, y, &x)) return std::nullopt;
-                } else if (op == "Mul") {
-                    if (__builtin_mul_overflow(x, y, &x)) return std::nullopt;
-                } else if (op == "Div" || op == "Mod") {
-                    if (y == 0 || (x == std::numeric_limits<std::int64_t>::min() && y == -1)) return std::nullopt;
-                    x = op == "Div" ? x / y : x % y;
-                } else if (op == "Max") {
-                    x = std::max(x, y);
-                } else if (op == "Min") {
-                    x = std::min(x, y);
-                } else {
-                    return std::nullopt;
-                }
-            }
-            if (in.size() == 1) {
-                if (op == "Neg")
-                    x = x == std::numeric_limits<std::int64_t>::min() ? x : -x;
-                else if (op == "Abs")
-                    x = x < 0 ? -x : x;
-                else if (op != "Floor" && op != "Ceil" && op != "Identity")
-                    return std::nullopt;
-            }
-            v.i.push_back(x);
-        }
-        return v;
-    }
+    if (!isFloatType(type) && !compare) return integerElementwise(op, in, *dims, type);
     return make(type, *dims, [&](std::int64_t k) -> double {
         double x = a.at(broadcastIndex(a, *dims, k));
-        if (in.size() == 1) {
-            if (op == "Neg") return -x;
-            if (op == "Abs") return std::fabs(x);
-            if (op == "Sqrt") return std::sqrt(x);
-            if (op == "Floor") return std::floor(x);
-            if (op == "Ceil") return std::ceil(x);
-            if (op == "Reciprocal") return 1 / x;
-            if (op == "Not") return x == 0;
-            return NAN;
-        }
+        if (in.size() == 1) return realUnary(op, x);
         for (std::size_t j = 1; j < in.size(); ++j) {
-            const double y = in[j]->at(broadcastIndex(*in[j], *dims, k));
-            if (op == "Add" || op == "Sum")
-                x += y;
-            else if (op == "Sub")
-                x -= y;
-            else if (op == "Mul")
-                x *= y;
-            else if (op == "Div")
-                x /= y;
-            else if (op == "Pow")
-                x = std::pow(x, y);
-            else if (op == "Max")
-                x = std::max(x, y);
-            else if (op == "Min")
-                x = std::min(x, y);
-            else if (op == "Equal")
-                x = x == y;
-            else if (op == "Less")
-                x = x < y;
-            else if (op == "Greater")
-                x = x > y;
-            else if (op == "LessOrEqual")
-                x = x <= y;
-            else if (op == "GreaterOrEqual")
-                x = x >= y;
-            else if (op == "And")
-                x = (x != 0) && (y != 0);
-            else if (op == "Or")
-                x = (x != 0) || (y != 0);
-            else
-                return NAN;
+            const auto r = realBinary(op, x, in[j]->at(broadcastIndex(*in[j], *dims, k)));
+            if (!r) return NAN;
+            x = *r;
         }
         return x;
     });
@@ -499,6 +521,121 @@ std::optional<Val> slice(const Val& x, const std::vector<std::int64_t>& starts, 
     });
 }
 
+// Reshape's output: x with the dims of `shape` (0: x's, unless allowzero; -1: what the others leave).
+std::optional<Val> reshape(const onnx::NodeProto& n, const Val& x, const Val* shape) {
+    if (!shape || shape->real()) return std::nullopt;
+    std::vector<std::int64_t> dims = shape->i;
+    const bool allowZero = attrInt(n, "allowzero", 0) != 0;
+    std::int64_t known = 1;
+    int infer = -1;
+    for (std::size_t k = 0; k < dims.size(); ++k) {
+        if (dims[k] == 0 && !allowZero) {
+            if (k >= x.dims.size()) return std::nullopt;
+            dims[k] = x.dims[k];
+        }
+        if (dims[k] == -1) {
+            if (infer >= 0) return std::nullopt;
+            infer = int(k);
+        } else if (dims[k] < 0) {
+            return std::nullopt;
+        } else if (__builtin_mul_overflow(known, dims[k], &known)) {
+            return std::nullopt;
+        }
+    }
+    if (infer >= 0) {
+        if (known == 0 || x.size() % known) return std::nullopt;
+        dims[std::size_t(infer)] = x.size() / known;
+    }
+    return reshaped(x, dims);
+}
+
+std::optional<Val> flatten(const onnx::NodeProto& n, const Val& x) {
+    const auto axis = axisOf(attrInt(n, "axis", 1), x.dims.size() + 1);
+    if (!axis) return std::nullopt;
+    std::int64_t outer = 1;
+    for (std::size_t k = 0; k < *axis; ++k)
+        outer *= x.dims[k];
+    return reshaped(x, {outer, outer ? x.size() / outer : 0});
+}
+
+std::optional<Val> unsqueeze(const Val& x, const std::vector<std::int64_t>& axes) {
+    const std::vector<std::int64_t>& dims = x.dims;
+    const std::size_t rank = dims.size() + axes.size();
+    std::vector<char> at(rank, 0);
+    for (std::int64_t a : axes) {
+        auto k = axisOf(a, rank);
+        if (!k || at[*k]) return std::nullopt;
+        at[*k] = 1;
+    }
+    std::vector<std::int64_t> out;
+    std::size_t j = 0;
+    for (std::size_t k = 0; k < rank; ++k)
+        out.push_back(at[k] ? 1 : dims[j++]);
+    return reshaped(x, out);
+}
+
+// Squeeze's output: x without the given axes of size 1, or without every axis of size 1 when none is given.
+std::optional<Val> squeeze(const Val& x, const std::vector<std::int64_t>& axes) {
+    const std::vector<std::int64_t>& dims = x.dims;
+    std::vector<char> drop(dims.size(), 0);
+    for (std::int64_t a : axes) {
+        auto k = axisOf(a, dims.size());
+        if (!k || dims[*k] != 1) return std::nullopt;
+        drop[*k] = 1;
+    }
+    std::vector<std::int64_t> out;
+    for (std::size_t k = 0; k < dims.size(); ++k)
+        if (!(axes.empty() ? dims[k] == 1 : drop[k])) out.push_back(dims[k]);
+    return reshaped(x, out);
+}
+
+std::optional<Val> range(const std::vector<const Val*>& in) {
+    if (in.size() != 3 || !in[0] || !in[1] || !in[2]) return std::nullopt;
+    const double start = in[0]->at(0), limit = in[1]->at(0), delta = in[2]->at(0);
+    if (in[0]->size() != 1 || in[1]->size() != 1 || in[2]->size() != 1 || delta == 0) return std::nullopt;
+    const double count = std::max(0.0, std::ceil((limit - start) / delta));
+    if (count > double(kMaxFoldElements)) return std::nullopt;
+    return make(in[0]->type, {std::int64_t(count)}, [&](std::int64_t k) { return start + double(k) * delta; });
+}
+
+std::optional<Val> constantOfShape(const onnx::NodeProto& n, const Val& shape) {
+    if (shape.real()) return std::nullopt;
+    Val fill{T::FLOAT, {}, {}, {0.0}};
+    if (const T* t = attrTensor(n, "value")) {
+        auto v = fromTensor(*t);
+        if (!v || v->size() != 1) return std::nullopt;
+        fill = *v;
+    }
+    return make(fill.type, shape.i, [&](std::int64_t) { return fill.at(0); });
+}
+
+std::optional<Val> expand(const Val& x, const Val* to) {
+    if (!to || to->real()) return std::nullopt;
+    Val shape{T::INT64, to->i, {}, {}};
+    shape.i.assign(std::size_t(elements(to->i).value_or(0)), 0);
+    auto dims = broadcast({&x, &shape});
+    if (!dims) return std::nullopt;
+    return pick(x, *dims, [&](std::int64_t k) { return broadcastIndex(x, *dims, k); });
+}
+
+// ReduceProd, ReduceSum, ReduceMax and ReduceMin of a vector (the product of some dimensions), to a scalar or a
+// one-element vector.
+std::optional<Val> reduce(const onnx::NodeProto& n, const Val& x) {
+    const std::string& op = n.op_type();
+    if (x.dims.size() != 1) return std::nullopt;
+    double acc = op == "ReduceProd" ? 1 : op == "ReduceSum" ? 0 : x.size() ? x.at(0) : 0;
+    for (std::int64_t k = 0; k < x.size(); ++k) {
+        const double v = x.at(k);
+        acc = op == "ReduceProd"  ? acc * v
+              : op == "ReduceSum" ? acc + v
+              : op == "ReduceMax" ? std::max(acc, v)
+                                  : std::min(acc, v);
+    }
+    const bool keep = attrInt(n, "keepdims", 1) != 0;
+    return make(x.type, keep ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{},
+                [&](std::int64_t) { return acc; });
+}
+
 class Folder {
 public:
     explicit Folder(onnx::ModelProto& model) : m_model(model) {
@@ -573,26 +710,42 @@ private:
         return std::vector<std::int64_t>{};
     }
 
+    // Shape (or its part from start to end) and Size of a value whose dims are known.
+    std::optional<Val> shapeOf(const onnx::NodeProto& n) const {
+        const std::string& op = n.op_type();
+        if (n.input_size() < 1) return std::nullopt;
+        auto it = m_dims.find(n.input(0));
+        if (it == m_dims.end()) return std::nullopt;
+        const auto& d = it->second;
+        if (op == "Size") {
+            std::int64_t p = 1;
+            for (std::int64_t x : d)
+                if (__builtin_mul_overflow(p, x, &p)) return std::nullopt;
+            return Val{T::INT64, {}, {p}, {}};
+        }
+        const std::int64_t r = std::int64_t(d.size());
+        std::int64_t b = attrInt(n, "start", 0), e = attrInt(n, "end", r);
+        b = std::clamp(b < 0 ? b + r : b, std::int64_t(0), r);
+        e = std::clamp(e < 0 ? e + r : e, std::int64_t(0), r);
+        std::vector<std::int64_t> part(d.begin() + b, d.begin() + std::max(b, e));
+        return Val{T::INT64, {std::int64_t(part.size())}, part, {}};
+    }
+
+    // Slice: starts, ends and axes are attributes before opset 10, inputs (with steps) since.
+    std::optional<Val> sliceOf(const onnx::NodeProto& n, const Val& x) const {
+        if (m_opset < 10) {
+            auto s = attrInts(n, "starts"), e = attrInts(n, "ends");
+            if (!s || !e) return std::nullopt;
+            return slice(x, *s, *e, attrInts(n, "axes").value_or(std::vector<std::int64_t>{}), {});
+        }
+        auto s = ints(n, 1, ""), e = ints(n, 2, ""), a = ints(n, 3, ""), st = ints(n, 4, "");
+        if (!s || !e || !a || !st) return std::nullopt;
+        return slice(x, *s, *e, *a, *st);
+    }
+
     std::optional<Val> evaluate(const onnx::NodeProto& n) const {
         const std::string& op = n.op_type();
-        if (op == "Shape" || op == "Size") {
-            if (n.input_size() < 1) return std::nullopt;
-            auto it = m_dims.find(n.input(0));
-            if (it == m_dims.end()) return std::nullopt;
-            const auto& d = it->second;
-            if (op == "Size") {
-                std::int64_t p = 1;
-                for (std::int64_t x : d)
-                    if (__builtin_mul_overflow(p, x, &p)) return std::nullopt;
-                return Val{T::INT64, {}, {p}, {}};
-            }
-            const std::int64_t r = std::int64_t(d.size());
-            std::int64_t b = attrInt(n, "start", 0), e = attrInt(n, "end", r);
-            b = std::clamp(b < 0 ? b + r : b, std::int64_t(0), r);
-            e = std::clamp(e < 0 ? e + r : e, std::int64_t(0), r);
-            std::vector<std::int64_t> part(d.begin() + b, d.begin() + std::max(b, e));
-            return Val{T::INT64, {std::int64_t(part.size())}, part, {}};
-        }
+        if (op == "Shape" || op == "Size") return shapeOf(n);
         std::vector<const Val*> in;
         for (int k = 0; k < n.input_size(); ++k) {
             const Val* v = value(n, k);
@@ -607,123 +760,22 @@ private:
         if (!first() && op != "Range") return std::nullopt;
         if (op == "Identity" || op == "Dropout") return *first();
         if (op == "Cast") return cast(*first(), int(attrInt(n, "to", 0)));
-        if (op == "Reshape") {
-            if (in.size() < 2 || !in[1] || in[1]->real()) return std::nullopt;
-            std::vector<std::int64_t> dims = in[1]->i;
-            const bool allowZero = attrInt(n, "allowzero", 0) != 0;
-            std::int64_t known = 1;
-            int infer = -1;
-            for (std::size_t k = 0; k < dims.size(); ++k) {
-                if (dims[k] == 0 && !allowZero) {
-                    if (k >= first()->dims.size()) return std::nullopt;
-                    dims[k] = first()->dims[k];
-                }
-                if (dims[k] == -1) {
-                    if (infer >= 0) return std::nullopt;
-                    infer = int(k);
-                } else if (dims[k] < 0) {
-                    return std::nullopt;
-                } else if (__builtin_mul_overflow(known, dims[k], &known)) {
-                    return std::nullopt;
-                }
-            }
-            if (infer >= 0) {
-                if (known == 0 || first()->size() % known) return std::nullopt;
-                dims[std::size_t(infer)] = first()->size() / known;
-            }
-            return reshaped(*first(), dims);
-        }
-        if (op == "Flatten") {
-            const auto axis = axisOf(attrInt(n, "axis", 1), first()->dims.size() + 1);
-            if (!axis) return std::nullopt;
-            std::int64_t outer = 1;
-            for (std::size_t k = 0; k < *axis; ++k)
-                outer *= first()->dims[k];
-            return reshaped(*first(), {outer, outer ? first()->size() / outer : 0});
-        }
+        if (op == "Reshape") return in.size() < 2 ? std::nullopt : reshape(n, *first(), in[1]);
+        if (op == "Flatten") return flatten(n, *first());
         if (op == "Unsqueeze" || op == "Squeeze") {
             auto axes = ints(n, 1, "axes");
             if (!axes) return std::nullopt;
-            std::vector<std::int64_t> dims = first()->dims;
-            if (op == "Unsqueeze") {
-                const std::size_t rank = dims.size() + axes->size();
-                std::vector<char> at(rank, 0);
-                for (std::int64_t a : *axes) {
-                    auto k = axisOf(a, rank);
-                    if (!k || at[*k]) return std::nullopt;
-                    at[*k] = 1;
-                }
-                std::vector<std::int64_t> out;
-                std::size_t j = 0;
-                for (std::size_t k = 0; k < rank; ++k)
-                    out.push_back(at[k] ? 1 : dims[j++]);
-                return reshaped(*first(), out);
-            }
-            std::vector<char> drop(dims.size(), 0);
-            for (std::int64_t a : *axes) {
-                auto k = axisOf(a, dims.size());
-                if (!k || dims[*k] != 1) return std::nullopt;
-                drop[*k] = 1;
-            }
-            std::vector<std::int64_t> out;
-            for (std::size_t k = 0; k < dims.size(); ++k)
-                if (!(axes->empty() ? dims[k] == 1 : drop[k])) out.push_back(dims[k]);
-            return reshaped(*first(), out);
+            return op == "Unsqueeze" ? unsqueeze(*first(), *axes) : squeeze(*first(), *axes);
         }
         if (op == "Concat") return concat(in, attrInt(n, "axis", 0));
         if (op == "Gather")
             return in.size() == 2 && in[1] ? gather(*in[0], *in[1], attrInt(n, "axis", 0)) : std::nullopt;
-        if (op == "Slice") {
-            if (m_opset < 10) {
-                auto s = attrInts(n, "starts"), e = attrInts(n, "ends");
-                if (!s || !e) return std::nullopt;
-                return slice(*first(), *s, *e, attrInts(n, "axes").value_or(std::vector<std::int64_t>{}), {});
-            }
-            auto s = ints(n, 1, ""), e = ints(n, 2, ""), a = ints(n, 3, ""), st = ints(n, 4, "");
-            if (!s || !e || !a || !st) return std::nullopt;
-            return slice(*first(), *s, *e, *a, *st);
-        }
-        if (op == "Range") {
-            if (in.size() != 3 || !in[0] || !in[1] || !in[2]) return std::nullopt;
-            const double start = in[0]->at(0), limit = in[1]->at(0), delta = in[2]->at(0);
-            if (in[0]->size() != 1 || in[1]->size() != 1 || in[2]->size() != 1 || delta == 0) return std::nullopt;
-            const double count = std::max(0.0, std::ceil((limit - start) / delta));
-            if (count > double(kMaxFoldElements)) return std::nullopt;
-            return make(in[0]->type, {std::int64_t(count)}, [&](std::int64_t k) { return start + double(k) * delta; });
-        }
-        if (op == "ConstantOfShape") {
-            if (first()->real()) return std::nullopt;
-            Val fill{T::FLOAT, {}, {}, {0.0}};
-            if (const T* t = attrTensor(n, "value")) {
-                auto v = fromTensor(*t);
-                if (!v || v->size() != 1) return std::nullopt;
-                fill = *v;
-            }
-            return make(fill.type, first()->i, [&](std::int64_t) { return fill.at(0); });
-        }
-        if (op == "Expand") {
-            if (in.size() != 2 || !in[1] || in[1]->real()) return std::nullopt;
-            Val shape{T::INT64, in[1]->i, {}, {}};
-            shape.i.assign(std::size_t(elements(in[1]->i).value_or(0)), 0);
-            auto dims = broadcast({first(), &shape});
-            if (!dims) return std::nullopt;
-            return pick(*first(), *dims, [&](std::int64_t k) { return broadcastIndex(*first(), *dims, k); });
-        }
-        if (op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin") {
-            // Of a vector (the product of some dimensions), to a scalar or a one-element vector.
-            if (first()->dims.size() != 1) return std::nullopt;
-            double acc = op == "ReduceProd" ? 1 : op == "ReduceSum" ? 0 : first()->size() ? first()->at(0) : 0;
-            for (std::int64_t k = 0; k < first()->size(); ++k) {
-                const double x = first()->at(k);
-                acc = op == "ReduceProd"  ? acc * x
-                      : op == "ReduceSum" ? acc + x
-                      : op == "ReduceMax" ? std::max(acc, x)
-                                          : std::min(acc, x);
-            }
-            const bool keep = attrInt(n, "keepdims", 1) != 0;
-            return make(first()->type, keep ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{},
-                        [&](std::int64_t) { return acc; });
-        }
+        if (op == "Slice") return sliceOf(n, *first());
+        if (op == "Range") return range(in);
+        if (op == "ConstantOfShape") return constantOfShape(n, *first());
+        if (op == "Expand") return in.size() != 2 ? std::nullopt : expand(*first(), in[1]);
+        if (op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMax" || op == "ReduceMin")
+            return reduce(n, *first());
         static const char* const kElementwise[] = {
             "Add", "Sub",  "Mul",   "Div",  "Mod",        "Pow",   "Max",  "Min",     "Sum",         "Neg",
             "Abs", "Sqrt", "Floor", "Ceil", "Reciprocal", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
