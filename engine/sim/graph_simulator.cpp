@@ -218,147 +218,170 @@ private:
                    std::to_string(levels) + ")";
         if (transfer && a.level == 0)
             return "transfers go between level 0 and a slower level; level 0 cannot be the other end";
-        const int v = a.node;
-        const GraphNode& node = graph.node(v);
         switch (a.kind) {
-        case GraphActionKind::Forward: {
-            if (done[std::size_t(v)]) return "node '" + node.id + "' was already reversed";
-            if (held0(v)) return "the output of '" + node.id + "' is already held";
-            double start = clock;
-            for (int u : graph.inputs(v)) {
-                if (auto e = missing(u, "its input"); !e.empty()) return e;
-                start = std::max(start, at0(u).ready);
-            }
-            // In place: the output goes into the input's buffer (once any transfer reading it is done), which is
-            // the input's no longer.
-            std::int64_t buffer = node.output_bytes, grow = node.output_bytes;
-            std::int32_t object = -1;
-            if (inPlace[std::size_t(cur)]) {
-                Copy& in = at0(graph.inputs(v).front());
-                object = bufferOf[std::size_t(graph.inputs(v).front())]; // the same buffer, now v's
-                start = std::max(start, in.pinned_until);
-                buffer = std::max(in.bytes, node.output_bytes), grow = buffer - in.bytes;
-                in = Copy{};
-                overwritten[std::size_t(graph.inputs(v).front())] = 1;
-                ++tl.totals.in_place;
-                tl.in_place_actions.push_back(cur);
-            }
-            double end = start + node.forward;
-            tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0,
-                                            runs[std::size_t(v)]++ ? IntervalKind::Recompute : IntervalKind::Forward});
-            ++tl.totals.forward_steps;
-            if (object < 0)
-                change(start, MemoryCategory::State, grow, 0, newBuffer(v));
-            else if (grow > 0) // an output larger than the input it overwrites: the buffer grows, by a release and
-                               // a new allocation of the whole
-                change(start, MemoryCategory::State, -(buffer - grow), 0, object),
-                    change(start, MemoryCategory::State, buffer, 0, newBuffer(v));
-            else
-                bufferOf[std::size_t(v)] = object;
-            at0(v) = Copy{true, buffer, end, 0};
-            overwritten[std::size_t(v)] = 0;
-            change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
-            change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
-            clock = end;
-            if (dead(v)) release(0, v, end);
-            return {};
-        }
-        case GraphActionKind::Backward: {
-            if (done[std::size_t(v)]) return "the backward of '" + node.id + "' is done twice";
-            for (int c : graph.consumers(v))
-                if (!done[std::size_t(c)])
-                    return "the gradient of '" + node.id + "' is not complete: the backward of '" + graph.node(c).id +
-                           "' must come first";
-            double start = clock;
-            if (node.needs_inputs)
-                for (int u : graph.inputs(v)) {
-                    if (auto e = missing(u, "its backward needs the output of"); !e.empty()) return e;
-                    start = std::max(start, at0(u).ready);
-                }
-            if (node.needs_output) {
-                if (!held0(v)) return "its backward needs its own output, which is not held in level 0";
-                start = std::max(start, at0(v).ready);
-            }
-            if (runs[std::size_t(v)] == 0) return "its forward has not run yet";
-            double end = start + node.backward;
-            tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0, IntervalKind::Backward});
-            ++tl.totals.backward_steps;
-            if (graph.consumers(v).empty())
-                change(start, MemoryCategory::Gradient, node.output_bytes, 0, v), grad[std::size_t(v)] = 1;
-            for (int u : graph.inputs(v))
-                if (!grad[std::size_t(u)])
-                    grad[std::size_t(u)] = 1, change(start, MemoryCategory::Gradient, graph.node(u).output_bytes, 0, u);
-            change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
-            change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
-            change(end, MemoryCategory::Gradient, -node.output_bytes, 0, v);
-            grad[std::size_t(v)] = 0;
-            done[std::size_t(v)] = 1;
-            ++reversed;
-            clock = end;
-            if (dead(v)) releaseEverywhere(v, end);
-            for (int u : graph.inputs(v))
-                if (dead(u)) releaseEverywhere(u, end);
-            return {};
-        }
+        case GraphActionKind::Forward:
+            return forward(a.node);
+        case GraphActionKind::Backward:
+            return backward(a.node);
         case GraphActionKind::Free:
-            // Freeing what an in-place consumer wrote over frees nothing more: a plan made without the flag in
-            // mind stays valid.
-            if (a.level == 0 && overwritten[std::size_t(v)]) return {};
-            if (!copies[std::size_t(a.level)][std::size_t(v)].held)
-                return "the output of '" + node.id + "' is not held" +
-                       (a.level ? " on level " + std::to_string(a.level) : "");
-            release(a.level, v, clock);
-            return {};
-        case GraphActionKind::Invert: {
-            if (!node.reversible) return "node '" + node.id + "' is not reversible";
-            if (graph.inputs(v).size() != 1) return "only a node with exactly one input can be inverted";
-            if (!held0(v)) return "inverting needs the output of '" + node.id + "', which is not held in level 0";
-            const int u = graph.inputs(v).front();
-            if (held0(u)) return "the output of '" + graph.node(u).id + "' is already held";
-            if (done[std::size_t(u)]) return "node '" + graph.node(u).id + "' was already reversed";
-            const GraphNode& input = graph.node(u);
-            double start = std::max(clock, at0(v).ready), end = start + node.forward;
-            tl.intervals.push_back(Interval{start, end, cur, u, input.output_bytes, 0, IntervalKind::Recompute});
-            ++tl.totals.forward_steps;
-            ++runs[std::size_t(u)];
-            change(start, MemoryCategory::State, input.output_bytes, 0, newBuffer(u));
-            at0(u) = Copy{true, input.output_bytes, end, 0};
-            overwritten[std::size_t(u)] = 0;
-            change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
-            change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
-            clock = end;
-            return {};
-        }
+            return freeOutput(a);
+        case GraphActionKind::Invert:
+            return invert(a.node);
         case GraphActionKind::Write:
-        case GraphActionKind::Read: {
-            const bool write = a.kind == GraphActionKind::Write;
-            const int l = a.level;
-            Copy& src = write ? at0(v) : copies[std::size_t(l)][std::size_t(v)];
-            Copy& dst = write ? copies[std::size_t(l)][std::size_t(v)] : at0(v);
-            if (!src.held)
-                return "the output of '" + node.id + "' is not held " +
-                       (write ? "in level 0" : "on level " + std::to_string(l)) + ", so it cannot be " +
-                       (write ? "written" : "read");
-            if (dst.held)
-                return "the output of '" + node.id + "' is already held " +
-                       (write ? "on level " + std::to_string(l) : "in level 0");
-            const std::int64_t bytes = node.output_bytes;
-            double start = std::max({clock, channelFree[std::size_t(l)], src.ready});
-            double end = start + (write ? hw.writeSeconds(l, bytes) : hw.readSeconds(l, bytes));
-            channelFree[std::size_t(l)] = end;
-            src.pinned_until = std::max(src.pinned_until, end);
-            dst = Copy{true, bytes, end, 0};
-            if (!write) overwritten[std::size_t(v)] = 0;
-            change(start, MemoryCategory::State, bytes, write ? l : 0, write ? std::int32_t(v) : newBuffer(v));
-            tl.intervals.push_back(
-                Interval{start, end, cur, v, bytes, std::int16_t(l), write ? IntervalKind::Write : IntervalKind::Read});
-            long long& moved = write ? tl.totals.bytes_written : tl.totals.bytes_read;
-            if (!checkedAdd(moved, bytes, moved))
-                return std::string("the bytes ") + (write ? "written" : "read") + " add up to more than 2^63";
-            return {};
-        }
+        case GraphActionKind::Read:
+            return transferOf(a);
         }
         return "unknown action";
+    }
+
+    std::string forward(int v) {
+        const GraphNode& node = graph.node(v);
+        if (done[std::size_t(v)]) return "node '" + node.id + "' was already reversed";
+        if (held0(v)) return "the output of '" + node.id + "' is already held";
+        double start = clock;
+        for (int u : graph.inputs(v)) {
+            if (auto e = missing(u, "its input"); !e.empty()) return e;
+            start = std::max(start, at0(u).ready);
+        }
+        // In place: the output goes into the input's buffer (once any transfer reading it is done), which is
+        // the input's no longer.
+        std::int64_t buffer = node.output_bytes, grow = node.output_bytes;
+        std::int32_t object = -1;
+        if (inPlace[std::size_t(cur)]) {
+            Copy& in = at0(graph.inputs(v).front());
+            object = bufferOf[std::size_t(graph.inputs(v).front())]; // the same buffer, now v's
+            start = std::max(start, in.pinned_until);
+            buffer = std::max(in.bytes, node.output_bytes), grow = buffer - in.bytes;
+            in = Copy{};
+            overwritten[std::size_t(graph.inputs(v).front())] = 1;
+            ++tl.totals.in_place;
+            tl.in_place_actions.push_back(cur);
+        }
+        double end = start + node.forward;
+        tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0,
+                                        runs[std::size_t(v)]++ ? IntervalKind::Recompute : IntervalKind::Forward});
+        ++tl.totals.forward_steps;
+        if (object < 0)
+            change(start, MemoryCategory::State, grow, 0, newBuffer(v));
+        else if (grow > 0) // an output larger than the input it overwrites: the buffer grows, by a release and
+                           // a new allocation of the whole
+            change(start, MemoryCategory::State, -(buffer - grow), 0, object),
+                change(start, MemoryCategory::State, buffer, 0, newBuffer(v));
+        else
+            bufferOf[std::size_t(v)] = object;
+        at0(v) = Copy{true, buffer, end, 0};
+        overwritten[std::size_t(v)] = 0;
+        change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
+        change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
+        clock = end;
+        if (dead(v)) release(0, v, end);
+        return {};
+    }
+
+    std::string backward(int v) {
+        const GraphNode& node = graph.node(v);
+        if (done[std::size_t(v)]) return "the backward of '" + node.id + "' is done twice";
+        for (int c : graph.consumers(v))
+            if (!done[std::size_t(c)])
+                return "the gradient of '" + node.id + "' is not complete: the backward of '" + graph.node(c).id +
+                       "' must come first";
+        double start = clock;
+        if (node.needs_inputs)
+            for (int u : graph.inputs(v)) {
+                if (auto e = missing(u, "its backward needs the output of"); !e.empty()) return e;
+                start = std::max(start, at0(u).ready);
+            }
+        if (node.needs_output) {
+            if (!held0(v)) return "its backward needs its own output, which is not held in level 0";
+            start = std::max(start, at0(v).ready);
+        }
+        if (runs[std::size_t(v)] == 0) return "its forward has not run yet";
+        double end = start + node.backward;
+        tl.intervals.push_back(Interval{start, end, cur, v, node.output_bytes, 0, IntervalKind::Backward});
+        ++tl.totals.backward_steps;
+        if (graph.consumers(v).empty())
+            change(start, MemoryCategory::Gradient, node.output_bytes, 0, v), grad[std::size_t(v)] = 1;
+        for (int u : graph.inputs(v))
+            if (!grad[std::size_t(u)])
+                grad[std::size_t(u)] = 1, change(start, MemoryCategory::Gradient, graph.node(u).output_bytes, 0, u);
+        change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
+        change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
+        change(end, MemoryCategory::Gradient, -node.output_bytes, 0, v);
+        grad[std::size_t(v)] = 0;
+        done[std::size_t(v)] = 1;
+        ++reversed;
+        clock = end;
+        if (dead(v)) releaseEverywhere(v, end);
+        for (int u : graph.inputs(v))
+            if (dead(u)) releaseEverywhere(u, end);
+        return {};
+    }
+
+    std::string freeOutput(const GraphAction& a) {
+        const int v = a.node;
+        const GraphNode& node = graph.node(v);
+        // Freeing what an in-place consumer wrote over frees nothing more: a plan made without the flag in
+        // mind stays valid.
+        if (a.level == 0 && overwritten[std::size_t(v)]) return {};
+        if (!copies[std::size_t(a.level)][std::size_t(v)].held)
+            return "the output of '" + node.id + "' is not held" +
+                   (a.level ? " on level " + std::to_string(a.level) : "");
+        release(a.level, v, clock);
+        return {};
+    }
+
+    // Recomputes v's one input from v's output.
+    std::string invert(int v) {
+        const GraphNode& node = graph.node(v);
+        if (!node.reversible) return "node '" + node.id + "' is not reversible";
+        if (graph.inputs(v).size() != 1) return "only a node with exactly one input can be inverted";
+        if (!held0(v)) return "inverting needs the output of '" + node.id + "', which is not held in level 0";
+        const int u = graph.inputs(v).front();
+        if (held0(u)) return "the output of '" + graph.node(u).id + "' is already held";
+        if (done[std::size_t(u)]) return "node '" + graph.node(u).id + "' was already reversed";
+        const GraphNode& input = graph.node(u);
+        double start = std::max(clock, at0(v).ready), end = start + node.forward;
+        tl.intervals.push_back(Interval{start, end, cur, u, input.output_bytes, 0, IntervalKind::Recompute});
+        ++tl.totals.forward_steps;
+        ++runs[std::size_t(u)];
+        change(start, MemoryCategory::State, input.output_bytes, 0, newBuffer(u));
+        at0(u) = Copy{true, input.output_bytes, end, 0};
+        overwritten[std::size_t(u)] = 0;
+        change(start, MemoryCategory::Temporary, node.workspace_bytes, 0, v);
+        change(end, MemoryCategory::Temporary, -node.workspace_bytes, 0, v);
+        clock = end;
+        return {};
+    }
+
+    // A write of v's output from level 0 to a slower level, or a read back.
+    std::string transferOf(const GraphAction& a) {
+        const int v = a.node;
+        const GraphNode& node = graph.node(v);
+        const bool write = a.kind == GraphActionKind::Write;
+        const int l = a.level;
+        Copy& src = write ? at0(v) : copies[std::size_t(l)][std::size_t(v)];
+        Copy& dst = write ? copies[std::size_t(l)][std::size_t(v)] : at0(v);
+        if (!src.held)
+            return "the output of '" + node.id + "' is not held " +
+                   (write ? "in level 0" : "on level " + std::to_string(l)) + ", so it cannot be " +
+                   (write ? "written" : "read");
+        if (dst.held)
+            return "the output of '" + node.id + "' is already held " +
+                   (write ? "on level " + std::to_string(l) : "in level 0");
+        const std::int64_t bytes = node.output_bytes;
+        double start = std::max({clock, channelFree[std::size_t(l)], src.ready});
+        double end = start + (write ? hw.writeSeconds(l, bytes) : hw.readSeconds(l, bytes));
+        channelFree[std::size_t(l)] = end;
+        src.pinned_until = std::max(src.pinned_until, end);
+        dst = Copy{true, bytes, end, 0};
+        if (!write) overwritten[std::size_t(v)] = 0;
+        change(start, MemoryCategory::State, bytes, write ? l : 0, write ? std::int32_t(v) : newBuffer(v));
+        tl.intervals.push_back(
+            Interval{start, end, cur, v, bytes, std::int16_t(l), write ? IntervalKind::Write : IntervalKind::Read});
+        long long& moved = write ? tl.totals.bytes_written : tl.totals.bytes_read;
+        if (!checkedAdd(moved, bytes, moved))
+            return std::string("the bytes ") + (write ? "written" : "read") + " add up to more than 2^63";
+        return {};
     }
 };
 

@@ -207,10 +207,11 @@ Result<std::vector<int>> balancedCuts(const Chain& chain, const PipelineSetup& s
                       " on its fullest device (more devices, more micro-batches or rematerialisation need less)");
 }
 
-Result<PipelineRun> runPipeline(const Chain& chain, const PipelineSetup& setup) {
-    if (auto e = checkSetup(chain, setup); !e.empty()) return fail(e);
-    const int n = chain.length(), K = setup.stages, M = setup.micro_batches;
-    PipelineRun run;
+namespace {
+
+// The cuts given, or the balanced ones when none are (run.cuts_chosen), checked.
+Result<std::vector<int>> stageCuts(const Chain& chain, const PipelineSetup& setup, PipelineRun& run) {
+    const int n = chain.length(), K = setup.stages;
     std::vector<int> cuts = setup.cuts;
     if (cuts.empty() && K > 1) {
         auto chosen = balancedCuts(chain, setup);
@@ -226,6 +227,12 @@ Result<PipelineRun> runPipeline(const Chain& chain, const PipelineSetup& setup) 
             return fail("cut " + std::to_string(c + 1) + " (" + std::to_string(cuts[c]) +
                         "): cuts are the last steps of the stages but the last, increasing, between 1 and " +
                         std::to_string(n - 1));
+    return cuts;
+}
+
+// The stages between the cuts, and the bottleneck.
+void addStages(const Chain& chain, const PipelineSetup& setup, const std::vector<int>& cuts, PipelineRun& run) {
+    const int n = chain.length(), K = setup.stages;
     for (int k = 0; k < K; ++k) {
         PipelineStage st;
         st.first = k == 0 ? 1 : cuts[std::size_t(k - 1)] + 1;
@@ -238,102 +245,136 @@ Result<PipelineRun> runPipeline(const Chain& chain, const PipelineSetup& setup) 
         if (k > 0) run.bottleneck_s = std::max(run.bottleneck_s, linkSeconds(chain, setup, st.first - 1));
         run.stages.push_back(st);
     }
+}
 
-    Timeline& tl = run.timeline;
-    for (int k = 0; k < K; ++k) {
-        tl.lanes.push_back("device " + std::to_string(k));
-        if (k + 1 < K) tl.lanes.push_back("link " + std::to_string(k) + "-" + std::to_string(k + 1));
+// The run's timeline, device and link lanes alternating, and the memory each interval holds on each device.
+class PipelineSchedule {
+public:
+    PipelineSchedule(const Chain& chain, const PipelineSetup& setup, PipelineRun& run)
+        : m_setup(setup), m_run(run), m_tl(run.timeline), m_K(setup.stages), m_M(setup.micro_batches),
+          m_deviceFree(std::size_t(m_K), 0.0), m_linkFree(std::size_t(m_K), 0.0) {
+        for (int k = 0; k < m_K; ++k) {
+            m_tl.lanes.push_back("device " + std::to_string(k));
+            if (k + 1 < m_K) m_tl.lanes.push_back("link " + std::to_string(k) + "-" + std::to_string(k + 1));
+        }
+        for (const PipelineStage& st : run.stages)
+            m_bytes.push_back(stageBytes(chain, m_M, st.first, st.last));
+        m_ledger.reserve(std::size_t(m_K) * std::size_t(m_M) * 16);
     }
-    auto deviceLane = [](int k) { return std::int16_t(2 * k); };
-    auto linkLane = [](int k) { return std::int16_t(2 * k + 1); }; // between k and k + 1
-    std::vector<StageBytes> bytes;
-    for (const PipelineStage& st : run.stages)
-        bytes.push_back(stageBytes(chain, M, st.first, st.last));
-    MemoryLedger ledger;
-    ledger.reserve(std::size_t(K) * std::size_t(M) * 16);
-    std::vector<double> deviceFree(std::size_t(K), 0.0), linkFree(std::size_t(K), 0.0);
-    std::int32_t action = 0;
-    auto interval = [&](double start, double end, int m, std::int64_t b, std::int16_t lane, IntervalKind kind) {
-        tl.intervals.push_back(Interval{start, end, action++, m, b, lane, kind});
-    };
-    using C = MemoryCategory;
-    // Forward phase: micro-batch by micro-batch down the line.
-    std::vector<std::vector<double>> inputReady(std::size_t(K), std::vector<double>(std::size_t(M) + 1, 0.0));
-    for (int m = 1; m <= M; ++m)
-        for (int k = 0; k < K; ++k) {
-            const StageBytes& b = bytes[std::size_t(k)];
-            const PipelineStage& st = run.stages[std::size_t(k)];
-            if (k == 0) ledger.add(0, 0, action, C::State, b.in); // the micro-batch's data
-            const double start = std::max(deviceFree[std::size_t(k)], inputReady[std::size_t(k)][std::size_t(m)]);
-            const double end = start + st.forward_s;
-            const std::int32_t a = action;
-            interval(start, end, m, b.out, deviceLane(k), IntervalKind::Forward);
-            deviceFree[std::size_t(k)] = end;
-            ledger.add(start, k, a, C::State, add(b.forwardWork, b.out));
-            if (!setup.recompute) ledger.add(start, k, a, C::Tape, b.tapes);
-            ledger.add(end, k, a, C::State, -b.forwardWork);
-            if (!setup.recompute) ledger.add(end, k, a, C::State, -b.in); // the tapes hold what the backward needs
-            if (k + 1 < K) {
-                const double ts = std::max(end, linkFree[std::size_t(k)]);
-                const double te = ts + transferSeconds(setup, b.out);
-                const std::int32_t t = action;
-                interval(ts, te, m, b.out, linkLane(k), IntervalKind::Write);
-                linkFree[std::size_t(k)] = te;
-                ledger.add(te, k, t, C::State, -b.out);
-                ledger.add(ts, k + 1, t, C::State, bytes[std::size_t(k + 1)].in);
-                inputReady[std::size_t(k + 1)][std::size_t(m)] = te;
-            } else {
-                ledger.add(end, k, a, C::State, -b.out); // the loss is taken at the backward
-            }
-        }
-    // Backward phase: micro-batches M..1 up the line.
-    std::vector<std::vector<double>> gradReady(std::size_t(K), std::vector<double>(std::size_t(M) + 1, 0.0));
-    for (int m = M; m >= 1; --m)
-        for (int k = K - 1; k >= 0; --k) {
-            const StageBytes& b = bytes[std::size_t(k)];
-            const PipelineStage& st = run.stages[std::size_t(k)];
-            const double start = std::max(deviceFree[std::size_t(k)], gradReady[std::size_t(k)][std::size_t(m)]);
-            const double rerun = setup.recompute ? st.forward_s : 0.0; // the stage's forward again, with tapes
-            const double end = start + st.backward_s;
-            const std::int32_t a = action;
-            if (setup.recompute) interval(start, start + rerun, m, b.out, deviceLane(k), IntervalKind::Recompute);
-            interval(start + rerun, end, m, b.in, deviceLane(k), IntervalKind::Backward);
-            deviceFree[std::size_t(k)] = end;
-            if (k == K - 1) ledger.add(start, k, a, C::Gradient, b.out); // the loss gradient
-            if (setup.recompute) ledger.add(start, k, a, C::Tape, b.tapes);
-            ledger.add(start, k, a, C::Gradient, add(b.backwardWork, b.in));
-            ledger.add(end, k, a, C::Tape, -b.tapes);
-            ledger.add(end, k, a, C::Gradient, -add(b.backwardWork, b.out));
-            if (setup.recompute) ledger.add(end, k, a, C::State, -b.in);
-            if (k > 0) {
-                const double ts = std::max(end, linkFree[std::size_t(k - 1)]);
-                const double te = ts + transferSeconds(setup, b.in);
-                const std::int32_t t = action;
-                interval(ts, te, m, b.in, linkLane(k - 1), IntervalKind::Read);
-                linkFree[std::size_t(k - 1)] = te;
-                ledger.add(te, k, t, C::Gradient, -b.in);
-                ledger.add(ts, k - 1, t, C::Gradient, bytes[std::size_t(k - 1)].out);
-                gradReady[std::size_t(k - 1)][std::size_t(m)] = te;
-            } else {
-                ledger.add(end, k, a, C::Gradient, -b.in); // the data's gradient is not needed
-            }
-        }
 
-    std::vector<std::int64_t> caps(std::size_t(K), 0);
-    for (int k = 0; k < K; ++k)
-        caps[std::size_t(k)] = capacityOf(setup, k);
-    std::string err;
-    const long long over = ledger.sweep(
-        std::numeric_limits<long long>::max(), caps, true, tl,
-        [&](std::int32_t a, int device, std::int64_t total, std::int64_t cap) {
-            const Interval& iv = tl.intervals[std::size_t(a)];
-            return "device " + std::to_string(device) + " would hold " +
-                   (total < 0 ? std::string("more than 2^63 bytes") : formatBytes(double(total))) + ", over its " +
-                   formatBytes(double(cap)) + ", at " + formatSeconds(iv.start) + " (micro-batch " +
-                   std::to_string(iv.index) + ", " + intervalKindName(iv.kind) + ")";
-        },
-        err);
-    if (over >= 0) return infeasible(err);
+    // Forward phase: micro-batch by micro-batch down the line.
+    void forwardPhase() {
+        using C = MemoryCategory;
+        const int K = m_K, M = m_M;
+        std::vector<std::vector<double>> inputReady(std::size_t(K), std::vector<double>(std::size_t(M) + 1, 0.0));
+        for (int m = 1; m <= M; ++m)
+            for (int k = 0; k < K; ++k) {
+                const StageBytes& b = m_bytes[std::size_t(k)];
+                const PipelineStage& st = m_run.stages[std::size_t(k)];
+                if (k == 0) m_ledger.add(0, 0, m_action, C::State, b.in); // the micro-batch's data
+                const double start = std::max(m_deviceFree[std::size_t(k)], inputReady[std::size_t(k)][std::size_t(m)]);
+                const double end = start + st.forward_s;
+                const std::int32_t a = m_action;
+                interval(start, end, m, b.out, deviceLane(k), IntervalKind::Forward);
+                m_deviceFree[std::size_t(k)] = end;
+                m_ledger.add(start, k, a, C::State, add(b.forwardWork, b.out));
+                if (!m_setup.recompute) m_ledger.add(start, k, a, C::Tape, b.tapes);
+                m_ledger.add(end, k, a, C::State, -b.forwardWork);
+                if (!m_setup.recompute)
+                    m_ledger.add(end, k, a, C::State, -b.in); // the tapes hold what the backward needs
+                if (k + 1 < K) {
+                    const double ts = std::max(end, m_linkFree[std::size_t(k)]);
+                    const double te = ts + transferSeconds(m_setup, b.out);
+                    const std::int32_t t = m_action;
+                    interval(ts, te, m, b.out, linkLane(k), IntervalKind::Write);
+                    m_linkFree[std::size_t(k)] = te;
+                    m_ledger.add(te, k, t, C::State, -b.out);
+                    m_ledger.add(ts, k + 1, t, C::State, m_bytes[std::size_t(k + 1)].in);
+                    inputReady[std::size_t(k + 1)][std::size_t(m)] = te;
+                } else {
+                    m_ledger.add(end, k, a, C::State, -b.out); // the loss is taken at the backward
+                }
+            }
+    }
+
+    // Backward phase: micro-batches M..1 up the line.
+    void backwardPhase() {
+        using C = MemoryCategory;
+        const int K = m_K, M = m_M;
+        std::vector<std::vector<double>> gradReady(std::size_t(K), std::vector<double>(std::size_t(M) + 1, 0.0));
+        for (int m = M; m >= 1; --m)
+            for (int k = K - 1; k >= 0; --k) {
+                const StageBytes& b = m_bytes[std::size_t(k)];
+                const PipelineStage& st = m_run.stages[std::size_t(k)];
+                const double start = std::max(m_deviceFree[std::size_t(k)], gradReady[std::size_t(k)][std::size_t(m)]);
+                const double rerun = m_setup.recompute ? st.forward_s : 0.0; // the stage's forward again, with tapes
+                const double end = start + st.backward_s;
+                const std::int32_t a = m_action;
+                if (m_setup.recompute) interval(start, start + rerun, m, b.out, deviceLane(k), IntervalKind::Recompute);
+                interval(start + rerun, end, m, b.in, deviceLane(k), IntervalKind::Backward);
+                m_deviceFree[std::size_t(k)] = end;
+                if (k == K - 1) m_ledger.add(start, k, a, C::Gradient, b.out); // the loss gradient
+                if (m_setup.recompute) m_ledger.add(start, k, a, C::Tape, b.tapes);
+                m_ledger.add(start, k, a, C::Gradient, add(b.backwardWork, b.in));
+                m_ledger.add(end, k, a, C::Tape, -b.tapes);
+                m_ledger.add(end, k, a, C::Gradient, -add(b.backwardWork, b.out));
+                if (m_setup.recompute) m_ledger.add(end, k, a, C::State, -b.in);
+                if (k > 0) {
+                    const double ts = std::max(end, m_linkFree[std::size_t(k - 1)]);
+                    const double te = ts + transferSeconds(m_setup, b.in);
+                    const std::int32_t t = m_action;
+                    interval(ts, te, m, b.in, linkLane(k - 1), IntervalKind::Read);
+                    m_linkFree[std::size_t(k - 1)] = te;
+                    m_ledger.add(te, k, t, C::Gradient, -b.in);
+                    m_ledger.add(ts, k - 1, t, C::Gradient, m_bytes[std::size_t(k - 1)].out);
+                    gradReady[std::size_t(k - 1)][std::size_t(m)] = te;
+                } else {
+                    m_ledger.add(end, k, a, C::Gradient, -b.in); // the data's gradient is not needed
+                }
+            }
+    }
+
+    // The devices' memory over the timeline, against their capacities.
+    std::optional<Error> checkMemory() {
+        std::vector<std::int64_t> caps(std::size_t(m_K), 0);
+        for (int k = 0; k < m_K; ++k)
+            caps[std::size_t(k)] = capacityOf(m_setup, k);
+        std::string err;
+        const long long over = m_ledger.sweep(
+            std::numeric_limits<long long>::max(), caps, true, m_tl,
+            [&](std::int32_t a, int device, std::int64_t total, std::int64_t cap) {
+                const Interval& iv = m_tl.intervals[std::size_t(a)];
+                return "device " + std::to_string(device) + " would hold " +
+                       (total < 0 ? std::string("more than 2^63 bytes") : formatBytes(double(total))) + ", over its " +
+                       formatBytes(double(cap)) + ", at " + formatSeconds(iv.start) + " (micro-batch " +
+                       std::to_string(iv.index) + ", " + intervalKindName(iv.kind) + ")";
+            },
+            err);
+        if (over >= 0) return infeasible(err);
+        return std::nullopt;
+    }
+
+private:
+    static std::int16_t deviceLane(int k) { return std::int16_t(2 * k); }
+    static std::int16_t linkLane(int k) { return std::int16_t(2 * k + 1); } // between k and k + 1
+    void interval(double start, double end, int m, std::int64_t b, std::int16_t lane, IntervalKind kind) {
+        m_tl.intervals.push_back(Interval{start, end, m_action++, m, b, lane, kind});
+    }
+
+    const PipelineSetup& m_setup;
+    PipelineRun& m_run;
+    Timeline& m_tl;
+    const int m_K, m_M;
+    std::vector<StageBytes> m_bytes;
+    MemoryLedger m_ledger;
+    std::vector<double> m_deviceFree, m_linkFree;
+    std::int32_t m_action = 0;
+};
+
+// The timeline's totals, and the bubble.
+void tally(const Chain& chain, const PipelineSetup& setup, PipelineRun& run) {
+    const int n = chain.length(), K = setup.stages, M = setup.micro_batches;
+    Timeline& tl = run.timeline;
     Totals& t = tl.totals;
     t.steps = n;
     double busy = 0;
@@ -356,6 +397,21 @@ Result<PipelineRun> runPipeline(const Chain& chain, const PipelineSetup& setup) 
         t.channel_busy_s[std::size_t(iv.lane)] += iv.end - iv.start;
     run.bubble = t.makespan_s > 0 ? 1 - busy / (K * t.makespan_s) : 0;
     run.ideal_bubble = double(K - 1) / double(M + K - 1);
+}
+
+} // namespace
+
+Result<PipelineRun> runPipeline(const Chain& chain, const PipelineSetup& setup) {
+    if (auto e = checkSetup(chain, setup); !e.empty()) return fail(e);
+    PipelineRun run;
+    auto cuts = stageCuts(chain, setup, run);
+    if (!cuts) return cuts.errorValue();
+    addStages(chain, setup, *cuts, run);
+    PipelineSchedule schedule(chain, setup, run);
+    schedule.forwardPhase();
+    schedule.backwardPhase();
+    if (auto e = schedule.checkMemory()) return *e;
+    tally(chain, setup, run);
     return run;
 }
 
