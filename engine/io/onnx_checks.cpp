@@ -65,53 +65,73 @@ std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
 
 } // namespace
 
-std::optional<Error> checkFunctions(const onnx::ModelProto& model, const std::string& source) {
-    const int count = model.functions_size();
-    if (count == 0) return std::nullopt;
-    std::unordered_map<std::string, int> index;
-    for (int k = 0; k < count; ++k) {
-        const auto& f = model.functions(k);
-        if (!index.emplace(functionKey(f.domain(), f.name()), k).second)
-            return fail(source + ": model-local function " + functionLabel(f) + " is defined twice");
-    }
-    auto callee = [&](const onnx::NodeProto& n) {
-        auto it = index.find(functionKey(n.domain(), n.op_type()));
-        return it == index.end() ? -1 : it->second;
-    };
+namespace {
+
+// The model-local functions and their calls: per function, the calls its nodes make to other model-local functions
+// and its nodes (with every call expanded, once walkCalls is done); its depth (the most functions on a chain of calls
+// from it) and the call on that chain.
+struct Functions {
     struct Call {
         int callee;
         const onnx::NodeProto* node;
     };
-    std::vector<std::vector<Call>> calls(std::size_t(count), std::vector<Call>{});
-    std::vector<std::int64_t> nodes(std::size_t(count), 0); // with every call expanded, once computed
-    for (int k = 0; k < count; ++k)
-        forEachNode(model.functions(k).node(), [&](const onnx::NodeProto& n) {
-            ++nodes[std::size_t(k)];
-            if (const int c = callee(n); c >= 0) calls[std::size_t(k)].push_back(Call{c, &n});
-        });
-    auto named = [&](int k) { return functionLabel(model.functions(k)); };
+    const onnx::ModelProto& model;
+    std::unordered_map<std::string, int> index;
+    std::vector<std::vector<Call>> calls;
+    std::vector<std::int64_t> nodes;
+    std::vector<int> depth, deepest;
 
-    // Depth-first through the calls, with a stack of its own (5,000 nested calls must not overflow this one either):
-    // a call to a function still on the stack closes a cycle. Once a function's calls are done, its depth (the most
-    // functions on a chain of calls from it) and its nodes with every call expanded are known.
+    explicit Functions(const onnx::ModelProto& m) : model(m) {}
+    int count() const { return model.functions_size(); }
+    int callee(const onnx::NodeProto& n) const {
+        auto it = index.find(functionKey(n.domain(), n.op_type()));
+        return it == index.end() ? -1 : it->second;
+    }
+    std::string named(int k) const { return functionLabel(model.functions(k)); }
+};
+
+// The functions' keys, calls and own nodes; an error when a function is defined twice.
+std::optional<Error> findCalls(Functions& fs, const std::string& source) {
+    const int count = fs.count();
+    for (int k = 0; k < count; ++k) {
+        const auto& f = fs.model.functions(k);
+        if (!fs.index.emplace(functionKey(f.domain(), f.name()), k).second)
+            return fail(source + ": model-local function " + functionLabel(f) + " is defined twice");
+    }
+    fs.calls.assign(std::size_t(count), std::vector<Functions::Call>{});
+    fs.nodes.assign(std::size_t(count), 0);
+    for (int k = 0; k < count; ++k)
+        forEachNode(fs.model.functions(k).node(), [&](const onnx::NodeProto& n) {
+            ++fs.nodes[std::size_t(k)];
+            if (const int c = fs.callee(n); c >= 0) fs.calls[std::size_t(k)].push_back(Functions::Call{c, &n});
+        });
+    return std::nullopt;
+}
+
+// Depth-first through the calls, with a stack of its own (5,000 nested calls must not overflow this one either): a
+// call to a function still on the stack closes a cycle. Once a function's calls are done, its depth and its nodes with
+// every call expanded are known.
+std::optional<Error> walkCalls(Functions& fs, const std::string& source) {
+    const int count = fs.count();
     enum State : char { Unseen, Open, Done };
     std::vector<State> state(std::size_t(count), Unseen);
-    std::vector<int> depth(std::size_t(count), 0), deepest(std::size_t(count), -1); // deepest: the call on its chain
-    std::vector<std::pair<int, std::size_t>> stack;                                 // function, next call
+    fs.depth.assign(std::size_t(count), 0);
+    fs.deepest.assign(std::size_t(count), -1);
+    std::vector<std::pair<int, std::size_t>> stack; // function, next call
     for (int root = 0; root < count; ++root) {
         if (state[std::size_t(root)] != Unseen) continue;
         stack.emplace_back(root, 0);
         state[std::size_t(root)] = Open;
         while (!stack.empty()) {
             auto& [k, next] = stack.back();
-            const auto& out = calls[std::size_t(k)];
+            const auto& out = fs.calls[std::size_t(k)];
             if (next < out.size()) {
-                const Call& call = out[next++];
+                const Functions::Call& call = out[next++];
                 const int c = call.callee;
                 if (state[std::size_t(c)] == Open) {
                     if (c == k)
                         return fail(
-                            source + ": model-local function " + named(k) + " calls itself" +
+                            source + ": model-local function " + fs.named(k) + " calls itself" +
                             (call.node->name().empty() ? "" : " (its node '" + validUtf8(call.node->name()) + "')") +
                             ": the calls between functions must form no cycle; libonnx's shape inference "
                             "would recurse until the stack overflows");
@@ -119,9 +139,9 @@ std::optional<Error> checkFunctions(const onnx::ModelProto& model, const std::st
                     bool in = false;
                     for (const auto& [f, unused] : stack) {
                         in = in || f == c;
-                        if (in) cycle += named(f) + " -> ";
+                        if (in) cycle += fs.named(f) + " -> ";
                     }
-                    return fail(source + ": model-local functions call each other in a cycle: " + cycle + named(c) +
+                    return fail(source + ": model-local functions call each other in a cycle: " + cycle + fs.named(c) +
                                 "; the calls between functions must form no cycle; libonnx's shape inference would "
                                 "recurse until the stack overflows");
                 }
@@ -131,54 +151,68 @@ std::optional<Error> checkFunctions(const onnx::ModelProto& model, const std::st
                 }
                 continue;
             }
-            std::int64_t expanded = nodes[std::size_t(k)];
+            std::int64_t expanded = fs.nodes[std::size_t(k)];
             int most = 0;
-            for (const Call& call : out) {
-                expanded = saturatingAdd(expanded, nodes[std::size_t(call.callee)]);
-                if (depth[std::size_t(call.callee)] > most)
-                    most = depth[std::size_t(call.callee)], deepest[std::size_t(k)] = call.callee;
+            for (const Functions::Call& call : out) {
+                expanded = saturatingAdd(expanded, fs.nodes[std::size_t(call.callee)]);
+                if (fs.depth[std::size_t(call.callee)] > most)
+                    most = fs.depth[std::size_t(call.callee)], fs.deepest[std::size_t(k)] = call.callee;
             }
-            nodes[std::size_t(k)] = expanded;
-            depth[std::size_t(k)] = most + 1;
+            fs.nodes[std::size_t(k)] = expanded;
+            fs.depth[std::size_t(k)] = most + 1;
             state[std::size_t(k)] = Done;
             stack.pop_back();
         }
     }
-
-    const auto top = std::max_element(depth.begin(), depth.end()) - depth.begin();
-    if (depth[std::size_t(top)] > kMaxFunctionDepth) {
-        std::string chain;
-        int shown = 0;
-        for (int k = int(top); k >= 0; k = deepest[std::size_t(k)], ++shown) {
-            if (shown < 3 || deepest[std::size_t(k)] < 0)
-                chain += (shown ? " -> " : "") + named(k);
-            else if (shown == 3)
-                chain += " -> ...";
-        }
-        return fail(source + ": model-local functions nest their calls " + std::to_string(depth[std::size_t(top)]) +
-                    " deep (" + chain + "); this importer follows at most " + std::to_string(kMaxFunctionDepth) +
-                    " nested calls");
-    }
-    std::int64_t total = 0; // the nodes the main graph's calls expand into
-    forEachNode(model.graph().node(), [&](const onnx::NodeProto& n) {
-        if (const int c = callee(n); c >= 0) total = saturatingAdd(total, nodes[std::size_t(c)]);
-    });
-    const auto heaviest = std::max_element(nodes.begin(), nodes.end()) - nodes.begin();
-    const std::int64_t most = nodes[std::size_t(heaviest)];
-    if (std::max(total, most) > kMaxFunctionNodes) {
-        auto amount = [](std::int64_t n) {
-            return n == std::numeric_limits<std::int64_t>::max() ? "more than 2^63" : std::to_string(n);
-        };
-        const std::string why = "; libonnx's shape inference runs a function's body at every call, and this importer "
-                                "takes at most " +
-                                std::to_string(kMaxFunctionNodes) + " nodes in functions";
-        if (most > kMaxFunctionNodes)
-            return fail(source + ": model-local function " + named(int(heaviest)) + " expands into " + amount(most) +
-                        " nodes once the calls it makes are expanded" + why);
-        return fail(source + ": the model's calls to its model-local functions expand into " + amount(total) +
-                    " nodes (the largest function, " + named(int(heaviest)) + ", into " + amount(most) + ")" + why);
-    }
     return std::nullopt;
+}
+
+std::optional<Error> checkDepth(const Functions& fs, const std::string& source) {
+    const auto top = std::max_element(fs.depth.begin(), fs.depth.end()) - fs.depth.begin();
+    if (fs.depth[std::size_t(top)] <= kMaxFunctionDepth) return std::nullopt;
+    std::string chain;
+    int shown = 0;
+    for (int k = int(top); k >= 0; k = fs.deepest[std::size_t(k)], ++shown) {
+        if (shown < 3 || fs.deepest[std::size_t(k)] < 0)
+            chain += (shown ? " -> " : "") + fs.named(k);
+        else if (shown == 3)
+            chain += " -> ...";
+    }
+    return fail(source + ": model-local functions nest their calls " + std::to_string(fs.depth[std::size_t(top)]) +
+                " deep (" + chain + "); this importer follows at most " + std::to_string(kMaxFunctionDepth) +
+                " nested calls");
+}
+
+std::optional<Error> checkExpandedNodes(const Functions& fs, const std::string& source) {
+    std::int64_t total = 0; // the nodes the main graph's calls expand into
+    forEachNode(fs.model.graph().node(), [&](const onnx::NodeProto& n) {
+        if (const int c = fs.callee(n); c >= 0) total = saturatingAdd(total, fs.nodes[std::size_t(c)]);
+    });
+    const auto heaviest = std::max_element(fs.nodes.begin(), fs.nodes.end()) - fs.nodes.begin();
+    const std::int64_t most = fs.nodes[std::size_t(heaviest)];
+    if (std::max(total, most) <= kMaxFunctionNodes) return std::nullopt;
+    auto amount = [](std::int64_t n) {
+        return n == std::numeric_limits<std::int64_t>::max() ? "more than 2^63" : std::to_string(n);
+    };
+    const std::string why = "; libonnx's shape inference runs a function's body at every call, and this importer "
+                            "takes at most " +
+                            std::to_string(kMaxFunctionNodes) + " nodes in functions";
+    if (most > kMaxFunctionNodes)
+        return fail(source + ": model-local function " + fs.named(int(heaviest)) + " expands into " + amount(most) +
+                    " nodes once the calls it makes are expanded" + why);
+    return fail(source + ": the model's calls to its model-local functions expand into " + amount(total) +
+                " nodes (the largest function, " + fs.named(int(heaviest)) + ", into " + amount(most) + ")" + why);
+}
+
+} // namespace
+
+std::optional<Error> checkFunctions(const onnx::ModelProto& model, const std::string& source) {
+    if (model.functions_size() == 0) return std::nullopt;
+    Functions fs(model);
+    if (auto e = findCalls(fs, source)) return e;
+    if (auto e = walkCalls(fs, source)) return e;
+    if (auto e = checkDepth(fs, source)) return e;
+    return checkExpandedNodes(fs, source);
 }
 
 namespace {
