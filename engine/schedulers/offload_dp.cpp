@@ -209,63 +209,43 @@ Result<std::shared_ptr<const OffloadTable>> buildTable(const Chain& chain, const
     return std::shared_ptr<const OffloadTable>(std::move(t));
 }
 
-// The programme at one budget; `noPlan` is set when nothing fits it (the caller then names the least that does).
-// An unpruned rotor table (all but the largest) serves every budget up to its slots, and so does the table built on
-// it, which is kept for the next budget as rotor keeps its own (grown twofold when a larger budget misses).
-Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int level, std::int64_t budget, int slots,
-                                std::size_t pruneAbove, bool& noPlan) {
-    const std::string name = "offload-dp";
-    const int n = chain.length();
-    auto prog = rotorProgramme(chain, budget, slots, pruneAbove);
-    if (!prog) return prog.errorValue();
-    const std::int64_t unit = prog->unit;
-    const int M = prog->M;
-    std::shared_ptr<const OffloadTable> table;
-    if (prog->bound) {
-        auto built = buildTable(chain, hw, level, *prog, M);
+// The table for the programme at one budget: built for it when its rotor table is pruned, else kept between solves.
+Result<std::shared_ptr<const OffloadTable>> tableFor(const Chain& chain, const Hardware& hw, int level,
+                                                     const RotorProgramme& prog, int slots) {
+    const int M = prog.M;
+    if (prog.bound) {
+        auto built = buildTable(chain, hw, level, prog, M);
+        if (!built) return built.errorValue();
+        return std::move(*built);
+    }
+    const OffloadKey key{chain, hw, level, prog.unit};
+    std::shared_ptr<const OffloadTable> smaller;
+    std::shared_ptr<const OffloadTable> table = offloadTables().find(
+        key, [M](const OffloadTable& t) { return t.M >= M; }, &smaller);
+    if (!table) {
+        // Grown twofold over the kept table, up to what the budget's unit can ask for (4x the slots with the chain's
+        // common unit, else the slots), with rotor's rows grown alike. (Building all of that at the second budget
+        // halves the slider's median but takes longer in all: 3.8 s at 2000 slots for 1000 steps.)
+        const int most = std::max(M, M > slots ? 4 * slots : slots);
+        const int grown = grownSlots(M, smaller ? smaller->M : 0, most);
+        const RotorProgramme rows = rotorProgrammeGrown(prog, chain, grown);
+        auto built = buildTable(chain, hw, level, rows, std::min(grown, rows.slots()));
+        if (!built && grown > M) built = buildTable(chain, hw, level, prog, M);
         if (!built) return built.errorValue();
         table = std::move(*built);
-    } else {
-        const OffloadKey key{chain, hw, level, unit};
-        std::shared_ptr<const OffloadTable> smaller;
-        table = offloadTables().find(
-            key, [M](const OffloadTable& t) { return t.M >= M; }, &smaller);
-        if (!table) {
-            // Grown twofold over the kept table, up to what the budget's unit can ask for (4x the slots with the
-            // chain's common unit, else the slots), with rotor's rows grown alike. (Building all of that at the
-            // second budget halves the slider's median but takes longer in all: 3.8 s at 2000 slots for 1000 steps.)
-            const int most = std::max(M, M > slots ? 4 * slots : slots);
-            const int grown = grownSlots(M, smaller ? smaller->M : 0, most);
-            const RotorProgramme rows = rotorProgrammeGrown(*prog, chain, grown);
-            auto built = buildTable(chain, hw, level, rows, std::min(grown, rows.slots()));
-            if (!built && grown > M) built = buildTable(chain, hw, level, *prog, M);
-            if (!built) return built.errorValue();
-            table = std::move(*built);
-            offloadTables().keep(key, table);
-        }
+        offloadTables().keep(key, table);
     }
-    const OffloadTable& D = *table;
-    const auto N = std::size_t(n) + 1;
+    return table;
+}
+
+// The plan's actions from the table's choices, without the reads of offloaded tapes (`offloaded` marks them, and
+// r.offloaded counts them); the sub-problems wait on an explicit stack (a kept chain would recurse n deep).
+std::optional<Error> followChoices(const OffloadTable& D, int level, int M, Schedule& acts,
+                                   std::vector<char>& offloaded, OffloadDpResult& r) {
+    const std::string name = "offload-dp";
     const std::vector<int>& X = D.X;
     const std::vector<int>& T = D.T;
     auto norm = [&](int p, int s) { return D.norm(p, s); };
-    const double best = D.row(0, 0)[M];
-    // A pruned rotor table serves an optimum within its bound only (RotorProgramme::trusts): else, solve unpruned.
-    if (!prog->trusts(best))
-        return solveAt(chain, hw, level, budget, slots, std::numeric_limits<std::size_t>::max(), noPlan);
-    if (!std::isfinite(best)) {
-        noPlan = true;
-        return infeasible(name + ": no plan fits " + formatBytes(double(budget)));
-    }
-
-    // The plan, from the choices; the sub-problems wait on an explicit stack (a kept chain would recurse n deep).
-    OffloadDpResult r;
-    r.unit = unit;
-    r.bound = prog->bound;
-    r.dp_cost = best;
-    Schedule acts;
-    acts.reserve(4 * std::size_t(n));
-    std::vector<char> offloaded(N, 0);
     struct Task {
         int kind, s, m, p; // kind 0: D(s, m, p); 1: backward s; 2: rotor's Opt(s, p, m)
     };
@@ -311,6 +291,42 @@ Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int leve
             todo.push_back({0, k, t.m - X[std::size_t(s)], norm(t.p, k)});
         }
     }
+    return std::nullopt;
+}
+
+// The programme at one budget; `noPlan` is set when nothing fits it (the caller then names the least that does).
+// An unpruned rotor table (all but the largest) serves every budget up to its slots, and so does the table built on
+// it, which is kept for the next budget as rotor keeps its own (grown twofold when a larger budget misses).
+Result<OffloadDpResult> solveAt(const Chain& chain, const Hardware& hw, int level, std::int64_t budget, int slots,
+                                std::size_t pruneAbove, bool& noPlan) {
+    const std::string name = "offload-dp";
+    const int n = chain.length();
+    auto prog = rotorProgramme(chain, budget, slots, pruneAbove);
+    if (!prog) return prog.errorValue();
+    const std::int64_t unit = prog->unit;
+    const int M = prog->M;
+    auto table = tableFor(chain, hw, level, *prog, slots);
+    if (!table) return table.errorValue();
+    const OffloadTable& D = **table;
+    const auto N = std::size_t(n) + 1;
+    const double best = D.row(0, 0)[M];
+    // A pruned rotor table serves an optimum within its bound only (RotorProgramme::trusts): else, solve unpruned.
+    if (!prog->trusts(best))
+        return solveAt(chain, hw, level, budget, slots, std::numeric_limits<std::size_t>::max(), noPlan);
+    if (!std::isfinite(best)) {
+        noPlan = true;
+        return infeasible(name + ": no plan fits " + formatBytes(double(budget)));
+    }
+
+    // The plan, from the choices.
+    OffloadDpResult r;
+    r.unit = unit;
+    r.bound = prog->bound;
+    r.dp_cost = best;
+    Schedule acts;
+    acts.reserve(4 * std::size_t(n));
+    std::vector<char> offloaded(N, 0);
+    if (auto e = followChoices(D, level, M, acts, offloaded, r)) return *e;
     // Each offloaded tape is read back just before the backward of the next step, which is the one it overlaps.
     r.plan.actions.reserve(acts.size() + std::size_t(r.offloaded));
     for (const Action& a : acts) {
