@@ -173,6 +173,83 @@ std::optional<Error> readSeries(const json& list, const JsonPath& path, const Re
     return std::nullopt;
 }
 
+// A panel's series ("schedulers" or "scheduler", with the panel's "params" per scheduler) and slot counts;
+// `sweepsSlots` tells whether a series sweeps slot counts.
+std::optional<Error> readPanelSeries(const json* schedulers, const json* scheduler, const json* params,
+                                     const json* slots, const JsonPath& path, const Reading& in, FigurePanel& p,
+                                     bool& sweepsSlots) {
+    std::map<std::string, std::map<std::string, std::string>> shared;
+    if (params) {
+        JsonPath at = path.member("params");
+        if (!params->is_object()) return in.expected(at, "an object of {scheduler: {parameter: value}}", *params);
+        for (const auto& [name, each] : params->items()) {
+            JsonPath one = at.member(name.c_str());
+            if (auto e = readParams(each, one, in, shared[name])) return *e;
+        }
+    }
+    if (schedulers && scheduler) return in.fail(path, "give \"schedulers\" or \"scheduler\", not both");
+    if (!schedulers && !scheduler) return in.fail(path, "missing \"schedulers\" (or \"scheduler\")");
+    {
+        JsonPath at = path.member(schedulers ? "schedulers" : "scheduler");
+        if (scheduler && !scheduler->is_string()) return in.expected(at, "a scheduler name", *scheduler);
+        if (auto e = readSeries(schedulers ? *schedulers : *scheduler, at, in, shared, p.series)) return *e;
+    }
+    const bool sweep = p.chart == FigureChart::Tradeoff || p.chart == FigureChart::StepsVsSlots;
+    if (!sweep && p.series.size() != 1) {
+        JsonPath at = path.member("schedulers");
+        return in.fail(at, std::string("a ") + figureChartName(p.chart) + " chart shows one scheduler, got " +
+                               std::to_string(p.series.size()));
+    }
+    if (slots) {
+        JsonPath at = path.member("slots");
+        auto s = readSlots(*slots, at, in);
+        if (!s) return s.errorValue();
+        p.slot_counts = std::move(*s);
+    }
+    sweepsSlots = false;
+    for (std::size_t k = 0; k < p.series.size(); ++k) {
+        FigureSeries& s = p.series[k];
+        if (s.slot_counts.empty()) s.slot_counts = p.slot_counts;
+        sweepsSlots |= !s.slot_counts.empty();
+        JsonPath list = path.member("schedulers");
+        JsonPath at = list.element(k);
+        if (!s.slot_counts.empty() && !sweep)
+            return in.fail(slots ? path.member("slots") : at,
+                           std::string("a ") + figureChartName(p.chart) +
+                               " chart shows one run; give the scheduler's params instead of slots");
+        if (s.slot_counts.empty() && p.chart == FigureChart::StepsVsSlots)
+            return in.fail(path, "missing \"slots\" (the slot counts a steps-vs-slots chart sweeps)");
+    }
+    return std::nullopt;
+}
+
+// A panel's budgets ("budgets" or "budget", else the default for its chart), and the count of runs they make.
+std::optional<Error> readPanelBudgets(const json* budgets, const json* budget, bool sweepsSlots, const JsonPath& path,
+                                      const Reading& in, FigurePanel& p) {
+    if (budgets && budget) return in.fail(path, "give \"budgets\" or \"budget\", not both");
+    if (budgets && (p.chart != FigureChart::Tradeoff || sweepsSlots)) {
+        JsonPath at = path.member("budgets");
+        return in.fail(at, sweepsSlots ? "a sweep over slots takes one \"budget\"; give \"budget\""
+                                       : "only a tradeoff chart sweeps budgets; give one \"budget\"");
+    }
+    if (budgets || budget) {
+        JsonPath at = path.member(budgets ? "budgets" : "budget");
+        auto b = readBudgets(budgets ? *budgets : *budget, at, in, budget != nullptr);
+        if (!b) return b.errorValue();
+        p.budgets = std::move(*b);
+    } else {
+        p.budgets = p.chart == FigureChart::Tradeoff && !sweepsSlots ? kDefaultBudgets : "none";
+    }
+    const std::size_t budgetCount = checkBudgets(p.budgets)->size();
+    long long runs = 0;
+    for (const FigureSeries& s : p.series)
+        runs += (long long)std::max<std::size_t>(s.slot_counts.size(), 1) * (long long)budgetCount;
+    if (runs > kMaxFigureSweep)
+        return in.fail(path, "the panel asks for " + std::to_string(runs) + " runs; at most " +
+                                 std::to_string(kMaxFigureSweep));
+    return std::nullopt;
+}
+
 Result<FigurePanel> readPanel(const json& v, const JsonPath& path, const Reading& in) {
     FieldReader r(v, path, in.source);
     FigurePanel p;
@@ -208,69 +285,9 @@ Result<FigurePanel> readPanel(const json& v, const JsonPath& path, const Reading
     }
     // A name with a folder or a .json ending is a file; any other name is a shipped preset.
     p.hardware_is_preset = isPresetName(p.hardware);
-    std::map<std::string, std::map<std::string, std::string>> shared;
-    if (params) {
-        JsonPath at = path.member("params");
-        if (!params->is_object()) return in.expected(at, "an object of {scheduler: {parameter: value}}", *params);
-        for (const auto& [name, each] : params->items()) {
-            JsonPath one = at.member(name.c_str());
-            if (auto e = readParams(each, one, in, shared[name])) return *e;
-        }
-    }
-    if (schedulers && scheduler) return in.fail(path, "give \"schedulers\" or \"scheduler\", not both");
-    if (!schedulers && !scheduler) return in.fail(path, "missing \"schedulers\" (or \"scheduler\")");
-    {
-        JsonPath at = path.member(schedulers ? "schedulers" : "scheduler");
-        if (scheduler && !scheduler->is_string()) return in.expected(at, "a scheduler name", *scheduler);
-        if (auto e = readSeries(schedulers ? *schedulers : *scheduler, at, in, shared, p.series)) return *e;
-    }
-    const bool sweep = p.chart == FigureChart::Tradeoff || p.chart == FigureChart::StepsVsSlots;
-    if (!sweep && p.series.size() != 1) {
-        JsonPath at = path.member("schedulers");
-        return in.fail(at, std::string("a ") + figureChartName(p.chart) + " chart shows one scheduler, got " +
-                               std::to_string(p.series.size()));
-    }
-    if (slots) {
-        JsonPath at = path.member("slots");
-        auto s = readSlots(*slots, at, in);
-        if (!s) return s.errorValue();
-        p.slot_counts = std::move(*s);
-    }
     bool sweepsSlots = false;
-    for (std::size_t k = 0; k < p.series.size(); ++k) {
-        FigureSeries& s = p.series[k];
-        if (s.slot_counts.empty()) s.slot_counts = p.slot_counts;
-        sweepsSlots |= !s.slot_counts.empty();
-        JsonPath list = path.member("schedulers");
-        JsonPath at = list.element(k);
-        if (!s.slot_counts.empty() && !sweep)
-            return in.fail(slots ? path.member("slots") : at,
-                           std::string("a ") + figureChartName(p.chart) +
-                               " chart shows one run; give the scheduler's params instead of slots");
-        if (s.slot_counts.empty() && p.chart == FigureChart::StepsVsSlots)
-            return in.fail(path, "missing \"slots\" (the slot counts a steps-vs-slots chart sweeps)");
-    }
-    if (budgets && budget) return in.fail(path, "give \"budgets\" or \"budget\", not both");
-    if (budgets && (p.chart != FigureChart::Tradeoff || sweepsSlots)) {
-        JsonPath at = path.member("budgets");
-        return in.fail(at, sweepsSlots ? "a sweep over slots takes one \"budget\"; give \"budget\""
-                                       : "only a tradeoff chart sweeps budgets; give one \"budget\"");
-    }
-    if (budgets || budget) {
-        JsonPath at = path.member(budgets ? "budgets" : "budget");
-        auto b = readBudgets(budgets ? *budgets : *budget, at, in, budget != nullptr);
-        if (!b) return b.errorValue();
-        p.budgets = std::move(*b);
-    } else {
-        p.budgets = p.chart == FigureChart::Tradeoff && !sweepsSlots ? kDefaultBudgets : "none";
-    }
-    const std::size_t budgetCount = checkBudgets(p.budgets)->size();
-    long long runs = 0;
-    for (const FigureSeries& s : p.series)
-        runs += (long long)std::max<std::size_t>(s.slot_counts.size(), 1) * (long long)budgetCount;
-    if (runs > kMaxFigureSweep)
-        return in.fail(path, "the panel asks for " + std::to_string(runs) + " runs; at most " +
-                                 std::to_string(kMaxFigureSweep));
+    if (auto e = readPanelSeries(schedulers, scheduler, params, slots, path, in, p, sweepsSlots)) return *e;
+    if (auto e = readPanelBudgets(budgets, budget, sweepsSlots, path, in, p)) return *e;
     p.row = p.col = -1;
     return p;
 }
