@@ -1,6 +1,12 @@
 #include "chartpage.h"
 
 #include "models/document.h"
+#include "plots/chartexport.h"
+#include "plots/timelineview.h"
+#include "viewexport.h"
+
+#include <QFileInfo>
+#include <qcustomplot.h>
 
 ChartPage::ChartPage(const QString& name, Document* doc, QWidget* parent) : QWidget(parent), m_name(name), m_doc(doc) {
     setObjectName(name);
@@ -14,7 +20,7 @@ void ChartPage::setRun(std::shared_ptr<const ckpt::Run> run) {
 void ChartPage::markStale() {
     m_stale = true;
     // The current tab draws at once (also in a window not yet shown: tests, --screenshot); the others when chosen.
-    if (isVisibleTo(window())) ensureCurrent();
+    if (m_eager || isVisibleTo(window())) ensureCurrent();
 }
 
 void ChartPage::ensureCurrent() {
@@ -36,4 +42,27 @@ QList<QCustomPlot*> ChartPage::exportCharts() {
 QString ChartPage::exportRefusal() {
     ensureCurrent();
     return nothingToExport();
+}
+
+QString ChartPage::exportTo(const QString& path, int width, int height) {
+    if (QString why = exportRefusal(); !why.isEmpty()) return why;
+    if (QFileInfo(path).suffix().compare("csv", Qt::CaseInsensitive) == 0)
+        return tr("%1: CSV is for the Comparison table; a chart exports as .pdf, .svg or .png").arg(path);
+    const QList<QCustomPlot*> plots = charts();
+    if (plots.size() == 2) return exportStacked(plots, path, width, height);
+    return ::exportChart(plots.value(0), path, width, height);
+}
+
+QSize ChartPage::exportSize() const {
+    return QSize(1600, charts().size() == 2 ? 1200 : 900); // two charts stacked get more height
+}
+
+std::unique_ptr<QWidget> ChartPage::timelineCopy(const TimelineView* from) {
+    auto v = std::make_unique<TimelineView>();
+    v->setNodeNames(from->nodeNames());
+    v->setRun(from->run(), from->hardware());
+    v->setMemoryLevel(from->memoryLevel());
+    v->setMemoryOnly(from->memoryOnly());
+    if (from->run()) v->setTimeRange(from->timeRange());
+    return v;
 }

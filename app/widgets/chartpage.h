@@ -3,13 +3,17 @@
 // document's problem, says what an export of it draws, and does no work while hidden: a change marks it stale, and it
 // draws again when it is the current tab (ensureCurrent). A new tab is a ChartPage in its own files and one
 // registration line in the window (MainWindow::addPage).
+#include "exportdialog.h" // ExportDialog::MakeCharts
+
 #include <QList>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 #include <memory>
 
 class Document;
 class QCustomPlot;
+class TimelineView;
 namespace ckpt {
 struct Run;
 }
@@ -28,6 +32,20 @@ public:
     // the reason from exportRefusal, when there is nothing to export.
     QList<QCustomPlot*> exportCharts();
     QString exportRefusal();
+    // Writes what the page shows to `path`, by its extension: its charts as PDF, SVG or PNG (two stacked on one
+    // page); the error (naming the file), or empty. A table page writes CSV.
+    virtual QString exportTo(const QString& path, int width, int height);
+    virtual QSize exportSize() const; // what the export proposes: 1600 × 900, or × 1200 for two charts stacked
+    virtual bool isTable() const { return false; } // exports as CSV only (the Comparison table)
+    // Copies of the charts as the page shows them (the run, the level, the zoom, the axes), for the Export dialog's
+    // preview and its sizes; none: the export asks for a size and writes exportTo.
+    virtual ExportDialog::MakeCharts chartCopies() const { return {}; }
+    // Why the page has nothing to show for a problem of this kind (a graph, or a chain), or empty: the window
+    // disables its tab with that reason as the tooltip.
+    virtual QString unavailableFor(bool graph) const {
+        (void)graph;
+        return {};
+    }
 
 protected:
     virtual QList<QCustomPlot*> charts() const = 0;
@@ -38,12 +56,19 @@ protected:
     void followProblem();
     // Not redrawn for a new shown run (a page drawn from the problem alone).
     void ignoreRuns() { m_followsRuns = false; }
+    // Drawn as soon as it is given a run, shown or not: its views wait until they are seen by themselves, and the
+    // shared cursor's moves must reach them on the run they show.
+    void drawWhileHidden() { m_eager = true; }
     void setDescription(const QString& text) { m_description = text; }
     Document* document() const { return m_doc; }
+    const std::shared_ptr<const ckpt::Run>& run() const { return m_run; } // the window's shown run, as last given
+    // A copy of the timeline as it shows (its run, level, zoom), for chartCopies.
+    static std::unique_ptr<QWidget> timelineCopy(const TimelineView* from);
 
 private:
     QString m_name, m_description;
     bool m_followsRuns = true;
+    bool m_eager = false;
     Document* m_doc;
     std::shared_ptr<const ckpt::Run> m_run;
     bool m_stale = true;

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "comparisonpage.h"
+#include "graphpage.h"
 #include "graphview.h"
 #include "heldnowpanel.h"
 #include "io/graph_io.h"
@@ -23,6 +25,10 @@
 #include "run/node_fates.h"
 #include "run/plan_files.h"
 #include "sidebysidepage.h"
+#include "sweeppage.h"
+#include "timelinepage.h"
+#include "tradeoffpage.h"
+#include "trainerpage.h"
 
 #include "about.h"
 #include "comparisontable.h"
@@ -96,10 +102,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_doc, &Document::chainChanged, this, edited);
     connect(m_doc, &Document::hardwareChanged, this, edited);
     connect(m_doc, &Document::graphChanged, this, edited);
-    connect(m_doc, &Document::graphChanged, this, [this] {
-        m_graphView->setGraph(m_doc->graph()); // Graphviz re-lays it out: milliseconds for a few hundred nodes
-        m_panel->reload();                     // an edit may make the graph a chain, or stop it being one
-    });
+    // An edit may make the graph a chain, or stop it being one.
+    connect(m_doc, &Document::graphChanged, m_panel, &SchedulerPanel::reload);
     connect(m_doc, &Document::reset, this, [this] {
         updateMode();
         m_panel->reload();
@@ -127,46 +131,22 @@ void MainWindow::buildUi() {
     connectViews();
 }
 
-// The chart tabs: the views of the shown plan and of the comparison, then the pages (widgets/chartpage.h).
+// The chart tabs, each a page (widgets/chartpage.h) in its own files: a new tab is one line here.
 void MainWindow::buildChartTabs() {
     m_tabs = new QTabWidget(this);
-    m_timeline = new TimelineView(m_tabs);
-    // The Sweep tab: the diagram, and beside it what the action it has reached does and leaves held.
-    auto* sweepTab = new QSplitter(Qt::Horizontal, m_tabs);
-    m_sweepTab = sweepTab;
-    m_sweep = new SweepView(sweepTab);
-    m_heldNow = new HeldNowPanel(sweepTab);
-    sweepTab->addWidget(m_sweep);
-    sweepTab->addWidget(m_heldNow);
-    sweepTab->setStretchFactor(0, 3);
-    sweepTab->setStretchFactor(1, 1);
-    // The shared cursor: the sweep's slider and player set it, and every view follows it (showCursor).
-    connect(m_sweep, &SweepView::cursorChanged, m_focus, &Focus::setAction);
-    connect(m_focus, &Focus::actionChanged, this, &MainWindow::showCursor);
-    m_tradeoff = new TradeoffView(m_tabs);
-    m_comparisonTable = new ComparisonTable(m_comparison, m_tabs);
-    m_tabs->addTab(m_timeline, tr("&Timeline"));
-    m_graphView = new GraphView(m_tabs);
-    m_tabs->addTab(m_graphView, tr("&Graph"));
-    m_tabs->addTab(m_sweepTab, tr("S&weep"));
-    m_tabs->addTab(m_tradeoff, tr("Trade-&off"));
-    m_tabs->addTab(m_comparisonTable, tr("&Comparison"));
-    addPage(m_side = new SideBySidePage(m_doc, m_runs, m_tabs), tr("Side &by side"));
+    addPage(new TimelinePage(m_doc, m_tabs), tr("&Timeline"));
+    addPage(new GraphPage(m_doc, m_tabs), tr("&Graph"));
+    addPage(new SweepPage(m_doc, m_tabs), tr("S&weep"));
+    addPage(new TradeoffPage(m_doc, m_tabs), tr("Trade-&off"));
+    addPage(new ComparisonPage(m_doc, m_comparison, m_tabs), tr("&Comparison"));
+    addPage(new SideBySidePage(m_doc, m_runs, m_tabs), tr("Side &by side"));
     addPage(new LayoutPage(m_doc, m_tabs), tr("&Layout"));
     addPage(new PipelinePage(m_doc, m_tabs), tr("Pi&peline"));
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (auto* page = qobject_cast<ChartPage*>(m_tabs->currentWidget())) page->ensureCurrent();
-    });
-    m_trainer = new TrainerPanel(m_tabs);
-    m_tabs->addTab(m_trainer, tr("Trai&ner"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_trainer),
-                          tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_timeline),
-                          tr("Gantt chart of the plan above the memory of level 0 (wheel: zoom, drag: pan, "
-                             "Ctrl+drag: zoom to a range, Shift+drag on the memory: measure)"));
-    m_tabs->setTabToolTip(
-        m_tabs->indexOf(m_tradeoff),
-        tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
+    addPage(new TrainerPage(m_doc, m_tabs), tr("Trai&ner"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { currentPage()->ensureCurrent(); });
+    // The shared cursor: the sweep's slider and player set it, and every view follows it (showCursor).
+    connect(sweepView(), &SweepView::cursorChanged, m_focus, &Focus::setAction);
+    connect(m_focus, &Focus::actionChanged, this, &MainWindow::showCursor);
 }
 
 // The line about the shown plan above the tabs, the lesson's caption and the stale banner below them.
@@ -225,7 +205,7 @@ void MainWindow::buildDock() {
 // What a click in one view does in the others (the shared cursor and selection live in m_focus).
 void MainWindow::connectViews() {
     // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
-    connect(m_timeline, &TimelineView::actionClicked, this, [this](int action, int step) {
+    connect(timelineView(), &TimelineView::actionClicked, this, [this](int action, int step) {
         // The shared cursor: a chain's sweep moves there (and tells every view); a graph's timeline marks it.
         moveCursor(action);
         if (m_doc->isGraph()) return m_focus->setNode(shownRun() ? nodeOfIndex(m_doc->graph(), *shownRun(), step) : -1);
@@ -242,8 +222,8 @@ void MainWindow::connectViews() {
     connect(m_editor->chainTable(), &QTableView::clicked, this, [this](const QModelIndex& index) {
         const std::shared_ptr<const Run> run = shownRun();
         const Plan* plan = run ? run->chainPlan() : nullptr;
-        if (!plan || m_sweep->actionCount() == 0 || !index.isValid()) return;
-        const int step = index.row() + 1, n = int(plan->actions.size()), from = m_sweep->cursor();
+        if (!plan || sweepView()->actionCount() == 0 || !index.isValid()) return;
+        const int step = index.row() + 1, n = int(plan->actions.size()), from = sweepView()->cursor();
         for (int d = 1; d <= n; ++d) {
             const int k = (from + d + n) % n;
             const Action& a = plan->actions[std::size_t(k)];
@@ -251,18 +231,19 @@ void MainWindow::connectViews() {
                 return (void)moveCursor(k);
         }
     });
-    connect(
-        m_editor->chainTable()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex& current) { m_timeline->highlightStep(current.isValid() ? current.row() + 1 : -1); });
-    connect(m_timeline, &TimelineView::rangeSelected, this, [this](double t0, double t1, double dt, double dm) {
+    connect(m_editor->chainTable()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                timelineView()->highlightStep(current.isValid() ? current.row() + 1 : -1);
+            });
+    connect(timelineView(), &TimelineView::rangeSelected, this, [this](double t0, double t1, double dt, double dm) {
         statusBar()->showMessage(
             tr("From %1 to %2: Δtime %3, Δmemory %4")
                 .arg(QString::fromStdString(formatSeconds(t0)), QString::fromStdString(formatSeconds(t1)),
                      QString::fromStdString(formatSeconds(dt)), QString::fromStdString(formatBytes(dm))));
     });
-    connect(m_tradeoff, &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
-    connect(m_comparisonTable, &ComparisonTable::saveCsvRequested, this, &MainWindow::exportComparisonDialog);
-    connect(m_comparisonTable, &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
+    connect(tradeoffView(), &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
+    connect(comparisonTable(), &ComparisonTable::saveCsvRequested, this, &MainWindow::exportComparisonDialog);
+    connect(comparisonTable(), &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
 }
 
 void MainWindow::fitToScreen() {
@@ -281,16 +262,41 @@ ChartPage* MainWindow::page(const QString& name) const {
     return nullptr;
 }
 
+ChartPage* MainWindow::currentPage() const {
+    return static_cast<ChartPage*>(m_tabs->currentWidget());
+}
+
+TimelineView* MainWindow::timelineView() const {
+    return static_cast<TimelinePage*>(page("timeline"))->view();
+}
+GraphView* MainWindow::graphView() const {
+    return static_cast<GraphPage*>(page("graph"))->view();
+}
+SweepView* MainWindow::sweepView() const {
+    return static_cast<SweepPage*>(page("sweep"))->view();
+}
+HeldNowPanel* MainWindow::heldNowPanel() const {
+    return static_cast<SweepPage*>(page("sweep"))->heldNow();
+}
+TradeoffView* MainWindow::tradeoffView() const {
+    return static_cast<TradeoffPage*>(page("tradeoff"))->view();
+}
+ComparisonTable* MainWindow::comparisonTable() const {
+    return static_cast<ComparisonPage*>(page("comparison"))->table();
+}
+TrainerPanel* MainWindow::trainerPanel() const {
+    return static_cast<TrainerPage*>(page("trainer"))->panel();
+}
 TimelineView* MainWindow::sideView() const {
-    m_side->ensureCurrent();
-    return m_side->shownView();
+    auto* side = static_cast<SideBySidePage*>(page("side"));
+    side->ensureCurrent();
+    return side->shownView();
 }
-
 TimelineView* MainWindow::pinnedView() const {
-    m_side->ensureCurrent();
-    return m_side->pinnedView();
+    auto* side = static_cast<SideBySidePage*>(page("side"));
+    side->ensureCurrent();
+    return side->pinnedView();
 }
-
 PipelineView* MainWindow::pipelineView() const {
     return static_cast<PipelinePage*>(page("pipeline"))->view();
 }
@@ -402,9 +408,9 @@ QToolBar* MainWindow::buildRunMenus() {
 void MainWindow::buildViewMenu(QToolBar* bar) {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* back =
-        view->addAction(tr("Zoom &back"), QKeySequence(Qt::Key_Backspace), m_timeline, &TimelineView::zoomBack);
-    QAction* reset =
-        view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), m_timeline, &TimelineView::resetZoom);
+        view->addAction(tr("Zoom &back"), QKeySequence(Qt::Key_Backspace), timelineView(), &TimelineView::zoomBack);
+    QAction* reset = view->addAction(tr("&Reset zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), timelineView(),
+                                     &TimelineView::resetZoom);
     back->setToolTip(tr("Back to the Timeline's previous zoom (Backspace)"));
     reset->setToolTip(tr("Show the whole plan on the Timeline (Ctrl+0)"));
     bar->addAction(back);

@@ -11,7 +11,6 @@
 
 class ChartPage;
 class LessonMode;
-class SideBySidePage;
 class Document;
 class Focus;
 class ProblemEditor;
@@ -119,7 +118,7 @@ public:
     ChainTableModel* chainModel() const;
     NodeTableModel* nodeModel() const;
     QTableView* nodeTable() const;
-    GraphView* graphView() const { return m_graphView; }
+    GraphView* graphView() const;
     PipelineView* pipelineView() const;
     QString graphMessage() const; // the refusal shown under the node table (empty after a good edit)
     // What the graph view's buttons do, on its selection: a new node fed by the selected ones; an edge from the first
@@ -130,11 +129,12 @@ public:
     HardwareTableModel* hardwareModel() const;
     ComparisonModel* comparisonModel() const { return m_comparison; }
     SchedulerPanel* schedulerPanel() const { return m_panel; }
-    TimelineView* timelineView() const { return m_timeline; }
-    SweepView* sweepView() const { return m_sweep; }
-    HeldNowPanel* heldNowPanel() const { return m_heldNow; }
-    TradeoffView* tradeoffView() const { return m_tradeoff; }
-    TrainerPanel* trainerPanel() const { return m_trainer; }
+    // The pages' views (widgets/chartpage.h): what the tabs show.
+    TimelineView* timelineView() const;
+    SweepView* sweepView() const;
+    HeldNowPanel* heldNowPanel() const;
+    TradeoffView* tradeoffView() const;
+    TrainerPanel* trainerPanel() const;
     // Side by side: the shown plan above a pinned one, on one time axis, with the differences in a line.
     void pinShownRun();
     QString sideBySideSummary() const;
@@ -142,7 +142,7 @@ public:
     TimelineView* sideView() const;
     QTableView* chainTable() const;
     Focus* focus() const { return m_focus; } // the shared cursor and node selection
-    ComparisonTable* comparisonTable() const { return m_comparisonTable; }
+    ComparisonTable* comparisonTable() const;
     QTabWidget* chartTabs() const { return m_tabs; }
     std::shared_ptr<const ckpt::Run> shownRun() const;
 
@@ -194,31 +194,22 @@ private:
     void exportChartDialog(const QString& format);
     void exportAllDialog();
     void exportComparisonDialog();
-    void updateExportMenu();         // its items name the current tab and what it exports as
-    QString nothingToExport() const; // why the current tab has nothing to export, or empty
+    void updateExportMenu(); // its items name the current tab and what it exports as
     void exportPlanDialog(const QString& format);
     QCustomPlot* chartByName(const QString& which) const;
+    ChartPage* currentPage() const;
 
     Document* m_doc;
     Focus* m_focus;
     ComparisonModel* m_comparison;
     ProblemEditor* m_editor = nullptr; // the Problem dock's tabs
     SchedulerPanel* m_panel = nullptr;
-    TimelineView* m_timeline = nullptr;
-    SweepView* m_sweep = nullptr;
-    QWidget* m_sweepTab = nullptr; // the sweep diagram and the Held now panel
-    HeldNowPanel* m_heldNow = nullptr;
-    TradeoffView* m_tradeoff = nullptr;
-    TrainerPanel* m_trainer = nullptr;
-    std::vector<ChartPage*> m_pages; // the tabs that are pages (widgets/chartpage.h), drawn when shown
+    std::vector<ChartPage*> m_pages; // the chart tabs (widgets/chartpage.h), each drawn when shown
     void addPage(ChartPage* page, const QString& title);
     ChartPage* page(const QString& name) const; // null: no page of that name
-    SideBySidePage* m_side = nullptr;
-    GraphView* m_graphView = nullptr;
     bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops
     QString m_runMessage;        // the status bar's last message about a run, cleared when another run starts
     QString m_cursorMessage;     // the status bar's sentence about the cursor's action, cleared with the cursor
-    ComparisonTable* m_comparisonTable = nullptr;
     QTabWidget* m_tabs = nullptr;
     RunController* m_runs = nullptr;
     QLabel* m_staleBanner = nullptr;

@@ -32,17 +32,18 @@ void MainWindow::connectGraph() {
     connect(m_editor, &ProblemEditor::addNodeRequested, this, &MainWindow::addNodeFromSelection);
     connect(m_editor, &ProblemEditor::connectRequested, this, &MainWindow::connectSelection);
     connect(m_editor, &ProblemEditor::deleteRequested, this, &MainWindow::deleteSelection);
-    connect(m_graphView, &GraphView::addNodeRequested, this, &MainWindow::addNodeFromSelection);
-    connect(m_graphView, &GraphView::connectRequested, this, &MainWindow::connectSelection);
-    connect(m_graphView, &GraphView::deleteRequested, this, &MainWindow::deleteSelection);
-    connect(m_graphView, &GraphView::editRequested, m_editor, &ProblemEditor::editNode);
+    GraphView* graph = graphView();
+    connect(graph, &GraphView::addNodeRequested, this, &MainWindow::addNodeFromSelection);
+    connect(graph, &GraphView::connectRequested, this, &MainWindow::connectSelection);
+    connect(graph, &GraphView::deleteRequested, this, &MainWindow::deleteSelection);
+    connect(graph, &GraphView::editRequested, m_editor, &ProblemEditor::editNode);
     // The shared selection: the graph view sets it and follows it (the node table does in ProblemEditor); the Gantt
     // marks the node's actions: its index for a graph run, its place in topological order for a chain run.
-    connect(m_graphView, &GraphView::nodeSelected, m_focus, &Focus::setNode);
+    connect(graph, &GraphView::nodeSelected, m_focus, &Focus::setNode);
     connect(m_focus, &Focus::nodeChanged, this, [this](int node) {
         const bool valid = node >= 0 && node < int(m_doc->nodes().size());
-        m_graphView->selectNode(valid ? node : -1);
-        m_timeline->highlightStep(!valid ? -1 : shownRun() ? indexOfNode(m_doc->graph(), *shownRun(), node) : node);
+        graphView()->selectNode(valid ? node : -1);
+        timelineView()->highlightStep(!valid ? -1 : shownRun() ? indexOfNode(m_doc->graph(), *shownRun(), node) : node);
     });
     // An edit lays the graph out again and refills the node table, with nothing selected.
     connect(m_doc, &Document::graphChanged, m_focus, [this] { m_focus->setNode(-1); });
@@ -70,7 +71,7 @@ QString MainWindow::graphMessage() const {
 
 QString MainWindow::addNodeFromSelection() {
     if (!m_doc->isGraph()) return tr("No graph is open");
-    const QList<int> sel = m_graphView->selectedNodes();
+    const QList<int> sel = graphView()->selectedNodes();
     GraphNode node{"", 1e-3, 2e-3, 1 << 20, 0, true, false, false};
     QStringList inputs;
     for (int v : sel)
@@ -84,7 +85,7 @@ QString MainWindow::addNodeFromSelection() {
 }
 
 QString MainWindow::connectSelection() {
-    const QList<int> sel = m_graphView->selectedNodes();
+    const QList<int> sel = graphView()->selectedNodes();
     QString why = sel.size() != 2 ? tr("Select two nodes to connect: the first feeds the second")
                                   : m_doc->connectNodes(QString::fromStdString(m_doc->nodes()[std::size_t(sel[0])].id),
                                                         QString::fromStdString(m_doc->nodes()[std::size_t(sel[1])].id));
@@ -94,7 +95,7 @@ QString MainWindow::connectSelection() {
 
 QString MainWindow::deleteSelection() {
     QStringList ids;
-    for (int v : m_graphView->selectedNodes())
+    for (int v : graphView()->selectedNodes())
         ids << QString::fromStdString(m_doc->nodes()[std::size_t(v)].id);
     QString why = m_doc->removeNodes(ids);
     m_editor->showGraphEdit(why);
@@ -153,26 +154,20 @@ ProjectSettings MainWindow::chainSettings(const Chain& chain) const {
 void MainWindow::updateMode() {
     const bool graph = m_doc->isGraph();
     m_editor->updateMode();
-    const int g = m_tabs->indexOf(m_graphView), s = m_tabs->indexOf(m_sweepTab), t = m_tabs->indexOf(m_trainer);
-    m_tabs->setTabEnabled(g, graph);
-    m_tabs->setTabToolTip(g, graph ? tr("The graph laid out by Graphviz, coloured by what the shown plan does with "
-                                        "each node (wheel: zoom, drag: pan, right-click: edit)")
-                                   : tr("Open a graph file (ckpt-graph) to see and edit a graph here"));
-    m_tabs->setTabEnabled(s, !graph);
-    m_tabs->setTabToolTip(s, graph
-                                 ? tr("The sweep diagram draws a chain's steps against time; a graph has no single "
-                                      "step axis, so it is shown for chains only")
-                                 : tr("Step index against time: forward sweeps, checkpoints, the backward staircase"));
-    m_tabs->setTabEnabled(t, !graph);
-    m_tabs->setTabToolTip(t, graph
-                                 ? tr("The trainer runs chain plans on a real RNN; it has no graph model")
-                                 : tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
-    if (!m_tabs->isTabEnabled(m_tabs->currentIndex()))
-        m_tabs->setCurrentWidget(graph ? static_cast<QWidget*>(m_graphView) : m_timeline);
-    if (graph)
-        m_graphView->setGraph(m_doc->graph());
-    else
-        m_graphView->clear();
+    // The tabs that make no sense for this kind of problem (the sweep and the trainer for a graph, the graph for a
+    // chain) are disabled, with the reason as their tooltip. Where the current one goes, the graph or the Timeline
+    // takes its place, chosen before it is disabled (the tab bar would move to its neighbour and draw that).
+    const bool currentGone = !currentPage()->unavailableFor(graph).isEmpty();
+    for (bool enable : {true, false}) {
+        for (ChartPage* p : m_pages) {
+            const QString why = p->unavailableFor(graph);
+            if (why.isEmpty() != enable) continue;
+            const int i = m_tabs->indexOf(p);
+            m_tabs->setTabEnabled(i, enable);
+            m_tabs->setTabToolTip(i, enable ? p->description() : why);
+        }
+        if (enable && currentGone) showChartTab(graph ? "graph" : "timeline");
+    }
 }
 
 QStringList MainWindow::chartTabNames() {
@@ -180,15 +175,7 @@ QStringList MainWindow::chartTabNames() {
 }
 
 bool MainWindow::showChartTab(const QString& name) {
-    QWidget* w = name == "timeline"     ? static_cast<QWidget*>(m_timeline)
-                 : name == "graph"      ? static_cast<QWidget*>(m_graphView)
-                 : name == "sweep"      ? m_sweepTab
-                 : name == "tradeoff"   ? static_cast<QWidget*>(m_tradeoff)
-                 : name == "comparison" ? static_cast<QWidget*>(m_comparisonTable)
-                 : page(name)           ? static_cast<QWidget*>(page(name))
-                 : name == "trainer"    ? static_cast<QWidget*>(m_trainer)
-                                        : nullptr;
-    if (!w) return false;
-    m_tabs->setCurrentWidget(w);
-    return true;
+    ChartPage* p = page(name);
+    if (p) m_tabs->setCurrentWidget(p);
+    return p;
 }

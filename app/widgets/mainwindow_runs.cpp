@@ -87,7 +87,7 @@ void MainWindow::connectRuns() {
     connect(m_runs, &RunController::shownRunChanged, this, &MainWindow::showShownRun);
     connect(m_runs, &RunController::comparisonChanged, this, [this] {
         m_comparison->setRuns(m_runs->comparison());
-        m_tradeoff->setRuns(m_runs->comparison());
+        tradeoffView()->setRuns(m_runs->comparison());
         updateStaleMarks();
     });
     connect(m_runs, &RunController::staleChanged, this, [this] {
@@ -111,12 +111,12 @@ void MainWindow::connectRuns() {
     });
     connect(m_runs, &RunController::pinDropped, this, [this](const QString& message) {
         statusBar()->showMessage(message, 10000);
-        m_side->markStale();
+        page("side")->markStale();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateStaleMarks);
     // The sweep's keys (Space, arrows, Home/End, B/R/T) work as soon as its tab is chosen.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_tabs->currentWidget() == m_sweepTab) m_sweep->setFocus();
+        if (currentChartTab() == "sweep") sweepView()->setFocus();
     });
 }
 
@@ -187,17 +187,17 @@ void MainWindow::showComparedRun(int index) {
     const RunInputs shown = m_runs->shownInputs();
     m_panel->setCurrentScheduler(shown.scheduler);
     m_panel->setBudgetBytes(shown.budget_bytes);
-    m_tabs->setCurrentWidget(m_timeline);
+    showChartTab("timeline");
 }
 
 void MainWindow::updateStaleMarks() {
     const QString why = m_runs->comparisonStaleReason();
     m_comparison->setStale(why);
-    m_tradeoff->setStale(!why.isEmpty());
+    tradeoffView()->setStale(!why.isEmpty());
     m_staleBanner->setText(
         why.isEmpty() ? QString() : tr("Out of date: %1 since these runs — Run all (Shift+F5) to refresh").arg(why));
-    const QWidget* tab = m_tabs->currentWidget();
-    m_staleBanner->setVisible(!why.isEmpty() && (tab == m_comparisonTable || tab == m_tradeoff));
+    const QString tab = currentChartTab();
+    m_staleBanner->setVisible(!why.isEmpty() && (tab == "comparison" || tab == "tradeoff"));
 }
 
 QString MainWindow::staleBanner() const {
@@ -235,8 +235,8 @@ void MainWindow::updateSummary() {
             : QString());
     // With no plan to show, the charts say that one is on its way rather than how to ask for one.
     const QString empty = m_runs->isSolving() ? solving.left(1).toUpper() + solving.mid(1) : ChartHint::runHint();
-    m_timeline->setEmptyText(empty);
-    m_sweep->setEmptyText(empty);
+    timelineView()->setEmptyText(empty);
+    sweepView()->setEmptyText(empty);
 }
 
 RunStatus* MainWindow::runStatus() const {
@@ -245,38 +245,25 @@ RunStatus* MainWindow::runStatus() const {
 
 void MainWindow::pinShownRun() {
     if (!m_runs->pin()) return statusBar()->showMessage(tr("Run a scheduler first: there is no plan to pin"), 5000);
-    m_side->markStale();
+    page("side")->markStale();
     statusBar()->showMessage(tr("Pinned %1; show another plan to compare them side by side")
                                  .arg(QString::fromStdString(m_runs->pinned()->scheduler)),
                              5000);
 }
 
 QString MainWindow::sideBySideSummary() const {
-    return m_side->summary();
+    return static_cast<SideBySidePage*>(page("side"))->summary();
 }
 
 void MainWindow::showShownRun() {
     const auto run = m_runs->shownRun();
-    Hardware hw = m_doc->hardware();
-    QStringList ids;
-    for (const GraphNode& n : m_doc->nodes()) // none for a chain
-        ids << QString::fromStdString(n.id);
-    m_timeline->setNodeNames(ids);
-    m_timeline->setRun(run, hw);
-    // The sweep diagram is drawn from a chain plan's steps (it ignores other runs); the graph view colours a graph's
-    // nodes (it has no graph for a chain).
-    m_sweep->blockSignals(true); // the views below are not yet on the new run
-    m_sweep->setRun(run, m_doc->problem(), hw);
-    m_sweep->blockSignals(false);
-    m_heldNow->setRun(run, m_doc->problem(), hw);
-    m_heldNow->setAction(m_sweep->cursor());
-    // The views show the new plan whole (a chain's sweep after its last action): the shared cursor is there too.
-    m_focus->resetAction(m_sweep->actionCount() > 0 ? m_sweep->cursor() : Focus::kWhole);
-    m_editor->chainModel()->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
-    clearStatusMessage(m_cursorMessage);        // nor a sentence about an action of the old plan
-    m_graphView->setRun(run);
     for (ChartPage* page : m_pages)
         page->setRun(run);
+    // The views show the new plan whole (a chain's sweep after its last action): the shared cursor is there too.
+    SweepView* sweep = sweepView();
+    m_focus->resetAction(sweep->actionCount() > 0 ? sweep->cursor() : Focus::kWhole);
+    m_editor->chainModel()->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
+    clearStatusMessage(m_cursorMessage);        // nor a sentence about an action of the old plan
     updateSummary();
 }
 
@@ -284,14 +271,15 @@ void MainWindow::showShownRun() {
 // draw a line at it, Held now tells it, and the chain table marks what is held there; for a graph plan the Gantt
 // marks it and the graph view colours each node by its state once that action is done.
 void MainWindow::showCursor(int action) {
-    m_timeline->markAction(action);
-    if (m_sweep->actionCount() == 0) return m_graphView->setCursor(action);
-    if (m_sweep->cursor() != action) m_sweep->setCursor(action); // it draws itself again even when it stays
-    m_heldNow->setAction(action);
+    timelineView()->markAction(action);
+    SweepView* sweep = sweepView();
+    if (sweep->actionCount() == 0) return graphView()->setCursor(action);
+    if (sweep->cursor() != action) sweep->setCursor(action); // it draws itself again even when it stays
+    heldNowPanel()->setAction(action);
     ChainTableModel::CursorMarks marks;
     const std::shared_ptr<const Run> run = shownRun();
     const Plan* plan = run ? run->chainPlan() : nullptr;
-    const Narration* told = m_heldNow->narration();
+    const Narration* told = heldNowPanel()->narration();
     const int rows = m_editor->chainModel()->rowCount();
     if (plan && told && action >= 0 && std::size_t(action) < told->actions.size() && !m_doc->isGraph()) {
         marks.checkpoint.assign(std::size_t(rows), 0);

@@ -19,14 +19,9 @@ PipelinePage::PipelinePage(Document* doc, QWidget* parent)
 }
 
 void PipelinePage::refresh(const std::shared_ptr<const ckpt::Run>&) {
-    // The chain, or a graph that is one: no Problem is built (for a graph it splits the graph into segments).
-    const Document* doc = document();
-    std::optional<ckpt::Chain> chain;
-    if (!doc->isGraph())
-        chain = doc->chain();
-    else if (const ckpt::Graph g = doc->graph(); g.isChain())
-        chain = g.toChain();
-    m_view->setChain(std::move(chain));
+    // The chain, or a graph that is one (a graph's segments are no pipeline's chain).
+    const ckpt::Chain* chain = document()->problem().chain();
+    m_view->setChain(chain ? std::optional<ckpt::Chain>(*chain) : std::nullopt);
 }
 
 QList<QCustomPlot*> PipelinePage::charts() const {

@@ -84,3 +84,13 @@ void SideBySidePage::refresh(const std::shared_ptr<const Run>& shown) {
                          .arg(b.forward_steps)
                          .arg(a.forward_steps - b.forward_steps));
 }
+
+ExportDialog::MakeCharts SideBySidePage::chartCopies() const {
+    return [this] {
+        const_cast<SideBySidePage*>(this)->ensureCurrent(); // drawn for the shown and the pinned plan
+        std::vector<std::unique_ptr<QWidget>> out;
+        out.push_back(timelineCopy(m_shown));
+        out.push_back(timelineCopy(m_pinned));
+        return out;
+    };
+}

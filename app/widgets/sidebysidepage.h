@@ -14,6 +14,7 @@ public:
     TimelineView* shownView() const { return m_shown; }
     TimelineView* pinnedView() const { return m_pinned; }
     QString summary() const; // the differences, as the line above the charts says them
+    ExportDialog::MakeCharts chartCopies() const override;
 
 protected:
     QList<QCustomPlot*> charts() const override;

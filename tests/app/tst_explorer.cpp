@@ -15,6 +15,7 @@
 #include "schedulers/revolve.h"
 #include "schedulers/store_all.h"
 #include "sim/pipeline.h"
+#include "widgets/chartpage.h"
 #include "widgets/heldnowpanel.h"
 #include "widgets/mainwindow.h"
 #include "widgets/schedulerpanel.h"
@@ -199,6 +200,30 @@ private slots:
             if (b->count() == 2 && b->itemText(1).contains("rotor paper")) shown = b;
         QVERIFY(shown);
         QCOMPARE(shown->currentIndex(), 1);
+    }
+
+    // Every chart tab is a page (widgets/chartpage.h), in chartTabNames' order: the window finds, shows, disables and
+    // exports each through that one interface. A chain disables the Graph tab, a graph the Sweep and the Trainer.
+    void everyTabIsAPage() {
+        MainWindow w;
+        w.setInteractive(false);
+        w.openDefault();
+        const QStringList names = MainWindow::chartTabNames();
+        QCOMPARE(w.chartTabs()->count(), names.size());
+        for (int i = 0; i < names.size(); ++i) {
+            auto* page = qobject_cast<ChartPage*>(w.chartTabs()->widget(i));
+            QVERIFY2(page, qPrintable(names[i]));
+            QCOMPARE(page->name(), names[i]);
+            QCOMPARE(w.chartTabs()->isTabEnabled(i), names[i] != "graph");
+            if (names[i] == "graph") continue;
+            QVERIFY(w.showChartTab(names[i]));
+            QCOMPARE(w.currentChartTab(), names[i]);
+            QCOMPARE(w.chartTabs()->tabToolTip(i), page->description());
+        }
+        QVERIFY(w.openFile(QString(CKPT_SOURCE_DIR) + "/examples/unet-small-b8-128.ckpt-graph.json"));
+        for (int i = 0; i < names.size(); ++i)
+            QCOMPARE(w.chartTabs()->isTabEnabled(i), names[i] != "sweep" && names[i] != "trainer");
+        QCOMPARE(w.currentChartTab(), QString("graph")); // the Trainer was current: the graph takes its place
     }
 
     // The Layout tab: the shown plan's tensors at addresses, the ideal peak the run's own, the packed one at least
@@ -422,7 +447,7 @@ private slots:
                 QCoreApplication::processEvents();
             }
         };
-        w.chartTabs()->setCurrentWidget(w.timelineView());
+        QVERIFY(w.showChartTab("timeline"));
         w.runCurrentNow();
         drain();
         QMap<QCustomPlot*, int> replots;
@@ -457,7 +482,7 @@ private slots:
         QVERIFY2(visible >= 3 && hidden >= 3 * 3, "the Timeline's charts shown, the Sweep's and Side by side's hidden");
         // The Sweep tab, chosen, draws the last plan at once (its lifetimes up to the end of the plan).
         replots.clear();
-        w.chartTabs()->setCurrentWidget(w.sweepView()->parentWidget());
+        QVERIFY(w.showChartTab("sweep"));
         QVERIFY(w.sweepView()->isVisible());
         QCOMPARE(replots.value(w.sweepView()->plot()), 1);
         QCOMPARE(w.sweepView()->actionCount(), int(last->chainPlan()->actions.size()));
