@@ -99,6 +99,23 @@ struct TimelineView::Impl {
 };
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>()) {
+    buildLevelPickerAndPlot();
+    buildAxisRects();
+    buildPlottables();
+    buildMarkers();
+    buildLegend();
+    d->hint = std::make_unique<ChartHint>(d->plot);
+    d->emptyText = ChartHint::runHint();
+    showEmpty(d->emptyText);
+    applyChartColours(d->plot, chartColours(palette()));
+
+    d->plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    d->plot->setMouseTracking(true);
+    connectTimeAxes();
+    connectMouse();
+}
+
+void TimelineView::buildLevelPickerAndPlot() {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
@@ -119,6 +136,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     connect(d->levelBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0 && i != d->level) setMemoryLevel(i);
     });
+}
+
+void TimelineView::buildAxisRects() {
     QCustomPlot* p = d->plot;
     p->setNoAntialiasingOnDrag(true);
     p->plotLayout()->clear();
@@ -146,8 +166,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->memoryRect->axis(QCPAxis::atBottom)->setLabel(tr("time"));
     d->memoryRect->axis(QCPAxis::atLeft)->setLabel(tr("memory"));
     d->memoryRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+}
 
-    d->gantt = new GanttPlottable(d->ganttRect->axis(QCPAxis::atBottom), lanes);
+void TimelineView::buildPlottables() {
+    d->gantt = new GanttPlottable(d->ganttRect->axis(QCPAxis::atBottom), d->ganttRect->axis(QCPAxis::atLeft));
     // Memory categories, stacked: each fills from the top of the one below to its own.
     const QColor colors[kMemoryCategories] = {QColor(0, 114, 178, 170), QColor(230, 159, 0, 170),
                                               QColor(213, 94, 0, 150), QColor(120, 120, 120, 140)};
@@ -158,6 +180,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
         area->setName(QString::fromUtf8(memoryCategoryName(MemoryCategory(c))));
         d->layers.push_back(area);
     }
+}
+
+void TimelineView::buildMarkers() {
+    QCustomPlot* p = d->plot;
     d->budgetLine = new QCPItemStraightLine(p);
     d->budgetLine->setClipAxisRect(d->memoryRect);
     for (auto* pos : {d->budgetLine->point1, d->budgetLine->point2})
@@ -193,8 +219,11 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->rangeRect->setVisible(false);
     d->rangeLabel =
         boxedLabel(p, d->memoryRect, QPointF(0.5, 0.02), Qt::AlignTop | Qt::AlignHCenter, QMargins(4, 2, 4, 2));
+}
 
-    // Legend: interval kinds and memory categories, in a row under the charts.
+// Legend: interval kinds and memory categories, in a row under the charts.
+void TimelineView::buildLegend() {
+    QCustomPlot* p = d->plot;
     d->legend = new QCPLegend;
     auto* legendRow = new QCPLayoutGrid;
     p->plotLayout()->addElement(2, 0, legendRow);
@@ -207,15 +236,10 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     d->budgetEntry->setPen(d->budgetLine->pen());
     d->budgetEntry->setName(tr("budget"));
     d->budgetEntry->removeFromLegend();
-    d->hint = std::make_unique<ChartHint>(p);
-    d->emptyText = ChartHint::runHint();
-    showEmpty(d->emptyText);
-    applyChartColours(p, chartColours(palette()));
+}
 
-    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    p->setMouseTracking(true);
-
-    // One time axis: whichever rect moves, the other follows.
+// One time axis: whichever rect moves, the other follows.
+void TimelineView::connectTimeAxes() {
     auto sync = [this](QCPAxis* from, QCPAxis* to) {
         connect(from, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, to](const QCPRange& r) {
             if (d->syncing) return;
@@ -228,100 +252,112 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_uniqu
     sync(d->memoryRect->axis(QCPAxis::atBottom), d->ganttRect->axis(QCPAxis::atBottom));
     connect(d->memoryRect->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             [this](const QCPRange& r) { emit timeRangeChanged(r.lower, r.upper); });
+}
 
+void TimelineView::connectMouse() {
+    QCustomPlot* p = d->plot;
     connect(p, &QCustomPlot::afterLayout, this, [this] { nameLanes(true); }); // the lanes' height is known now
-    connect(p, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
-        QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
-        d->history.push_back(time->range());
-        if (d->history.size() > 100) d->history.erase(d->history.begin());
-        if (e->modifiers() & Qt::ControlModifier) {
-            d->plot->setSelectionRectMode(QCP::srmZoom); // rubber-band zoom
-        } else {
-            d->plot->setSelectionRectMode(QCP::srmNone);
-        }
-        if ((e->modifiers() & Qt::ShiftModifier) && d->memoryRect->rect().contains(e->pos())) {
-            d->rangeDragging = true;
-            d->rangeStart = time->pixelToCoord(e->pos().x());
-            d->plot->setInteraction(QCP::iRangeDrag, false);
-        }
-    });
-    connect(p, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
-        QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
-        if (d->rangeDragging) {
-            double t = time->pixelToCoord(e->pos().x());
-            d->rangeRect->topLeft->setCoords(std::min(d->rangeStart, t), 0);
-            d->rangeRect->bottomRight->setCoords(std::max(d->rangeStart, t), 1);
-            d->rangeRect->setVisible(true);
-            replotWhenSeen(d->plot);
-            return;
-        }
-        int k = d->ganttRect->rect().contains(e->pos()) ? d->gantt->intervalAt(e->pos()) : -1;
-        if (k < 0 || !d->run || !d->run->plan) {
-            QToolTip::hideText();
-            return;
-        }
-        const Interval& iv = d->timeline->intervals[std::size_t(k)];
-        QString what;
-        if (const Plan* plan = d->run->chainPlan()) {
-            what = QString::fromStdString(toString(plan->actions[std::size_t(iv.action)]));
-        } else { // a graph run: the interval's node by id
-            const QString node =
-                iv.index >= 0 && iv.index < d->nodeNames.size() ? d->nodeNames[iv.index] : QString::number(iv.index);
-            what = QString("%1 %2").arg(QString::fromUtf8(intervalKindName(iv.kind)), node.toHtmlEscaped());
-        }
-        QString text = QString("<b>%1</b><br>%2 · action %3<br>start %4<br>duration %5<br>%6")
-                           .arg(what, QString::fromUtf8(intervalKindName(iv.kind)))
-                           .arg(iv.action)
-                           .arg(QString::fromStdString(formatSeconds(iv.start)),
-                                QString::fromStdString(formatSeconds(iv.end - iv.start)),
-                                QString::fromStdString(formatBytes(double(iv.bytes))));
-        QToolTip::showText(e->globalPosition().toPoint(), text, d->plot);
-    });
-    connect(p, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
-        QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
-        if (d->rangeDragging) {
-            d->rangeDragging = false;
-            d->plot->setInteraction(QCP::iRangeDrag, true);
-            double t0 = std::min(d->rangeStart, time->pixelToCoord(e->pos().x()));
-            double t1 = std::max(d->rangeStart, time->pixelToCoord(e->pos().x()));
-            double dm = d->memoryAt(t1) - d->memoryAt(t0);
-            d->rangeLabel->setText(QString("Δt %1   Δmemory %2%3")
-                                       .arg(QString::fromStdString(formatSeconds(t1 - t0)), dm < 0 ? "−" : "+",
-                                            QString::fromStdString(formatBytes(std::abs(dm)))));
-            d->rangeLabel->setVisible(true);
-            replotWhenSeen(d->plot);
-            emit rangeSelected(t0, t1, t1 - t0, dm);
-            return;
-        }
-        const bool click = !d->history.empty() && d->history.back() == time->range();
-        if (click) d->history.pop_back(); // a click, not a zoom or a pan
-        if (d->ganttRect->rect().contains(e->pos())) {
-            int k = d->gantt->intervalAt(e->pos());
-            if (k >= 0) {
-                const Interval& iv = d->timeline->intervals[std::size_t(k)];
-                d->gantt->setSelectedInterval(k);
-                markAction(iv.action);
-                emit actionClicked(iv.action, iv.index);
-            }
-        } else if (click && d->timeline && d->memoryRect->rect().contains(e->pos())) {
-            // On the memory chart: the compute action running at that time (the last started before it).
-            const double t = time->pixelToCoord(e->pos().x());
-            const Interval* at = nullptr;
-            for (const Interval& iv : d->timeline->intervals) {
-                if (iv.lane != 0 || iv.start > t) continue;
-                at = &iv;
-                if (t < iv.end) break;
-            }
-            if (at) {
-                markAction(at->action);
-                emit actionClicked(at->action, at->index);
-            }
-        }
-    });
+    connect(p, &QCustomPlot::mousePress, this, &TimelineView::plotPressed);
+    connect(p, &QCustomPlot::mouseMove, this, &TimelineView::plotMoved);
+    connect(p, &QCustomPlot::mouseRelease, this, &TimelineView::plotReleased);
     connect(p, &QCustomPlot::mouseWheel, this, [this](QWheelEvent*) {
         d->history.push_back(d->memoryRect->axis(QCPAxis::atBottom)->range());
         if (d->history.size() > 100) d->history.erase(d->history.begin());
     });
+}
+
+// The range before a drag or a zoom goes on the history; Ctrl starts a rubber-band zoom, Shift a measured range.
+void TimelineView::plotPressed(QMouseEvent* e) {
+    QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
+    d->history.push_back(time->range());
+    if (d->history.size() > 100) d->history.erase(d->history.begin());
+    if (e->modifiers() & Qt::ControlModifier) {
+        d->plot->setSelectionRectMode(QCP::srmZoom); // rubber-band zoom
+    } else {
+        d->plot->setSelectionRectMode(QCP::srmNone);
+    }
+    if ((e->modifiers() & Qt::ShiftModifier) && d->memoryRect->rect().contains(e->pos())) {
+        d->rangeDragging = true;
+        d->rangeStart = time->pixelToCoord(e->pos().x());
+        d->plot->setInteraction(QCP::iRangeDrag, false);
+    }
+}
+
+// Widens a measured range being dragged, or shows the tooltip of the Gantt interval under the mouse.
+void TimelineView::plotMoved(QMouseEvent* e) {
+    QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
+    if (d->rangeDragging) {
+        double t = time->pixelToCoord(e->pos().x());
+        d->rangeRect->topLeft->setCoords(std::min(d->rangeStart, t), 0);
+        d->rangeRect->bottomRight->setCoords(std::max(d->rangeStart, t), 1);
+        d->rangeRect->setVisible(true);
+        replotWhenSeen(d->plot);
+        return;
+    }
+    int k = d->ganttRect->rect().contains(e->pos()) ? d->gantt->intervalAt(e->pos()) : -1;
+    if (k < 0 || !d->run || !d->run->plan) {
+        QToolTip::hideText();
+        return;
+    }
+    const Interval& iv = d->timeline->intervals[std::size_t(k)];
+    QString what;
+    if (const Plan* plan = d->run->chainPlan()) {
+        what = QString::fromStdString(toString(plan->actions[std::size_t(iv.action)]));
+    } else { // a graph run: the interval's node by id
+        const QString node =
+            iv.index >= 0 && iv.index < d->nodeNames.size() ? d->nodeNames[iv.index] : QString::number(iv.index);
+        what = QString("%1 %2").arg(QString::fromUtf8(intervalKindName(iv.kind)), node.toHtmlEscaped());
+    }
+    QString text = QString("<b>%1</b><br>%2 · action %3<br>start %4<br>duration %5<br>%6")
+                       .arg(what, QString::fromUtf8(intervalKindName(iv.kind)))
+                       .arg(iv.action)
+                       .arg(QString::fromStdString(formatSeconds(iv.start)),
+                            QString::fromStdString(formatSeconds(iv.end - iv.start)),
+                            QString::fromStdString(formatBytes(double(iv.bytes))));
+    QToolTip::showText(e->globalPosition().toPoint(), text, d->plot);
+}
+
+// Ends a measured range (rangeSelected), or a click marks the action under it (actionClicked).
+void TimelineView::plotReleased(QMouseEvent* e) {
+    QCPAxis* time = d->memoryRect->axis(QCPAxis::atBottom);
+    if (d->rangeDragging) {
+        d->rangeDragging = false;
+        d->plot->setInteraction(QCP::iRangeDrag, true);
+        double t0 = std::min(d->rangeStart, time->pixelToCoord(e->pos().x()));
+        double t1 = std::max(d->rangeStart, time->pixelToCoord(e->pos().x()));
+        double dm = d->memoryAt(t1) - d->memoryAt(t0);
+        d->rangeLabel->setText(QString("Δt %1   Δmemory %2%3")
+                                   .arg(QString::fromStdString(formatSeconds(t1 - t0)), dm < 0 ? "−" : "+",
+                                        QString::fromStdString(formatBytes(std::abs(dm)))));
+        d->rangeLabel->setVisible(true);
+        replotWhenSeen(d->plot);
+        emit rangeSelected(t0, t1, t1 - t0, dm);
+        return;
+    }
+    const bool click = !d->history.empty() && d->history.back() == time->range();
+    if (click) d->history.pop_back(); // a click, not a zoom or a pan
+    if (d->ganttRect->rect().contains(e->pos())) {
+        int k = d->gantt->intervalAt(e->pos());
+        if (k >= 0) {
+            const Interval& iv = d->timeline->intervals[std::size_t(k)];
+            d->gantt->setSelectedInterval(k);
+            markAction(iv.action);
+            emit actionClicked(iv.action, iv.index);
+        }
+    } else if (click && d->timeline && d->memoryRect->rect().contains(e->pos())) {
+        // On the memory chart: the compute action running at that time (the last started before it).
+        const double t = time->pixelToCoord(e->pos().x());
+        const Interval* at = nullptr;
+        for (const Interval& iv : d->timeline->intervals) {
+            if (iv.lane != 0 || iv.start > t) continue;
+            at = &iv;
+            if (t < iv.end) break;
+        }
+        if (at) {
+            markAction(at->action);
+            emit actionClicked(at->action, at->index);
+        }
+    }
 }
 
 TimelineView::~TimelineView() = default;

@@ -13,6 +13,7 @@ class QCustomPlot;
 class GanttPlottable;
 class MemoryAreaPlottable;
 class QCPRange;
+class QMouseEvent;
 
 class TimelineView : public QWidget {
     Q_OBJECT
@@ -64,6 +65,16 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    void buildLevelPickerAndPlot(); // the "Memory of" picker above the chart
+    void buildAxisRects();          // the Gantt's above the memory chart's, and their axes
+    void buildPlottables();         // the Gantt and the stacked memory categories
+    void buildMarkers();            // the budget line and its label, the marked action's lines, the measured range
+    void buildLegend();
+    void connectTimeAxes(); // zooming or panning one chart moves the other
+    void connectMouse();
+    void plotPressed(QMouseEvent* e);
+    void plotMoved(QMouseEvent* e);
+    void plotReleased(QMouseEvent* e);
     void refreshLegend();
     void updateLegendWrap();
     void updateGanttHeight();
