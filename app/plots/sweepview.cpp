@@ -37,6 +37,18 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent), m_emptyText(ChartHint::
     m_plot = new QCustomPlot(this);
     m_plot->setFocusPolicy(Qt::ClickFocus);
     layout->addWidget(m_plot, 1);
+    buildControls(layout);
+    bindKeys();
+    buildAxes();
+    buildPlottables();
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    connectClicks();
+    m_hint = std::make_unique<ChartHint>(m_plot);
+    rebuild();
+    applyChartColours(m_plot, chartColours(palette()));
+}
+
+void SweepView::buildControls(QVBoxLayout* layout) {
     auto* controls = new QHBoxLayout;
     // The style's media icons: a font's ⏸ glyph is missing on many systems (a box is drawn instead).
     auto button = [&](const QString& text, const QString& tip, QStyle::StandardPixmap icon = QStyle::SP_CustomBase) {
@@ -60,7 +72,7 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent), m_emptyText(ChartHint::
     QToolButton* jump = button(tr("Next"), tr("Jump to the next backward step (B), recomputation (R) or transfer (T)"));
     jump->setPopupMode(QToolButton::InstantPopup);
     auto* jumps = new QMenu(jump);
-    // The keys are the view's own shortcuts (bound below); after a tab the menu shows them.
+    // The keys are the view's own shortcuts (bindKeys); after a tab the menu shows them.
     QAction* toBackward = jumps->addAction(tr("Next &backward step\tB"));
     QAction* toRecompute = jumps->addAction(tr("Next &recomputation\tR"));
     QAction* toTransfer = jumps->addAction(tr("Next &transfer (write or read)\tT"));
@@ -103,6 +115,9 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent), m_emptyText(ChartHint::
     connect(m_speed, &QComboBox::currentIndexChanged, this, [this] {
         if (playing()) play(); // the new interval
     });
+}
+
+void SweepView::bindKeys() {
     auto key = [this](const QKeySequence& k, auto f) {
         auto* s = new QShortcut(k, this);
         s->setContext(Qt::WidgetWithChildrenShortcut);
@@ -116,7 +131,9 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent), m_emptyText(ChartHint::
     key(Qt::Key_B, [this] { jumpTo(Jump::Backward); });
     key(Qt::Key_R, [this] { jumpTo(Jump::Recompute); });
     key(Qt::Key_T, [this] { jumpTo(Jump::Transfer); });
+}
 
+void SweepView::buildAxes() {
     m_plot->xAxis->setLabel(tr("time"));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new SecondsTicker));
     m_plot->yAxis->setLabel(tr("step"));
@@ -125,6 +142,9 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent), m_emptyText(ChartHint::
     steps->setTickStep(1);
     steps->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     m_plot->yAxis->setTicker(steps);
+}
+
+void SweepView::buildPlottables() {
     auto graph = [&](const QColor& c, const QString& name, double width) {
         QCPGraph* g = m_plot->addGraph();
         g->setPen(QPen(c, width));
@@ -156,8 +176,10 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent), m_emptyText(ChartHint::
     m_readBacks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, 8));
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    // A click (not a drag) moves the cursor to the action running at that time.
+}
+
+// A click (not a drag) moves the cursor to the action running at that time.
+void SweepView::connectClicks() {
     connect(m_plot, &QCustomPlot::mousePress, this,
             [this](QMouseEvent* e) { m_plot->setProperty("pressedAt", e->position().toPoint()); });
     connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
@@ -167,9 +189,6 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent), m_emptyText(ChartHint::
         pause();
         setCursor(actionAt(m_plot->xAxis->pixelToCoord(at.x())));
     });
-    m_hint = std::make_unique<ChartHint>(m_plot);
-    rebuild();
-    applyChartColours(m_plot, chartColours(palette()));
 }
 
 SweepView::~SweepView() = default;

@@ -29,6 +29,7 @@ class QSlider;
 class QTimer;
 class QLabel;
 class QToolButton;
+class QVBoxLayout;
 
 class SweepView : public QWidget {
     Q_OBJECT
@@ -71,6 +72,11 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
+    void buildControls(QVBoxLayout* layout); // the player's buttons, its speed, the slider and the cursor's label
+    void bindKeys();                         // the keyboard's shortcuts for the controls
+    void buildAxes();
+    void buildPlottables(); // the lifetime bars under the sweeps, then the marks
+    void connectClicks();
     void ensureCurrent(); // narrates and draws the run set while the view was hidden
     void rebuild();
     void tick();
