@@ -274,12 +274,7 @@ QCustomPlot* SweepView::plot() {
 }
 
 void SweepView::rebuild() {
-    for (QCPGraph* g : {m_forward, m_recompute, m_backward, m_marks, m_restores, m_readBacks})
-        g->data()->clear();
-    for (QCPCurve* c : {m_lives, m_livesSlow})
-        c->data()->clear();
-    m_lifetimes = 0;
-    m_label->setText(QString());
+    clearDrawing();
     const Plan* plan = m_run ? m_run->chainPlan() : nullptr;
     if (!plan || !m_run->timeline) { // no plan, or a graph's: say so instead of drawing empty axes
         m_hint->show(m_run && m_run->timeline ? tr("The sweep diagram draws the steps of a chain's plan")
@@ -287,6 +282,22 @@ void SweepView::rebuild() {
         return;
     }
     m_hint->hide();
+    drawSweeps();
+    drawLifetimes(*plan);
+    updateLegend();
+    updateCursorLabel();
+}
+
+void SweepView::clearDrawing() {
+    for (QCPGraph* g : {m_forward, m_recompute, m_backward, m_marks, m_restores, m_readBacks})
+        g->data()->clear();
+    for (QCPCurve* c : {m_lives, m_livesSlow})
+        c->data()->clear();
+    m_lifetimes = 0;
+    m_label->setText(QString());
+}
+
+void SweepView::drawSweeps() {
     const double gap = std::nan("");
     QVector<QCPGraphData> fwd, rec, bwd;
     double lastEnd[3] = {-1, -1, -1};
@@ -303,71 +314,17 @@ void SweepView::rebuild() {
     m_forward->data()->set(fwd, true);
     m_recompute->data()->set(rec, true);
     m_backward->data()->set(bwd, true);
+}
 
+void SweepView::drawLifetimes(const Plan& plan) {
     // Lifetimes from what the simulator holds after each action: a bar from the action that stores a state to the
     // one after which it is gone (or to the cursor). Keys repeat across heights, so each bar is its own run of points
     // and the data is not sorted: drawn in the order given.
     QVector<QCPCurveData> lives, slow;
     QVector<QCPGraphData> stores, restores, readBacks;
     if (m_told && m_cursor >= 0) {
-        auto bars = [&](auto heldAfter, QVector<QCPCurveData>& out, QVector<QCPGraphData>* marks) {
-            auto add = [&out](double t0, double t1, int j) {
-                const double n = out.size();
-                out << QCPCurveData(n, t0, j) << QCPCurveData(n + 1, t1, j) << QCPCurveData(n + 2, t1, std::nan(""));
-            };
-            std::map<int, double> open;
-            std::set<int> before;
-            for (int k = 0; k <= m_cursor; ++k) {
-                const std::set<int> now = heldAfter(std::size_t(k));
-                for (int j : now)
-                    if (!before.count(j)) {
-                        open[j] = m_start[std::size_t(k)];
-                        // A state read back from a slower level is a restore, not a store.
-                        const bool read = plan->actions[std::size_t(k)].kind == ActionKind::Read;
-                        if (marks) (read ? readBacks : *marks).push_back(QCPGraphData(m_start[std::size_t(k)], j));
-                    }
-                for (int j : before)
-                    if (!now.count(j)) {
-                        add(open[j], m_start[std::size_t(k)], j);
-                        open.erase(j);
-                        ++m_lifetimes;
-                    }
-                before = now;
-            }
-            for (const auto& [j, t0] : open) {
-                add(t0, m_end[std::size_t(m_cursor)], j);
-                ++m_lifetimes;
-            }
-        };
-        bars(
-            [&](std::size_t k) {
-                const auto& c = m_told->actions[k].checkpoints;
-                return std::set<int>(c.begin(), c.end());
-            },
-            lives, &stores);
-        bars(
-            [&](std::size_t k) {
-                std::set<int> s;
-                const auto& levels = m_told->actions[k].held.states;
-                for (std::size_t l = 1; l < levels.size(); ++l)
-                    s.insert(levels[l].begin(), levels[l].end());
-                return s;
-            },
-            slow, nullptr);
-        // A restore: a recomputation that starts a sweep again from a checkpoint it did not just pass.
-        int lastStep = -1;
-        bool lastForward = false;
-        for (int k = 0; k <= m_cursor; ++k) {
-            const Action& a = plan->actions[std::size_t(k)];
-            if (a.kind != ActionKind::Forward && a.kind != ActionKind::Backward) continue;
-            const bool forward = a.kind == ActionKind::Forward;
-            if (forward && k > 0 && !(lastForward && lastStep == a.index - 1)) {
-                const auto& held = m_told->actions[std::size_t(k - 1)].checkpoints;
-                if (std::binary_search(held.begin(), held.end(), a.index - 1))
-                    restores.push_back(QCPGraphData(m_start[std::size_t(k)], a.index - 1));
-            }
-            lastStep = a.index, lastForward = forward;
-        }
+        collectLifetimes(plan, lives, slow, stores, readBacks);
+        collectRestores(plan, restores);
         if (stores.size() + restores.size() + readBacks.size() > kMaxMarks) // dense: the bars say it
             stores.clear(), restores.clear(), readBacks.clear();
     }
@@ -381,7 +338,75 @@ void SweepView::rebuild() {
     m_marks->data()->set(stores, false);
     m_restores->data()->set(restores, false);
     m_readBacks->data()->set(readBacks, false);
-    // The legend names what is drawn.
+}
+
+void SweepView::collectLifetimes(const Plan& plan, QVector<QCPCurveData>& lives, QVector<QCPCurveData>& slow,
+                                 QVector<QCPGraphData>& stores, QVector<QCPGraphData>& readBacks) {
+    auto bars = [&](auto heldAfter, QVector<QCPCurveData>& out, QVector<QCPGraphData>* marks) {
+        auto add = [&out](double t0, double t1, int j) {
+            const double n = out.size();
+            out << QCPCurveData(n, t0, j) << QCPCurveData(n + 1, t1, j) << QCPCurveData(n + 2, t1, std::nan(""));
+        };
+        std::map<int, double> open;
+        std::set<int> before;
+        for (int k = 0; k <= m_cursor; ++k) {
+            const std::set<int> now = heldAfter(std::size_t(k));
+            for (int j : now)
+                if (!before.count(j)) {
+                    open[j] = m_start[std::size_t(k)];
+                    // A state read back from a slower level is a restore, not a store.
+                    const bool read = plan.actions[std::size_t(k)].kind == ActionKind::Read;
+                    if (marks) (read ? readBacks : *marks).push_back(QCPGraphData(m_start[std::size_t(k)], j));
+                }
+            for (int j : before)
+                if (!now.count(j)) {
+                    add(open[j], m_start[std::size_t(k)], j);
+                    open.erase(j);
+                    ++m_lifetimes;
+                }
+            before = now;
+        }
+        for (const auto& [j, t0] : open) {
+            add(t0, m_end[std::size_t(m_cursor)], j);
+            ++m_lifetimes;
+        }
+    };
+    bars(
+        [&](std::size_t k) {
+            const auto& c = m_told->actions[k].checkpoints;
+            return std::set<int>(c.begin(), c.end());
+        },
+        lives, &stores);
+    bars(
+        [&](std::size_t k) {
+            std::set<int> s;
+            const auto& levels = m_told->actions[k].held.states;
+            for (std::size_t l = 1; l < levels.size(); ++l)
+                s.insert(levels[l].begin(), levels[l].end());
+            return s;
+        },
+        slow, nullptr);
+}
+
+// A restore: a recomputation that starts a sweep again from a checkpoint it did not just pass.
+void SweepView::collectRestores(const Plan& plan, QVector<QCPGraphData>& restores) const {
+    int lastStep = -1;
+    bool lastForward = false;
+    for (int k = 0; k <= m_cursor; ++k) {
+        const Action& a = plan.actions[std::size_t(k)];
+        if (a.kind != ActionKind::Forward && a.kind != ActionKind::Backward) continue;
+        const bool forward = a.kind == ActionKind::Forward;
+        if (forward && k > 0 && !(lastForward && lastStep == a.index - 1)) {
+            const auto& held = m_told->actions[std::size_t(k - 1)].checkpoints;
+            if (std::binary_search(held.begin(), held.end(), a.index - 1))
+                restores.push_back(QCPGraphData(m_start[std::size_t(k)], a.index - 1));
+        }
+        lastStep = a.index, lastForward = forward;
+    }
+}
+
+// The legend names what is drawn.
+void SweepView::updateLegend() {
     for (QCPAbstractPlottable* g :
          std::initializer_list<QCPAbstractPlottable*>{m_lives, m_livesSlow, m_marks, m_restores, m_readBacks}) {
         if (g->interface1D()->dataCount() == 0)
@@ -389,7 +414,10 @@ void SweepView::rebuild() {
         else if (!m_plot->legend->hasItemWithPlottable(g))
             g->addToLegend();
     }
-    // Plan indices, as Held now, ckpt explain and ckpt render --at give them.
+}
+
+// Plan indices, as Held now, ckpt explain and ckpt render --at give them.
+void SweepView::updateCursorLabel() {
     QString text = m_cursor < 0 ? tr("before action 0 of %1").arg(actionCount())
                                 : tr("action %1 of %2").arg(m_cursor).arg(actionCount());
     if (!m_note.isEmpty()) text += " · " + m_note;

@@ -15,6 +15,7 @@
 #include "run/narrate.h"
 #include "run/runner.h"
 
+#include <QVector>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -30,6 +31,8 @@ class QTimer;
 class QLabel;
 class QToolButton;
 class QVBoxLayout;
+class QCPCurveData;
+class QCPGraphData;
 
 class SweepView : public QWidget {
     Q_OBJECT
@@ -79,6 +82,14 @@ private:
     void connectClicks();
     void ensureCurrent(); // narrates and draws the run set while the view was hidden
     void rebuild();
+    void clearDrawing();
+    void drawSweeps(); // the forward, recompute and backward lines up to the cursor
+    void drawLifetimes(const ckpt::Plan& plan);
+    void collectLifetimes(const ckpt::Plan& plan, QVector<QCPCurveData>& lives, QVector<QCPCurveData>& slow,
+                          QVector<QCPGraphData>& stores, QVector<QCPGraphData>& readBacks);
+    void collectRestores(const ckpt::Plan& plan, QVector<QCPGraphData>& restores) const;
+    void updateLegend();      // lists the bars and marks that have data
+    void updateCursorLabel(); // where the cursor is, and why a jump stayed
     void tick();
     void updateButtons();
     int actionAt(double t) const; // the action whose interval holds time t (the last started before it)
