@@ -41,7 +41,27 @@ ExportDialog::ExportDialog(MakeCharts make, const QString& defaultPath, QWidget*
     auto* outer = new QHBoxLayout(this);
     auto* form = new QFormLayout;
     outer->addLayout(form);
+    buildFormatFields(form);
+    buildSizeFields(form);
+    buildMessageAndButtons(form);
+    buildPreview(outer);
 
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(200);
+    connect(m_debounce, &QTimer::timeout, this, &ExportDialog::refreshPreview);
+
+    setFormat(QFileInfo(defaultPath).suffix().toLower());
+    setPreset("column");
+    setDpi(300);
+
+    connectFields();
+    m_dpi->setEnabled(format() == "png");
+    m_unit->setItemData(4, format() == "png" ? QVariant() : QVariant(0), Qt::UserRole - 1);
+    fieldsChanged();
+}
+
+void ExportDialog::buildFormatFields(QFormLayout* form) {
     m_format = new QComboBox(this);
     m_format->addItem("PDF", "pdf");
     m_format->addItem("SVG", "svg");
@@ -57,7 +77,9 @@ ExportDialog::ExportDialog(MakeCharts make, const QString& defaultPath, QWidget*
     m_preset->addItem(tr("Custom"), "custom");
     m_preset->setToolTip(tr("The sizes papers and talks use; the same presets as `ckpt render --preset`"));
     form->addRow(tr("&Preset"), m_preset);
+}
 
+void ExportDialog::buildSizeFields(QFormLayout* form) {
     auto* sizeRow = new QHBoxLayout;
     m_width = new QDoubleSpinBox(this);
     m_height = new QDoubleSpinBox(this);
@@ -92,7 +114,9 @@ ExportDialog::ExportDialog(MakeCharts make, const QString& defaultPath, QWidget*
     m_dpi->setSuffix(tr(" dpi"));
     m_dpi->setToolTip(tr("Pixels per inch of a PNG (300 for print, 150 for the screen)"));
     form->addRow(tr("&Resolution"), m_dpi);
+}
 
+void ExportDialog::buildMessageAndButtons(QFormLayout* form) {
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     m_message->setStyleSheet("color: #b00020");
@@ -104,7 +128,9 @@ ExportDialog::ExportDialog(MakeCharts make, const QString& defaultPath, QWidget*
     connect(m_export, &QPushButton::clicked, this, &ExportDialog::chooseFileAndExport);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     form->addRow(buttons);
+}
 
+void ExportDialog::buildPreview(QHBoxLayout* outer) {
     auto* previewBox = new QVBoxLayout;
     auto* previewTitle = new QLabel(tr("Preview (the page, scaled to fit)"), this);
     m_previewLabel = new QLabel(this);
@@ -118,16 +144,9 @@ ExportDialog::ExportDialog(MakeCharts make, const QString& defaultPath, QWidget*
     m_fitNote->setWordWrap(true);
     previewBox->addWidget(m_fitNote);
     outer->addLayout(previewBox, 1);
+}
 
-    m_debounce = new QTimer(this);
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(200);
-    connect(m_debounce, &QTimer::timeout, this, &ExportDialog::refreshPreview);
-
-    setFormat(QFileInfo(defaultPath).suffix().toLower());
-    setPreset("column");
-    setDpi(300);
-
+void ExportDialog::connectFields() {
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
         // px is for PNG: a PDF or SVG gets the same size in inches.
         if (format() != "png" && m_unit->currentData().toString() == "px") {
@@ -156,9 +175,6 @@ ExportDialog::ExportDialog(MakeCharts make, const QString& defaultPath, QWidget*
     connect(m_dpi, &QSpinBox::valueChanged, this, [this] {
         if (!m_updating) fieldsChanged();
     });
-    m_dpi->setEnabled(format() == "png");
-    m_unit->setItemData(4, format() == "png" ? QVariant() : QVariant(0), Qt::UserRole - 1);
-    fieldsChanged();
 }
 
 ExportDialog::~ExportDialog() = default;

@@ -12,6 +12,8 @@
 #include <vector>
 
 class QComboBox;
+class QFormLayout;
+class QHBoxLayout;
 class QDoubleSpinBox;
 class QSpinBox;
 class QLabel;
@@ -46,6 +48,11 @@ public slots:
     void refreshPreview();
 
 private:
+    void buildFormatFields(QFormLayout* form); // the format and the preset
+    void buildSizeFields(QFormLayout* form);   // the width, height and unit, the font size and the resolution
+    void buildMessageAndButtons(QFormLayout* form);
+    void buildPreview(QHBoxLayout* outer);
+    void connectFields(); // each field's change to the others and the preview
     void fieldsChanged();
     void chooseFileAndExport();
     QString drawInto(const QString& path, const PrintSize& size, double dpi, QString* fitNote = nullptr) const;

@@ -254,99 +254,104 @@ void SchedulerPanel::buildForm() {
     m_formScheduler = name;
     m_formValues = paramsOf(m_doc->settings(), name);
     const auto values = m_formValues;
-    auto store = [this, name](const std::string& key, const std::string& value, const std::string& def) {
-        ProjectSettings s = m_doc->settings();
-        auto& v = s.params[name];
-        if (value == def)
-            v.erase(key);
-        else
-            v[key] = value;
-        if (v.empty()) s.params.erase(name);
-        m_formValues = paramsOf(s, name); // what the widgets show now: sync() keeps them
-        // Typing "12" sets 1, then 12: one step per parameter while nothing else is edited.
-        m_doc->editSettings(
-            s,
-            tr("Set %1 of %2 to %3")
-                .arg(QString::fromStdString(key), QString::fromStdString(name), QString::fromStdString(value)),
-            QString::fromStdString("param " + name + " " + key));
-    };
     if (specs.empty()) m_form->addRow(new QLabel(tr("(none)"), m_box));
     for (const ParamSpec& p : specs) {
         const std::string current = values.count(p.name) ? values.at(p.name) : p.default_value;
-        QWidget* w = nullptr;
-        switch (p.type) {
-        case ParamType::Int: {
-            auto* spin = new IntSpinBox(m_box);
-            spin->setRange(int(std::max(p.min, -2e9)), int(std::min(p.max, 2e9)));
-            spin->setValue(std::atoi(current.c_str()));
-            if (p.default_value == "0") spin->setSpecialValueText(tr("auto"));
-            connect(spin, &QSpinBox::valueChanged, this,
-                    [=](int v) { store(p.name, std::to_string(v), p.default_value); });
-            connect(spin, &QSpinBox::editingFinished, this, [=, this] {
-                if (spin->rejected.isEmpty()) return;
-                m_paramMessage = tr("%1: %2 is not between %3 and %4; it stays %5")
-                                     .arg(QString::fromStdString(p.name), spin->rejected)
-                                     .arg(spin->minimum())
-                                     .arg(spin->maximum())
-                                     .arg(spin->value());
-                spin->rejected.clear();
-                m_paramNote->setText(m_paramMessage);
-                m_paramNote->setVisible(true);
-            });
-            w = spin;
-            break;
-        }
-        case ParamType::Real: {
-            auto* spin = new RealSpinBox(m_box);
-            spin->setDecimals(6);
-            spin->setRange(std::max(p.min, -1e15), std::min(p.max, 1e15));
-            spin->setValue(std::atof(current.c_str()));
-            connect(spin, &QDoubleSpinBox::valueChanged, this,
-                    [=](double v) { store(p.name, QString::number(v, 'g', 12).toStdString(), p.default_value); });
-            w = spin;
-            break;
-        }
-        case ParamType::Bytes: {
-            auto* edit = new QLineEdit(QString::fromStdString(current), m_box);
-            connect(edit, &QLineEdit::editingFinished, this, [=] {
-                auto b = parseBytes(edit->text().toStdString());
-                if (!b) {
-                    edit->setStyleSheet("color: #b00");
-                    edit->setToolTip(QString::fromStdString(b.error()));
-                    return;
-                }
-                edit->setStyleSheet({});
-                store(p.name, std::to_string(*b), p.default_value);
-            });
-            w = edit;
-            break;
-        }
-        case ParamType::Text: {
-            auto* edit = new QLineEdit(QString::fromStdString(current), m_box);
-            connect(edit, &QLineEdit::editingFinished, this,
-                    [=] { store(p.name, edit->text().toStdString(), p.default_value); });
-            w = edit;
-            break;
-        }
-        case ParamType::Choice: {
-            auto* combo = new QComboBox(m_box);
-            combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-            combo->setMinimumContentsLength(8);
-            for (const auto& c : p.choices)
-                combo->addItem(QString::fromStdString(c));
-            combo->setCurrentText(QString::fromStdString(current));
-            connect(combo, &QComboBox::currentTextChanged, this,
-                    [=](const QString& t) { store(p.name, t.toStdString(), p.default_value); });
-            w = combo;
-            break;
-        }
-        }
+        QWidget* w = paramEditor(p, current, name);
         w->setToolTip(QString::fromStdString(p.description));
         // Never wider than the panel wants: a spin box over a huge range or a long value would widen the window.
         w->setMinimumWidth(60);
         m_form->addRow(QString::fromStdString(p.name), w);
     }
     m_form->addRow(m_paramNote);
+}
+
+QWidget* SchedulerPanel::paramEditor(const ParamSpec& p, const std::string& current, const std::string& scheduler) {
+    switch (p.type) {
+    case ParamType::Int:
+        return intParamEditor(p, current, scheduler);
+    case ParamType::Real: {
+        auto* spin = new RealSpinBox(m_box);
+        spin->setDecimals(6);
+        spin->setRange(std::max(p.min, -1e15), std::min(p.max, 1e15));
+        spin->setValue(std::atof(current.c_str()));
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [=, this](double v) {
+            storeParam(scheduler, p.name, QString::number(v, 'g', 12).toStdString(), p.default_value);
+        });
+        return spin;
+    }
+    case ParamType::Bytes: {
+        auto* edit = new QLineEdit(QString::fromStdString(current), m_box);
+        connect(edit, &QLineEdit::editingFinished, this, [=, this] {
+            auto b = parseBytes(edit->text().toStdString());
+            if (!b) {
+                edit->setStyleSheet("color: #b00");
+                edit->setToolTip(QString::fromStdString(b.error()));
+                return;
+            }
+            edit->setStyleSheet({});
+            storeParam(scheduler, p.name, std::to_string(*b), p.default_value);
+        });
+        return edit;
+    }
+    case ParamType::Text: {
+        auto* edit = new QLineEdit(QString::fromStdString(current), m_box);
+        connect(edit, &QLineEdit::editingFinished, this,
+                [=, this] { storeParam(scheduler, p.name, edit->text().toStdString(), p.default_value); });
+        return edit;
+    }
+    case ParamType::Choice: {
+        auto* combo = new QComboBox(m_box);
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
+        for (const auto& c : p.choices)
+            combo->addItem(QString::fromStdString(c));
+        combo->setCurrentText(QString::fromStdString(current));
+        connect(combo, &QComboBox::currentTextChanged, this,
+                [=, this](const QString& t) { storeParam(scheduler, p.name, t.toStdString(), p.default_value); });
+        return combo;
+    }
+    }
+    return nullptr;
+}
+
+QWidget* SchedulerPanel::intParamEditor(const ParamSpec& p, const std::string& current, const std::string& scheduler) {
+    auto* spin = new IntSpinBox(m_box);
+    spin->setRange(int(std::max(p.min, -2e9)), int(std::min(p.max, 2e9)));
+    spin->setValue(std::atoi(current.c_str()));
+    if (p.default_value == "0") spin->setSpecialValueText(tr("auto"));
+    connect(spin, &QSpinBox::valueChanged, this,
+            [=, this](int v) { storeParam(scheduler, p.name, std::to_string(v), p.default_value); });
+    connect(spin, &QSpinBox::editingFinished, this, [=, this] {
+        if (spin->rejected.isEmpty()) return;
+        m_paramMessage = tr("%1: %2 is not between %3 and %4; it stays %5")
+                             .arg(QString::fromStdString(p.name), spin->rejected)
+                             .arg(spin->minimum())
+                             .arg(spin->maximum())
+                             .arg(spin->value());
+        spin->rejected.clear();
+        m_paramNote->setText(m_paramMessage);
+        m_paramNote->setVisible(true);
+    });
+    return spin;
+}
+
+void SchedulerPanel::storeParam(const std::string& scheduler, const std::string& key, const std::string& value,
+                                const std::string& def) {
+    ProjectSettings s = m_doc->settings();
+    auto& v = s.params[scheduler];
+    if (value == def)
+        v.erase(key);
+    else
+        v[key] = value;
+    if (v.empty()) s.params.erase(scheduler);
+    m_formValues = paramsOf(s, scheduler); // what the widgets show now: sync() keeps them
+    // Typing "12" sets 1, then 12: one step per parameter while nothing else is edited.
+    m_doc->editSettings(
+        s,
+        tr("Set %1 of %2 to %3")
+            .arg(QString::fromStdString(key), QString::fromStdString(scheduler), QString::fromStdString(value)),
+        QString::fromStdString("param " + scheduler + " " + key));
 }
 
 void SchedulerPanel::setBudgetRange(std::int64_t lowest, std::int64_t highest) {

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+namespace ckpt {
+struct ParamSpec;
+}
 class Document;
 class QListWidget;
 class QFormLayout;
@@ -54,6 +57,12 @@ private:
     std::int64_t budgetAt(int position) const;
     void editBudget(); // the slider's budget into the document, one undo step per drag
     void buildForm();
+    // The widget that edits one parameter of `scheduler`, showing `current`; its edits go through storeParam.
+    QWidget* paramEditor(const ckpt::ParamSpec& p, const std::string& current, const std::string& scheduler);
+    QWidget* intParamEditor(const ckpt::ParamSpec& p, const std::string& current, const std::string& scheduler);
+    // One undoable edit of a parameter (the default value removes it from the project).
+    void storeParam(const std::string& scheduler, const std::string& key, const std::string& value,
+                    const std::string& def);
     void fillList();
     void updateBudgetLabel();
     Document* m_doc;
