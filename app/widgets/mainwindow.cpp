@@ -25,6 +25,7 @@
 #include "run/node_fates.h"
 #include "run/plan_files.h"
 #include "sidebysidepage.h"
+#include "summaryline.h"
 #include "sweeppage.h"
 #include "timelinepage.h"
 #include "tradeoffpage.h"
@@ -33,6 +34,7 @@
 #include "about.h"
 #include "comparisontable.h"
 #include "examplefiles.h"
+#include "exportmenu.h"
 #include "runstatus.h"
 #include "schedulerpanel.h"
 #include "trainerpanel.h"
@@ -154,15 +156,7 @@ void MainWindow::buildCentral() {
     auto* central = new QWidget(this);
     auto* cl = new QVBoxLayout(central);
     cl->setContentsMargins(4, 4, 4, 0);
-    m_summary = new QLabel(central);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A scheduler's parameters can make a long line (checkmate's widened the window past the screen): it wraps.
-    m_summary->setWordWrap(true);
-    m_summary->setMinimumWidth(200);
-    // Two lines, always (fitSummary): a line more or less resized every chart below, which then drew itself again
-    // from new buffers (120 ms), and moved the tab bar under the pointer. Long parameters are cut (the tooltip has
-    // them whole).
-    fitSummary();
+    m_summary = new SummaryLine(m_runs, central);
     cl->addWidget(m_summary);
     m_staleBanner = new QLabel(central);
     m_staleBanner->setStyleSheet(
@@ -242,7 +236,6 @@ void MainWindow::connectViews() {
                      QString::fromStdString(formatSeconds(dt)), QString::fromStdString(formatBytes(dm))));
     });
     connect(tradeoffView(), &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
-    connect(comparisonTable(), &ComparisonTable::saveCsvRequested, this, &MainWindow::exportComparisonDialog);
     connect(comparisonTable(), &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
 }
 
@@ -356,20 +349,17 @@ void MainWindow::buildFileMenu() {
         if (!p.isEmpty()) saveProjectTo(p);
     });
     file->addSeparator();
-    m_exportMenu = file->addMenu(tr("&Export"));
-    QMenu* exp = m_exportMenu;
-    // What the current tab shows: these say which tab and format (updateExportMenu) before the menu opens.
-    for (QString f : {"pdf", "svg", "png"})
-        exp->addAction(f, this, [this, f] { exportChartDialog(f); })->setData(f);
-    exp->addAction(tr("Co&mparison table as CSV…"), this, &MainWindow::exportComparisonDialog)->setData("csv");
-    exp->addAction(tr("&All charts…"), this, &MainWindow::exportAllDialog);
-    exp->addSeparator();
-    exp->addAction(tr("Plan as &JSON…"), this, [this] { exportPlanDialog("json"); });
-    exp->addAction(tr("Plan as &CSV…"), this, [this] { exportPlanDialog("csv"); });
-    exp->addAction(tr("Plan as Chrome &trace (Perfetto)…"), this, [this] { exportPlanDialog("trace"); });
-    connect(exp, &QMenu::aboutToShow, this, &MainWindow::updateExportMenu);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportMenu);
-    updateExportMenu();
+    auto* exports = new ExportMenu(
+        m_tabs, m_doc, m_runs,
+        [this] {
+            const QString named = m_path.isEmpty() ? m_sourcePath : m_path;
+            return named.isEmpty() ? QString() : QFileInfo(named).completeBaseName().section('.', 0, 0);
+        },
+        this);
+    connect(exports, &ExportMenu::refused, this, &MainWindow::report);
+    connect(exports, &ExportMenu::wrote, this, [this](const QString& said) { statusBar()->showMessage(said, 5000); });
+    connect(comparisonTable(), &ComparisonTable::saveCsvRequested, exports, &ExportMenu::exportComparisonDialog);
+    file->addMenu(exports);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
@@ -566,17 +556,12 @@ bool MainWindow::confirmDiscard() {
     return true;
 }
 
-void MainWindow::fitSummary() {
-    m_summary->setFixedHeight(2 * m_summary->fontMetrics().lineSpacing() + 2);
-}
-
 void MainWindow::changeEvent(QEvent* e) {
     QMainWindow::changeEvent(e);
     if (e->type() != QEvent::FontChange || !m_summary) return;
     // Presentation mode enlarges the window's font; a label with a style sheet of its own does not follow it.
     for (QLabel* banner : {m_lesson->banner(), m_staleBanner})
         if (banner) banner->setFont(font());
-    fitSummary();
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -21,6 +21,7 @@ class HardwareTableModel;
 class ComparisonModel;
 class RunController;
 class RunStatus;
+class SummaryLine;
 class ComparisonTable;
 class SchedulerPanel;
 class TimelineView;
@@ -112,7 +113,7 @@ public:
     bool showChartTab(const QString& name);
     static QStringList chartTabNames();
     QString currentChartTab() const; // one of chartTabNames()
-    QMenu* exportMenu() const { return m_exportMenu; }
+    QMenu* exportMenu() const;
 
     Document* document() const { return m_doc; }
     ChainTableModel* chainModel() const;
@@ -179,7 +180,6 @@ private:
     void showShownRun();           // the controller's shown run in every view
     void showComparedRun(int run); // a trade-off point or comparison row, the panel set to agree
     void updateSummary();
-    void fitSummary(); // two lines of the window's font
     void updateStaleMarks();
     bool sweepRequest(ckpt::CompareRequest& request, QString* error) const;
     void refreshBudgetRange();
@@ -191,12 +191,6 @@ private:
     // Another document takes the window: the last one's autosave stays if it holds unsaved work. Anything but the next
     // scene of the lesson (lessonScene) ends the lesson.
     void newDocument(bool lessonScene = false);
-    void exportChartDialog(const QString& format);
-    void exportAllDialog();
-    void exportComparisonDialog();
-    void updateExportMenu(); // its items name the current tab and what it exports as
-    void exportPlanDialog(const QString& format);
-    QCustomPlot* chartByName(const QString& which) const;
     ChartPage* currentPage() const;
 
     Document* m_doc;
@@ -214,9 +208,8 @@ private:
     RunController* m_runs = nullptr;
     QLabel* m_staleBanner = nullptr;
     LessonMode* m_lesson = nullptr; // the open lesson, its scene and caption (widgets/lessonmode.h)
-    QLabel* m_summary = nullptr;
+    SummaryLine* m_summary = nullptr;
     QMenu* m_recentMenu = nullptr;
-    QMenu* m_exportMenu = nullptr;
     QTimer* m_solveTimer = nullptr;
     QTimer* m_prepareTimer = nullptr; // prepareSlider, once changes settle
     Autosave m_autosave;
