@@ -16,6 +16,7 @@
 #include "models/hardwaretablemodel.h"
 #include "models/nodetablemodel.h"
 #include "models/runcontroller.h"
+#include "models/startsettings.h"
 #include "pipelinepage.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
@@ -462,7 +463,7 @@ bool MainWindow::openFile(const QString& path) {
     case DocumentKind::Chain: {
         auto c = chainFromJson(*doc, p);
         if (!c) return report(QString::fromStdString(c.error())), false;
-        m_doc->setProject(Project{*c, m_doc->hardware(), chainSettings(*c)});
+        m_doc->setProject(Project{*c, m_doc->hardware(), chainStartSettings(*c, m_doc->settings(), m_doc->hardware())});
         m_path.clear();
         m_sourcePath = path; // named in the title; Save proposes a project beside it, never this file
         break;
@@ -472,7 +473,7 @@ bool MainWindow::openFile(const QString& path) {
         if (!g) return report(QString::fromStdString(g.error())), false;
         Project proj = m_doc->project();
         proj.graph = *g;
-        proj.settings = graphSettings(*g);
+        proj.settings = graphStartSettings(*g, m_doc->hardware());
         m_doc->setProject(proj);
         m_path.clear();
         m_sourcePath = path;

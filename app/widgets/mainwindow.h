@@ -171,11 +171,9 @@ private:
     bool importOnnxDialog(const QString& path); // mainwindow_onnx.cpp
     void updateMode();   // the chain or graph editors, tabs and views after the document's kind changed
     void connectGraph(); // the graph view's requests and the shared selection in graph mode (mainwindow_graph.cpp)
-    ckpt::ProjectSettings graphSettings(const ckpt::Graph& graph) const; // what a newly opened graph starts with
-    void showCursor(int action);                                         // the shared cursor moved: every view follows
+    void showCursor(int action); // the shared cursor moved: every view follows
     void
     clearStatusMessage(QString& shown); // `shown` (m_runMessage, m_cursorMessage), if the status bar still shows it
-    ckpt::ProjectSettings chainSettings(const ckpt::Chain& chain) const; // what a newly opened chain starts with
     void connectRuns();
     void showShownRun();           // the controller's shown run in every view
     void showComparedRun(int run); // a trade-off point or comparison row, the panel set to agree

@@ -1,6 +1,7 @@
 // File > Import ONNX…: an ONNX model as a graph document (engine/io/onnx_import.h).
 #include "mainwindow.h"
 #include "models/document.h"
+#include "models/startsettings.h"
 #include "onnximportdialog.h"
 
 #include <QApplication>
@@ -31,7 +32,7 @@ bool MainWindow::importOnnx(const QString& path, const OnnxImportOptions& chosen
     if (!imported) return report(QString::fromStdString(imported.error())), false;
     Project proj = m_doc->project();
     proj.graph = imported->graph;
-    proj.settings = graphSettings(imported->graph);
+    proj.settings = graphStartSettings(imported->graph, m_doc->hardware());
     m_doc->setProject(proj);
     m_path.clear();
     m_sourcePath = path; // named in the title; Save proposes a project beside the model
