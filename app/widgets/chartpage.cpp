@@ -49,6 +49,7 @@ QString ChartPage::exportTo(const QString& path, int width, int height) {
     if (QFileInfo(path).suffix().compare("csv", Qt::CaseInsensitive) == 0)
         return tr("%1: CSV is for the Comparison table; a chart exports as .pdf, .svg or .png").arg(path);
     const QList<QCustomPlot*> plots = charts();
+    if (plots.isEmpty()) return tr("%1: the %2 tab has no chart to export").arg(path, name());
     if (plots.size() == 2) return exportStacked(plots, path, width, height);
     return ::exportChart(plots.value(0), path, width, height);
 }
