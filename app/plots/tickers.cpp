@@ -2,6 +2,7 @@
 
 #include "util/units.h"
 
+#include <algorithm>
 #include <cmath>
 
 QString BytesTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
@@ -51,4 +52,30 @@ QString BytesLogTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
 QString SecondsTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
     if (tick == 0) return QStringLiteral("0");
     return QString::fromStdString(ckpt::formatSeconds(tick));
+}
+
+void fitTicksToWidth(QCPAxis* axis, int most) {
+    QObject::connect(axis->parentPlot(), &QCustomPlot::afterLayout, axis, [axis, most] {
+        const QFontMetricsF fm(axis->tickLabelFont());
+        const double gap = 2 * fm.horizontalAdvance(QLatin1Char('0'));
+        const QChar format = axis->numberFormat().isEmpty() ? QLatin1Char('g') : axis->numberFormat().at(0);
+        // The most ticks whose labels, as the ticker writes them, fit apart (its steps may be denser than asked).
+        const int before = axis->ticker()->tickCount();
+        int count = most;
+        for (; count > 2; --count) {
+            axis->ticker()->setTickCount(count);
+            QVector<double> ticks;
+            QVector<QString> labels;
+            axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(), format, axis->numberPrecision(),
+                                     ticks, nullptr, &labels);
+            bool apart = true;
+            for (int i = 0; apart && i + 1 < ticks.size(); ++i)
+                apart = std::abs(axis->coordToPixel(ticks[i + 1]) - axis->coordToPixel(ticks[i])) >=
+                        (fm.horizontalAdvance(labels[i]) + fm.horizontalAdvance(labels[i + 1])) / 2 + gap;
+            if (apart) break;
+        }
+        axis->ticker()->setTickCount(count);
+        // The ticks of this replot were made with the count before (during the layout): another replot draws these.
+        if (count != before) axis->parentPlot()->replot(QCustomPlot::rpQueuedReplot);
+    });
 }

@@ -30,3 +30,7 @@ protected:
     // Over less than a power of two per tick, QCustomPlot steps evenly: by BytesTicker's steps then.
     double getTickStep(const QCPRange& range) override;
 };
+
+// On screen: once laid out, a horizontal axis gets the most ticks (up to `most`) whose labels, as its ticker writes
+// them, stand two characters apart. A narrow Sweep tab (a 1024 × 700 window) ran its time labels together.
+void fitTicksToWidth(QCPAxis* axis, int most = 8);

@@ -196,6 +196,38 @@ private slots:
         QCOMPARE(gv.view()->backgroundBrush().color(), dark.color(QPalette::Base));
     }
 
+    // A narrow Sweep tab (a 1024 × 700 window leaves its diagram about 300 px) ran its time labels together
+    // ("10 ms20 ms30 ms"): its ticks follow the axis's width, each label two characters clear of the next.
+    void narrowSweepTimeLabelsStandApart() {
+        auto run = std::make_shared<const Run>(runScheduler("revolve", Problem(chain()), hw(), {}));
+        QVERIFY(run->feasible);
+        for (int width : {300, 420, 900}) {
+            SweepView s;
+            s.resize(width, 500);
+            s.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&s));
+            s.setRun(run, chain(), hw());
+            QCustomPlot* plot = s.plot();
+            plot->replot();
+            QCoreApplication::processEvents(); // the replot queued once the ticks fit the laid-out axis
+            QCPAxis* x = plot->xAxis;
+            const QVector<double> ticks = x->tickVector();
+            const QVector<QString> labels = x->tickVectorLabels();
+            QVERIFY2(ticks.size() >= 2, qPrintable(QString::number(width)));
+            const QFontMetricsF fm(x->tickLabelFont());
+            for (int i = 0; i + 1 < ticks.size(); ++i) {
+                const double apart = x->coordToPixel(ticks[i + 1]) - x->coordToPixel(ticks[i]);
+                const double needed = (fm.horizontalAdvance(labels[i]) + fm.horizontalAdvance(labels[i + 1])) / 2 +
+                                      2 * fm.horizontalAdvance(QLatin1Char('0'));
+                QVERIFY2(apart >= needed, qPrintable(QString("%1 px: %2 and %3 are %4 px apart, %5 needed")
+                                                         .arg(width)
+                                                         .arg(labels[i], labels[i + 1])
+                                                         .arg(apart)
+                                                         .arg(needed)));
+            }
+        }
+    }
+
     // An export is for a paper: white behind black axes, whatever the window's style; the view stays dark.
     void exportsStayWhiteUnderADarkStyle() {
         QTemporaryDir dir;
