@@ -1,6 +1,5 @@
 // The window's runs (in the background, with progress and cancel).
 #include "chartpage.h"
-#include "comparisontable.h"
 #include "graphview.h"
 #include "heldnowpanel.h"
 #include "mainwindow.h"
@@ -9,31 +8,19 @@
 #include "models/document.h"
 #include "models/focus.h"
 #include "models/runcontroller.h"
-#include "plots/chartexport.h"
 #include "plots/charthint.h"
-#include "plots/layoutview.h"
-#include "plots/pipelineview.h"
 #include "plots/sweepview.h"
 #include "plots/timelineview.h"
 #include "plots/tradeoffview.h"
 #include "problemeditor.h"
-#include "run/plan_files.h"
 #include "runstatus.h"
 #include "schedulerpanel.h"
 #include "sidebysidepage.h"
-#include "sim/simulator.h"
 #include "summaryline.h"
 #include "util/units.h"
 
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QFileDialog>
-#include <QFormLayout>
-#include <QLabel>
-#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <cmath>
 #include <qcustomplot.h>
 
 using namespace ckpt;
