@@ -6,6 +6,7 @@
 #include "viewexport.h"
 
 #include <QFileInfo>
+#include <QTabWidget>
 #include <qcustomplot.h>
 
 ChartPage::ChartPage(const QString& name, Document* doc, QWidget* parent) : QWidget(parent), m_name(name), m_doc(doc) {
@@ -44,10 +45,15 @@ QString ChartPage::exportRefusal() {
     return nothingToExport();
 }
 
-QString ChartPage::exportTo(const QString& path, int width, int height) {
+QString ChartPage::pictureRefusal(const QString& path) {
     if (QString why = exportRefusal(); !why.isEmpty()) return why;
     if (QFileInfo(path).suffix().compare("csv", Qt::CaseInsensitive) == 0)
         return tr("%1: CSV is for the Comparison table; a chart exports as .pdf, .svg or .png").arg(path);
+    return {};
+}
+
+QString ChartPage::exportTo(const QString& path, int width, int height) {
+    if (QString why = pictureRefusal(path); !why.isEmpty()) return why;
     const QList<QCustomPlot*> plots = charts();
     if (plots.isEmpty()) return tr("%1: the %2 tab has no chart to export").arg(path, name());
     if (plots.size() == 2) return exportStacked(plots, path, width, height);
@@ -66,4 +72,17 @@ std::unique_ptr<QWidget> ChartPage::timelineCopy(const TimelineView* from) {
     v->setMemoryOnly(from->memoryOnly());
     if (from->run()) v->setTimeRange(from->timeRange());
     return v;
+}
+
+QList<ChartPage*> chartPages(const QTabWidget* tabs) {
+    QList<ChartPage*> out;
+    for (int i = 0; i < tabs->count(); ++i)
+        out << static_cast<ChartPage*>(tabs->widget(i));
+    return out;
+}
+
+ChartPage* chartPage(const QTabWidget* tabs, const QString& name) {
+    for (ChartPage* p : chartPages(tabs))
+        if (p->name() == name) return p;
+    return nullptr;
 }

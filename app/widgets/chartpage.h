@@ -13,6 +13,7 @@
 
 class Document;
 class QCustomPlot;
+class QTabWidget;
 class TimelineView;
 namespace ckpt {
 struct Run;
@@ -59,6 +60,8 @@ protected:
     // Drawn as soon as it is given a run, shown or not: its views wait until they are seen by themselves, and the
     // shared cursor's moves must reach them on the run they show.
     void drawWhileHidden() { m_eager = true; }
+    // Why `path` cannot take a picture of the page (nothing to export, or a .csv file), or empty.
+    QString pictureRefusal(const QString& path);
     void setDescription(const QString& text) { m_description = text; }
     Document* document() const { return m_doc; }
     const std::shared_ptr<const ckpt::Run>& run() const { return m_run; } // the window's shown run, as last given
@@ -73,3 +76,8 @@ private:
     std::shared_ptr<const ckpt::Run> m_run;
     bool m_stale = true;
 };
+
+// The pages of a tab widget whose every tab is one (the window's chart tabs), in tab order; the one named `name`, or
+// null.
+QList<ChartPage*> chartPages(const QTabWidget* tabs);
+ChartPage* chartPage(const QTabWidget* tabs, const QString& name);

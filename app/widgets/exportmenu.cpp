@@ -62,12 +62,6 @@ ChartPage* ExportMenu::currentPage() const {
     return static_cast<ChartPage*>(m_tabs->currentWidget());
 }
 
-ChartPage* ExportMenu::page(const QString& name) const {
-    for (int i = 0; i < m_tabs->count(); ++i)
-        if (auto* p = static_cast<ChartPage*>(m_tabs->widget(i)); p->name() == name) return p;
-    return nullptr;
-}
-
 void ExportMenu::said(const QString& error, const QString& path) {
     if (!error.isEmpty())
         emit refused(error);
@@ -91,7 +85,7 @@ void ExportMenu::updateItems() {
 }
 
 void ExportMenu::exportComparisonDialog() {
-    ChartPage* table = page("comparison");
+    ChartPage* table = chartPage(m_tabs, "comparison");
     if (QString why = table->exportRefusal(); !why.isEmpty()) return emit refused(why);
     QString path = QFileDialog::getSaveFileName(parentWidget(), tr("Save the comparison as CSV"), "comparison.csv",
                                                 tr("CSV (*.csv)"));
@@ -136,7 +130,7 @@ void ExportMenu::exportAllDialog() {
     for (QString f : {"pdf", "svg", "png"}) {
         QList<QPair<QString, QCustomPlot*>> charts;
         for (const char* tab : {"timeline", "sweep", "tradeoff"})
-            charts.append({tab, page(tab)->exportCharts().value(0)});
+            charts.append({tab, chartPage(m_tabs, tab)->exportCharts().value(0)});
         if (QString err = exportCharts(charts, dir, f, w, h); !err.isEmpty()) return emit refused(err);
     }
     emit wrote(tr("Wrote every chart to %1").arg(dir));

@@ -25,7 +25,6 @@ signals:
 
 private:
     ChartPage* currentPage() const;
-    ChartPage* page(const QString& name) const;
     void updateItems();
     void exportChartDialog(const QString& format);
     void exportAllDialog();

@@ -4,7 +4,6 @@
 #include "models/document.h"
 #include "viewexport.h"
 
-#include <QFileInfo>
 #include <QGraphicsScene>
 #include <QGraphicsView>
 #include <QVBoxLayout>
@@ -42,9 +41,7 @@ QString GraphPage::nothingToExport() const {
 }
 
 QString GraphPage::exportTo(const QString& path, int width, int height) {
-    if (QString why = exportRefusal(); !why.isEmpty()) return why;
-    if (QFileInfo(path).suffix().compare("csv", Qt::CaseInsensitive) == 0)
-        return tr("%1: CSV is for the Comparison table; a chart exports as .pdf, .svg or .png").arg(path);
+    if (QString why = pictureRefusal(path); !why.isEmpty()) return why;
     return exportScene(m_view->view()->scene(), path, width, height);
 }
 

@@ -246,14 +246,11 @@ void MainWindow::fitToScreen() {
 }
 
 void MainWindow::addPage(ChartPage* page, const QString& title) {
-    m_pages.push_back(page);
     m_tabs->setTabToolTip(m_tabs->addTab(page, title), page->description());
 }
 
 ChartPage* MainWindow::page(const QString& name) const {
-    for (ChartPage* p : m_pages)
-        if (p->name() == name) return p;
-    return nullptr;
+    return chartPage(m_tabs, name);
 }
 
 ChartPage* MainWindow::currentPage() const {

@@ -196,7 +196,6 @@ private:
     ComparisonModel* m_comparison;
     ProblemEditor* m_editor = nullptr; // the Problem dock's tabs
     SchedulerPanel* m_panel = nullptr;
-    std::vector<ChartPage*> m_pages; // the chart tabs (widgets/chartpage.h), each drawn when shown
     void addPage(ChartPage* page, const QString& title);
     ChartPage* page(const QString& name) const; // null: no page of that name
     bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops

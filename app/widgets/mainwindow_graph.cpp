@@ -1,29 +1,15 @@
 // The window's graph mode: the node table and the graph view as editors of one graph, selection mirrored between
 // them and the Gantt, and the tabs that only make sense for chains (sweep, trainer) disabled with the reason.
 #include "chartpage.h"
-#include "comparisontable.h"
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/document.h"
 #include "models/focus.h"
-#include "models/nodetablemodel.h"
-#include "plots/sweepview.h"
 #include "plots/timelineview.h"
-#include "plots/tradeoffview.h"
 #include "problemeditor.h"
 #include "run/node_fates.h"
-#include "trainerpanel.h"
 
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QLabel>
-#include <QPushButton>
-#include <QStackedWidget>
-#include <QStatusBar>
 #include <QTabWidget>
-#include <QTableView>
-#include <QToolTip>
-#include <QVBoxLayout>
 
 using namespace ckpt;
 
@@ -109,7 +95,7 @@ void MainWindow::updateMode() {
     // takes its place, chosen before it is disabled (the tab bar would move to its neighbour and draw that).
     const bool currentGone = !currentPage()->unavailableFor(graph).isEmpty();
     for (bool enable : {true, false}) {
-        for (ChartPage* p : m_pages) {
+        for (ChartPage* p : chartPages(m_tabs)) {
             const QString why = p->unavailableFor(graph);
             if (why.isEmpty() != enable) continue;
             const int i = m_tabs->indexOf(p);

@@ -177,7 +177,7 @@ QString MainWindow::sideBySideSummary() const {
 
 void MainWindow::showShownRun() {
     const auto run = m_runs->shownRun();
-    for (ChartPage* page : m_pages)
+    for (ChartPage* page : chartPages(m_tabs))
         page->setRun(run);
     // The views show the new plan whole (a chain's sweep after its last action): the shared cursor is there too.
     SweepView* sweep = sweepView();
