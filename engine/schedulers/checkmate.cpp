@@ -384,6 +384,71 @@ template <class Stop> void polish(const Graph& g, const Stages& st, std::int64_t
         }
 }
 
+// Large neighbourhood search from a plan that fits: the MILP of a window of consecutive stages, the rest of the plan
+// fixed (checkmate_milp.h, Window), window after window across the stages, each overlapping the last by half. A
+// window's optimum is never slower than the plan there (the plan is its MIP start); a faster plan that the simulator
+// accepts replaces it. A window has at most kWindowBinaries binaries at first; when a sweep improves nothing, twice as
+// many, up to kWindowBinariesMost or the whole MILP. Each window's CBC stops after kWindowNodes nodes (the same on any
+// machine); `stop` is asked before each.
+struct WindowSearch {
+    long long windows = 0, improved = 0;
+    int width = 0; // stages in the last window tried
+};
+constexpr long long kWindowNodes = 200;
+constexpr double kWindowBinaries = 1500, kWindowBinariesMost = 6000;
+
+// The binaries of each stage of the MILP (its R and S).
+std::vector<double> stageBinaries(const Stages& st) {
+    std::vector<double> count(std::size_t(st.T), 0.0);
+    for (int t = 0; t < st.T; ++t)
+        for (int p = 0; p <= st.last(t); ++p)
+            count[std::size_t(t)] += st.canCompute(t, p) + st.canHold(t, p);
+    return count;
+}
+
+// One window's MILP; true when it made the plan faster.
+bool improveWindow(const Graph& g, const Stages& st, const MilpOptions& base, double seconds, int first, int last,
+                   Rounded& r) {
+    const Window w{first, last, &r.compute, &r.keep};
+    MilpOptions o = base;
+    o.relax = false, o.window = &w, o.solved_lp = nullptr, o.margin_bytes = 0, o.nodes = kWindowNodes;
+    o.seconds = std::max(0.01, seconds);
+    o.start_compute = &r.compute, o.start_keep = &r.keep;
+    MilpOutcome solved = solveMilp(st, o);
+    if (solved.status != MilpOutcome::Status::Optimal && solved.status != MilpOutcome::Status::Incumbent) return false;
+    StagePlan plan = buildPlan(st, solved.compute, solved.keep);
+    if (plan.makespan_s >= r.plan.makespan_s * (1 - 1e-9)) return false;
+    if (!simulateGraph(g, plan.actions, SimOptions{base.limit, false})) return false;
+    r.plan = std::move(plan), r.compute = std::move(solved.compute), r.keep = std::move(solved.keep);
+    return true;
+}
+
+template <class Stop, class Left>
+WindowSearch searchWindows(const Graph& g, const Stages& st, const MilpOptions& base, Rounded& r, Stop stop,
+                           Left secondsLeft) {
+    WindowSearch out;
+    if (!r.found || st.T < 2) return out;
+    const std::vector<double> binaries = stageBinaries(st);
+    for (double most = kWindowBinaries;;) {
+        bool better = false, whole = false;
+        for (int first = 0; first < st.T;) {
+            if (stop()) return out;
+            int last = first;
+            for (double sum = binaries[std::size_t(first)];
+                 last + 1 < st.T && sum + binaries[std::size_t(last + 1)] <= most;)
+                sum += binaries[std::size_t(++last)];
+            whole = first == 0 && last == st.T - 1;
+            out.width = last - first + 1, ++out.windows;
+            if (improveWindow(g, st, base, secondsLeft(), first, last, r)) ++out.improved, better = true;
+            if (last == st.T - 1) break;
+            first = std::max(first + 1, (first + last + 1) / 2);
+        }
+        if (better) continue;
+        if (whole || most >= kWindowBinariesMost) return out;
+        most *= 2;
+    }
+}
+
 // The fast graph schedulers' plans at the same budget. `start` is the fastest that runs in checkmate's order and, as
 // stage sets (its own, or repaired both ways as a rounding is), fits: CBC's first incumbent. `raw` is the fastest of
 // their plans as they are, returned when the MILP ends with nothing better, so checkmate never returns a plan slower
@@ -638,6 +703,7 @@ private:
         const MilpSize size = modelSize();
         if (m_ctx.cancelled()) return fail("checkmate: cancelled");
         if (size.bytes > m_maxBytes) return refuseModel(size);
+        m_columns = size.columns;
         m_info["milp_size"] = thousands(size.binaries) + " binaries, " + thousands(size.columns) + " columns, " +
                               thousands(size.nonzeros) + " nonzeros";
         // The LP relaxation, in both modes: its rounding is lp-rounding's plan, and the MILP's first incumbent.
@@ -737,6 +803,7 @@ private:
                                        "time_limit or the budget"),
                             "too little time left for CBC after the LP relaxation (" + formatSeconds(lpSeconds) + ")");
         if (m_rounding) m_info["rounding"] = "no rounding fit the budget; the MILP's plan";
+        if (m_search && r.found && m_columns > kLargeModelColumns) return windowPlan(r, opt);
         opt.seconds = m_seconds - secondsSince(m_started);
         opt.solved_lp = lp.lp; // CBC's root starts at the LP's optimum
         auto solved = milpPlan(m_g, m_st, opt, r, m_fast.raw, m_info, *m_bound, lpSeconds,
@@ -744,6 +811,20 @@ private:
         if (!solved && !solved.errorValue().infeasible) return solved.errorValue();
         if (!solved) return fallback(solved.errorValue(), "the MILP found no plan");
         return solved;
+    }
+
+    // A model this large gets CBC's whole search in vain (ResNet-50 at 30 %: nothing better than the start in 1800 s,
+    // each node's LP taking seconds): its windows' MILPs instead, until the time limit.
+    Result<StagePlan> windowPlan(Rounded& r, const MilpOptions& opt) {
+        const WindowSearch found = searchWindows(
+            m_g, m_st, opt, r, [&] { return timeUp(); }, [&] { return m_seconds - secondsSince(m_started); });
+        m_info["window_search"] = std::to_string(found.improved) + " of " + std::to_string(found.windows) +
+                                  " windows improved the plan (last " + std::to_string(found.width) + " stages wide)";
+        if (m_ctx.cancelled()) return fail("checkmate: cancelled");
+        if (found.improved) r.source += ", improved in windows";
+        Rounded& best = m_fast.raw.found && m_fast.raw.plan.makespan_s < r.plan.makespan_s ? m_fast.raw : r;
+        m_info["optimal"] = "no: the time limit of " + formatSeconds(m_seconds) + " was reached; " + best.source;
+        return std::move(best.plan);
     }
 
     const Graph& m_g;
@@ -757,6 +838,7 @@ private:
     const bool m_rounding, m_search;
     const double m_maxBytes;
     std::int64_t m_footprint = 0; // the largest single-operation footprint
+    long long m_columns = 0;      // the MILP's
     FastPlans m_fast;
     std::optional<double> m_bound; // the LP's lower bound on the makespan, once solved
 };

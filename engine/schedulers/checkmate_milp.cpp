@@ -62,6 +62,8 @@ private:
     Watch watch;
 };
 
+constexpr double kInf = 1e30;
+
 // Rows and columns in CSR form, loaded into Clp at once.
 // With countOnly, nothing is stored: the same build counts the model's size before it is built for real.
 struct Model {
@@ -89,18 +91,28 @@ struct Model {
     // of the limit; one under kTinyCoefficient, CBC's own feasibility tolerance in those units, counts as that much
     // (for the same reason as kTinyCost: bytes beside terabytes at a budget of terabytes).
     static constexpr double kTinyCoefficient = 1e-7;
+    // A column of kOne is a variable fixed at 1 (a window's stages outside it, see Window): its term moves to the
+    // bounds. A row left with no variable that holds is dropped (one that does not stays, and makes the model
+    // infeasible).
+    static constexpr int kOne = -2;
+    static double coefficient(double v) {
+        return std::abs(v) < kTinyCoefficient ? std::copysign(kTinyCoefficient, v) : v;
+    }
     void row(const std::vector<std::pair<int, double>>& terms, double lo, double up) {
-        ++rows;
+        double fixed = 0;
+        long long added = 0;
         for (const auto& [c, v] : terms)
-            if (c >= 0 && v != 0) {
-                ++nonzeros;
-                if (!countOnly)
-                    index.push_back(c),
-                        value.push_back(std::abs(v) < kTinyCoefficient ? std::copysign(kTinyCoefficient, v) : v);
+            if (c == kOne && v != 0) {
+                fixed += coefficient(v);
+            } else if (c >= 0 && v != 0) {
+                ++added;
+                if (!countOnly) index.push_back(c), value.push_back(coefficient(v));
             }
+        if (added == 0 && lo <= fixed + 1e-9 && fixed <= up + 1e-9) return;
+        ++rows, nonzeros += added;
         if (countOnly) return;
         starts.push_back(int(index.size()));
-        rowLo.push_back(lo), rowUp.push_back(up);
+        rowLo.push_back(lo <= -kInf ? lo : lo - fixed), rowUp.push_back(up >= kInf ? up : up - fixed);
     }
     void load(OsiClpSolverInterface& si) const {
         std::vector<int> lengths(rowLo.size());
@@ -113,8 +125,6 @@ struct Model {
             si.setInteger(c);
     }
 };
-
-constexpr double kInf = 1e30;
 
 // Peak bytes per nonzero of building, loading and solving the LP (the CSR arrays here, CoinPackedMatrix, Clp's copies,
 // presolve and factorization; columns and rows come with them), measured as the peak RSS over the nonzeros of a
@@ -157,11 +167,25 @@ struct Building {
     const Stages& st;
     double unit = 1, cap = 0;
     const Choices* choices = nullptr;
+    const Window* window = nullptr;
     bool choosing(int p) const { return choices && (*choices)[std::size_t(p)].size() > 1; }
+    int firstStage() const { return window ? window->first : 0; }
+    int lastStage() const { return window ? window->last : st.T - 1; }
+    // Outside a window, R and S are the schedule's: fixed at 1 (Model::kOne) or 0 (-1).
+    bool computeFree(int t) const { return !window || (t >= window->first && t <= window->last); }
+    bool holdFree(int t) const { return !window || (t > window->first && t <= window->last); }
 };
+
+int fixedAt(const StageSets& sets, int t, int p) {
+    return sets[std::size_t(t)][std::size_t(p)] ? Model::kOne : -1;
+}
 
 int at(const std::vector<int>& v, int p) {
     return v[std::size_t(p)];
+}
+// A variable that may be 1: a column, or fixed at 1 outside a window (Model::kOne); -1 is fixed at 0.
+bool can(const std::vector<int>& v, int p) {
+    return v[std::size_t(p)] != -1;
 }
 
 // The columns R and S, and Y where a position has implementations to choose from. Returns Z[t][p][c]: a computation
@@ -186,7 +210,9 @@ std::vector<std::vector<std::vector<int>>> addColumns(const Building& b, double 
     for (int t = 0; t < T; ++t) {
         Z[std::size_t(t)].assign(std::size_t(n), {});
         for (int p = 0; p < n; ++p) {
-            if (st.canCompute(t, p)) {
+            if (!b.computeFree(t)) {
+                if (st.canCompute(t, p)) x.R[std::size_t(t)][std::size_t(p)] = fixedAt(*b.window->compute, t, p);
+            } else if (st.canCompute(t, p)) {
                 const int r = m.col(st.forced(t, p) ? 1 : 0, 1, b.choosing(p) ? 0.0 : st.forward(p) / timeUnit, true);
                 x.R[std::size_t(t)][std::size_t(p)] = r;
                 if (b.choosing(p))
@@ -196,7 +222,9 @@ std::vector<std::vector<std::vector<int>>> addColumns(const Building& b, double 
                         Z[std::size_t(t)][std::size_t(p)].push_back(z);
                     }
             }
-            if (st.canHold(t, p)) x.S[std::size_t(t)][std::size_t(p)] = m.col(0, 1, 0, true);
+            if (st.canHold(t, p))
+                x.S[std::size_t(t)][std::size_t(p)] =
+                    b.holdFree(t) ? m.col(0, 1, 0, true) : fixedAt(*b.window->keep, t, p);
         }
     }
     return Z;
@@ -213,20 +241,20 @@ std::vector<std::vector<std::pair<int, double>>> addFrees(const Building& b, int
     const auto& next = x.S[std::size_t(t + 1)];
     std::vector<std::vector<std::pair<int, double>>> freed(static_cast<std::size_t>(st.n));
     for (int i = 0; i <= st.last(t); ++i) {
-        if ((at(R, i) < 0 && at(S, i) < 0) || st.needed(t, i)) continue;
+        if ((!can(R, i) && !can(S, i)) || st.needed(t, i)) continue;
         // Released right after its own computation only when that is the stage's own first computation (freed to be
         // recomputed later): a recomputation that no later computation of the stage reads, the stage does not keep
         // and the backward does not need costs time and saves nothing, so an optimal solution never has one. Leaving
         // its FREE out keeps that optimum (and so the LP's bound) and a fifth of the model.
         std::vector<int> ks;
-        if (at(R, i) >= 0 && st.forced(t, i)) ks.push_back(i);
+        if (can(R, i) && st.forced(t, i)) ks.push_back(i);
         for (int q : st.consumers[std::size_t(i)])
-            if (q <= st.last(t) && at(R, q) >= 0) ks.push_back(q);
+            if (q <= st.last(t) && can(R, q)) ks.push_back(q);
         std::sort(ks.begin(), ks.end());
         for (std::size_t j = 0; j < ks.size(); ++j) {
             int f = m.col(0, 1, 0, false);
             m.row({{f, 1}, {at(R, ks[j]), -1}}, -kInf, 0);
-            if (at(next, i) >= 0) m.row({{f, 1}, {at(next, i), 1}}, -kInf, 1);
+            if (can(next, i)) m.row({{f, 1}, {at(next, i), 1}}, -kInf, 1);
             for (std::size_t q = j + 1; q < ks.size(); ++q)
                 m.row({{f, 1}, {at(R, ks[q]), 1}}, -kInf, 1);
             freed[std::size_t(ks[j])].push_back({f, double(st.bytes(i)) / b.unit});
@@ -292,28 +320,29 @@ void addMemoryRows(const Building& b, int t, const std::vector<int>& cands,
 }
 
 bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit, const Watch& watch, Model& m,
-           Indices& x, const Choices* choices = nullptr) {
-    const int n = st.n, T = st.T;
+           Indices& x, const Choices* choices = nullptr, const Window* window = nullptr) {
+    const int n = st.n;
     Building b{st};
     b.unit = memoryUnit(st);
     b.cap = (double(limit) + 0.5 - margin) / b.unit;
     b.choices = choices;
+    b.window = window;
     const auto Z = addColumns(b, timeUnit, m, x);
-    for (int t = 0; t < T; ++t) {
+    for (int t = b.firstStage(); t <= b.lastStage(); ++t) {
         if (t % 64 == 0 && watch.stop()) return false;
         const auto& R = x.R[std::size_t(t)];
         const auto& S = x.S[std::size_t(t)];
         const auto& next = x.S[std::size_t(t + 1)];
         std::vector<int> cands;
         for (int p = 0; p <= st.last(t); ++p)
-            if (at(R, p) >= 0) cands.push_back(p);
+            if (can(R, p)) cands.push_back(p);
         for (int p : cands) {
             for (int u : st.inputs[std::size_t(p)]) // an input is held or computed earlier in the stage
                 m.row({{at(R, p), 1}, {at(R, u), -1}, {at(S, u), -1}}, -kInf, 0);
-            if (at(S, p) >= 0) m.row({{at(R, p), 1}, {at(S, p), 1}}, -kInf, 1); // a held output is not recomputed
+            if (can(S, p)) m.row({{at(R, p), 1}, {at(S, p), 1}}, -kInf, 1); // a held output is not recomputed
         }
         for (int p = 0; p < n; ++p)
-            if (at(next, p) >= 0) m.row({{at(next, p), 1}, {at(S, p), -1}, {at(R, p), -1}}, -kInf, 0);
+            if (can(next, p)) m.row({{at(next, p), 1}, {at(S, p), -1}, {at(R, p), -1}}, -kInf, 0);
         for (int p = 0; p <= st.last(t); ++p)
             if (st.needed(t, p)) m.row({{at(S, p), 1}, {at(R, p), 1}}, 1, kInf);
         const auto freed = addFrees(b, t, m, x);
@@ -322,13 +351,18 @@ bool build(const Stages& st, std::int64_t limit, double margin, double timeUnit,
     return true;
 }
 
-void readSolution(const Stages& st, const Indices& x, const double* sol, MilpOutcome& out) {
+void readSolution(const Stages& st, const Indices& x, const double* sol, MilpOutcome& out,
+                  const Window* window = nullptr) {
     out.implementation.assign(std::size_t(st.n), 0);
     for (int p = 0; p < st.n; ++p)
         for (std::size_t c = 0; c < x.Y[std::size_t(p)].size(); ++c)
             if (sol[x.Y[std::size_t(p)][c]] > 0.5) out.implementation[std::size_t(p)] = int(c);
-    out.compute.assign(std::size_t(st.T), std::vector<char>(std::size_t(st.n), 0));
-    out.keep.assign(std::size_t(st.T + 1), std::vector<char>(std::size_t(st.n), 0));
+    if (window) {
+        out.compute = *window->compute, out.keep = *window->keep;
+    } else {
+        out.compute.assign(std::size_t(st.T), std::vector<char>(std::size_t(st.n), 0));
+        out.keep.assign(std::size_t(st.T + 1), std::vector<char>(std::size_t(st.n), 0));
+    }
     out.keep_value.assign(std::size_t(st.T + 1), std::vector<double>(std::size_t(st.n), 0.0));
     for (int t = 0; t <= st.T; ++t)
         for (int p = 0; p < st.n; ++p) {
@@ -416,9 +450,6 @@ bool startBasis(OsiClpSolverInterface& si, const Indices& x, const StageSets& co
     return solved;
 }
 
-// Past this many columns a MIP start is given to CBC as a cutoff (see solveMilp).
-constexpr int kMipStartColumns = 20000;
-
 // CbcMain0/CbcMain1 keep state in statics: one solve at a time. A waiting solve still honours cancel and its deadline.
 std::timed_mutex g_cbc;
 
@@ -472,8 +503,9 @@ bool loadModel(const Stages& st, const MilpOptions& opt, const Watch& watch, con
                MilpOutcome& out) {
     OsiClpSolverInterface& si = lp.si;
     Indices& x = lp.x;
-    const bool reuse = !opt.relax && opt.solved_lp && !opt.implementations && opt.solved_lp->limit == opt.limit &&
-                       opt.solved_lp->margin == opt.margin_bytes && opt.solved_lp->timeUnit == lp.timeUnit;
+    const bool reuse = !opt.relax && !opt.window && opt.solved_lp && !opt.implementations &&
+                       opt.solved_lp->limit == opt.limit && opt.solved_lp->margin == opt.margin_bytes &&
+                       opt.solved_lp->timeUnit == lp.timeUnit;
     if (reuse) {
         si = opt.solved_lp->si; // a copy with the basis: the LP's optimum is CBC's root at once
         x = opt.solved_lp->x;
@@ -483,7 +515,7 @@ bool loadModel(const Stages& st, const MilpOptions& opt, const Watch& watch, con
         si.getModelPtr()->passInEventHandler(&none);
     } else {
         Model m;
-        if (!build(st, opt.limit, opt.margin_bytes, lp.timeUnit, watch, m, x, opt.implementations)) {
+        if (!build(st, opt.limit, opt.margin_bytes, lp.timeUnit, watch, m, x, opt.implementations, opt.window)) {
             out.status = watch.cancelled() ? MilpOutcome::Status::Cancelled : MilpOutcome::Status::Stopped;
             out.stopped_by = timeLimit + ", while building the model";
             return false;
@@ -546,7 +578,7 @@ void solveRelaxation(const Stages& st, const MilpOptions& opt, const Watch& watc
 // (the caller keeps the start and returns it when CBC finds nothing better). Returns the cutoff, "" for none.
 std::string giveStart(CbcModel& model, const OsiClpSolverInterface& si, const Indices& x, const MilpOptions& opt) {
     std::string cutoff;
-    if (opt.start_compute && si.getNumCols() > kMipStartColumns) {
+    if (opt.start_compute && si.getNumCols() > kLargeModelColumns) {
         const double* cost = si.getObjCoefficients();
         double objective = 0;
         for (std::size_t t = 0; t < x.R.size(); ++t)
@@ -617,7 +649,7 @@ void solveByCbc(const Stages& st, const MilpOptions& opt, const Watch& watch, co
     }
     const double* sol = model.bestSolution();
     if (sol) {
-        readSolution(st, x, sol, out);
+        readSolution(st, x, sol, out, opt.window);
         out.objective_s = model.getObjValue() * lp.timeUnit;
         out.bound_s = std::min(out.objective_s, model.getBestPossibleObjValue() * lp.timeUnit);
         out.status = model.isProvenOptimal() ? MilpOutcome::Status::Optimal : MilpOutcome::Status::Incumbent;
@@ -637,6 +669,7 @@ MilpOutcome solveMilp(const Stages& st, const MilpOptions& opt) {
                 Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.seconds))};
     const std::string timeLimit =
         "the time limit of " + formatSeconds(opt.limit_seconds > 0 ? opt.limit_seconds : opt.seconds);
+    if (opt.window && (opt.relax || opt.implementations || !opt.window->compute || !opt.window->keep)) return out;
     auto lp = std::make_shared<SolvedLp>();
     lp->timeUnit = timeUnitOf(st, opt), lp->margin = opt.margin_bytes, lp->limit = opt.limit;
     if (!loadModel(st, opt, watch, timeLimit, *lp, out)) return out;

@@ -52,6 +52,9 @@ using StageSets = std::vector<std::vector<char>>; // [stage][position]
 // The MILP's size before it is built (it grows as n^2 and more): milpBinaries counts the binaries R and S in O(n), a
 // lower bound on everything else; countMilp runs the build without storing anything (time proportional to the model)
 // and estimates the bytes that building, solving and rounding it take.
+// Past this many columns a model is large: CBC gets a MIP start's objective as its cutoff rather than the start (see
+// solveMilp), and checkmate searches windows of the plan rather than the whole MILP (checkmate.cpp).
+constexpr long long kLargeModelColumns = 20000;
 struct MilpSize {
     long long binaries = 0, columns = 0, rows = 0, nonzeros = 0;
     double bytes = 0;
@@ -69,6 +72,15 @@ struct StagePlan {
 StagePlan buildPlan(const Stages& stages, const StageSets& compute, const StageSets& keep);
 
 struct SolvedLp; // an LP relaxation as solved, with its basis (checkmate_milp.cpp)
+
+// A neighbourhood of a schedule that fits, for a large neighbourhood search: the stages first..last choose what they
+// compute, and what they hold from first + 1 on; every other stage computes and holds what the schedule says. The
+// model has the window's stages only (what it holds at `first` and at last + 1 is fixed), its objective their forwards.
+struct Window {
+    int first = 0, last = -1;
+    const StageSets* compute = nullptr;
+    const StageSets* keep = nullptr;
+};
 
 struct MilpOptions {
     std::int64_t limit = 0; // bytes, > 0
@@ -93,6 +105,9 @@ struct MilpOptions {
     // margin and no implementations: CBC's root then needs no simplex iteration, where it solved the whole LP again
     // (50 s on ResNet-50).
     std::shared_ptr<const SolvedLp> solved_lp;
+    // The MILP of this window of the schedule only; the solution keeps the schedule outside it. Not with relax or
+    // implementations (the outcome is Failed).
+    const Window* window = nullptr;
 };
 
 struct MilpOutcome {

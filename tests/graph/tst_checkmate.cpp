@@ -424,6 +424,62 @@ private slots:
         QCOMPARE(improved, 3);
     }
 
+    // A window of stages solved with the rest of the plan fixed (checkmate's search on models too large for CBC's whole
+    // tree): started from the optimum at a smaller budget, which fits the larger one too, each window's solution keeps
+    // the plan outside the window, fits, and is never slower than the start; the window of every stage finds the
+    // whole MILP's optimum. Windows that improve the start exist among these (the search has something to do).
+    void aWindowKeepsThePlanOutsideIt() {
+        int windows = 0, improved = 0;
+        for (unsigned seed = 41; seed <= 56; ++seed) {
+            const Graph g = smallRandomGraph(7 + int(seed % 3), seed);
+            const checkmate::Stages st(g);
+            const std::int64_t peak = graphStoreAllPeak(g);
+            checkmate::MilpOptions opt;
+            opt.nodes = 100000;
+            checkmate::MilpOutcome small; // the optimum at the least of these budgets that fits
+            for (std::int64_t percent : {50, 60, 70, 80, 90}) {
+                opt.limit = peak * percent / 100;
+                small = checkmate::solveMilp(st, opt);
+                if (small.status == checkmate::MilpOutcome::Status::Optimal) break;
+            }
+            if (small.status != checkmate::MilpOutcome::Status::Optimal) continue;
+            opt.limit = (opt.limit + peak) / 2;
+            const checkmate::MilpOutcome large = checkmate::solveMilp(st, opt);
+            QVERIFY(large.status == checkmate::MilpOutcome::Status::Optimal);
+            const double start = checkmate::buildPlan(st, small.compute, small.keep).makespan_s;
+            const double best = checkmate::buildPlan(st, large.compute, large.keep).makespan_s;
+            for (const auto& [first, last] : {std::pair{0, st.T / 2}, std::pair{st.T / 3, 2 * st.T / 3},
+                                              std::pair{st.T / 2, st.T - 1}, std::pair{0, st.T - 1}}) {
+                const QString where = QString("%1, stages %2 to %3").arg(g.name().c_str()).arg(first).arg(last);
+                const checkmate::Window w{first, last, &small.compute, &small.keep};
+                checkmate::MilpOptions o = opt;
+                o.window = &w, o.start_compute = &small.compute, o.start_keep = &small.keep;
+                const checkmate::MilpOutcome solved = checkmate::solveMilp(st, o);
+                QVERIFY2(solved.status == checkmate::MilpOutcome::Status::Optimal, qPrintable(where));
+                for (int t = 0; t <= st.T; ++t)
+                    for (int p = 0; p < st.n; ++p) {
+                        const auto T = std::size_t(t), P = std::size_t(p);
+                        if ((t < first || t > last) && t < st.T)
+                            QVERIFY2(solved.compute[T][P] == small.compute[T][P], qPrintable(where));
+                        if (t <= first || t > last) QVERIFY2(solved.keep[T][P] == small.keep[T][P], qPrintable(where));
+                    }
+                const checkmate::StagePlan plan = checkmate::buildPlan(st, solved.compute, solved.keep);
+                auto tl = simulateGraph(g, plan.actions, SimOptions{opt.limit, false});
+                QVERIFY2(tl, qPrintable(where + ": " + (tl ? "" : tl.error().c_str())));
+                QVERIFY2(std::abs(tl->totals.makespan_s - plan.makespan_s) <= 1e-9 * plan.makespan_s,
+                         qPrintable(where));
+                QVERIFY2(plan.makespan_s <= start * (1 + 1e-12), qPrintable(where));
+                if (first == 0 && last == st.T - 1)
+                    QVERIFY2(
+                        std::abs(plan.makespan_s - best) <= 1e-9 * best,
+                        qPrintable(where + QString(": %1 s, the MILP's optimum %2 s").arg(plan.makespan_s).arg(best)));
+                ++windows, improved += plan.makespan_s < start * (1 - 1e-9);
+            }
+        }
+        QVERIFY2(windows >= 20, qPrintable(QString("%1 windows, %2 improved").arg(windows).arg(improved)));
+        QVERIFY2(improved >= 5, qPrintable(QString::number(improved)));
+    }
+
     // Clp's simplex (Debian's build keeps its assertions) aborted the whole process on MILPs of linear graphs whose
     // times run from 1e-12 s to 1e-2 s and whose sizes run from bytes to terabytes, at 90 % of store-all's peak (found
     // by feeding `ckpt solve` random graphs). Tiny costs and coefficients are now rounded as checkmate_milp.cpp says,
