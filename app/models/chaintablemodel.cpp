@@ -1,6 +1,8 @@
 #include "chaintablemodel.h"
 
 #include "document.h"
+#include "plan/plan.h"
+#include "run/narrate.h"
 #include "util/units.h"
 
 #include <QFont>
@@ -182,4 +184,35 @@ QString ChainTableModel::setColumn(const QList<int>& rows, int column, const QSt
                        ? tr("Edit step %1 %2").arg(rows.front() + 1).arg(headerData(column, Qt::Horizontal).toString())
                        : tr("Edit %1 steps").arg(rows.size());
     return m_doc->editSteps(steps, what);
+}
+
+ChainTableModel::CursorMarks ChainTableModel::marksAt(const ckpt::Plan& plan, const ckpt::Narration& told, int action,
+                                                      int rows) {
+    using namespace ckpt;
+    CursorMarks marks;
+    if (action < 0 || std::size_t(action) >= told.actions.size() || std::size_t(action) >= plan.actions.size())
+        return marks;
+    marks.checkpoint.assign(std::size_t(rows), 0);
+    marks.slower.assign(std::size_t(rows), 0);
+    marks.tape.assign(std::size_t(rows), 0);
+    marks.runs.assign(std::size_t(rows), 0);
+    const NarratedAction& now = told.actions[std::size_t(action)];
+    auto set = [rows](std::vector<char>& v, int row) {
+        if (row >= 0 && row < rows) v[std::size_t(row)] = 1;
+    };
+    for (int j : now.checkpoints)
+        set(marks.checkpoint, j);
+    for (std::size_t l = 1; l < now.held.states.size(); ++l)
+        for (int j : now.held.states[l])
+            set(marks.slower, j);
+    for (int step : now.held.tapes)
+        set(marks.tape, step - 1);
+    for (int k = 0; k <= action; ++k)
+        if (const Action& a = plan.actions[std::size_t(k)];
+            a.kind == ActionKind::Forward && a.index >= 1 && a.index <= rows)
+            ++marks.runs[std::size_t(a.index - 1)];
+    const Action& a = plan.actions[std::size_t(action)];
+    const bool compute = a.kind == ActionKind::Forward || a.kind == ActionKind::Backward;
+    marks.current = compute ? a.index - 1 : a.index; // a step's row, or the row whose input is the state moved
+    return marks;
 }

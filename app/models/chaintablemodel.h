@@ -7,6 +7,11 @@
 #include <QColor>
 #include <vector>
 
+namespace ckpt {
+struct Plan;
+struct Narration;
+} // namespace ckpt
+
 class Document;
 
 class ChainTableModel : public DocumentTableModel {
@@ -30,6 +35,8 @@ public:
         std::vector<int> runs;
         int current = -1;
     };
+    // The marks of a chain plan's action `action` (-1 or past the end: none), as the narration of the plan tells it.
+    static CursorMarks marksAt(const ckpt::Plan& plan, const ckpt::Narration& told, int action, int rows);
     void setCursorMarks(CursorMarks marks);
     const CursorMarks& cursorMarks() const { return m_marks; }
 

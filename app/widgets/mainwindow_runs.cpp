@@ -196,44 +196,22 @@ void MainWindow::showCursor(int action) {
     if (sweep->actionCount() == 0) return graphView()->setCursor(action);
     if (sweep->cursor() != action) sweep->setCursor(action); // it draws itself again even when it stays
     heldNowPanel()->setAction(action);
-    ChainTableModel::CursorMarks marks;
     const std::shared_ptr<const Run> run = shownRun();
     const Plan* plan = run ? run->chainPlan() : nullptr;
     const Narration* told = heldNowPanel()->narration();
-    const int rows = m_editor->chainModel()->rowCount();
-    if (plan && told && action >= 0 && std::size_t(action) < told->actions.size() && !m_doc->isGraph()) {
-        marks.checkpoint.assign(std::size_t(rows), 0);
-        marks.slower.assign(std::size_t(rows), 0);
-        marks.tape.assign(std::size_t(rows), 0);
-        marks.runs.assign(std::size_t(rows), 0);
-        const NarratedAction& now = told->actions[std::size_t(action)];
-        auto set = [rows](std::vector<char>& v, int row) {
-            if (row >= 0 && row < rows) v[std::size_t(row)] = 1;
-        };
-        for (int j : now.checkpoints)
-            set(marks.checkpoint, j);
-        for (std::size_t l = 1; l < now.held.states.size(); ++l)
-            for (int j : now.held.states[l])
-                set(marks.slower, j);
-        for (int step : now.held.tapes)
-            set(marks.tape, step - 1);
-        for (int k = 0; k <= action; ++k)
-            if (const Action& a = plan->actions[std::size_t(k)];
-                a.kind == ActionKind::Forward && a.index >= 1 && a.index <= rows)
-                ++marks.runs[std::size_t(a.index - 1)];
-        const Action& a = plan->actions[std::size_t(action)];
-        const bool compute = a.kind == ActionKind::Forward || a.kind == ActionKind::Backward;
-        marks.current = compute ? a.index - 1 : a.index; // a step's row, or the row whose input is the state moved
+    const bool tells = plan && told && !m_doc->isGraph() && action >= 0 && std::size_t(action) < told->actions.size();
+    m_editor->chainModel()->setCursorMarks(
+        tells ? ChainTableModel::marksAt(*plan, *told, action, m_editor->chainModel()->rowCount())
+              : ChainTableModel::CursorMarks{});
+    if (tells)
         // The sentence under every tab, not only beside the sweep.
         statusBar()->showMessage(m_cursorMessage =
                                      tr("Action %1 of %2: %3")
                                          .arg(action)
                                          .arg(told->actions.size())
                                          .arg(QString::fromStdString(told->actions[std::size_t(action)].sentence)));
-    } else {
+    else
         clearStatusMessage(m_cursorMessage);
-    }
-    m_editor->chainModel()->setCursorMarks(std::move(marks));
 }
 
 void MainWindow::clearStatusMessage(QString& shown) {
