@@ -80,6 +80,15 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new Document(this)), m_focus(new Focus(this)), m_comparison(new ComparisonModel(this)),
       m_runs(new RunController(m_doc, this)) {
     setAcceptDrops(true);
+    m_files = new ProjectFiles(m_doc, this);
+    m_files->setBeforeSave([this] { m_doc->settings().budget_bytes = m_panel->budgetBytes(); });
+    connect(m_files, &ProjectFiles::titleChanged, this, &QWidget::setWindowTitle);
+    connect(m_files, &ProjectFiles::openRequested, this, &MainWindow::openFile);
+    connect(m_files, &ProjectFiles::replacing, this, [this] { m_lesson->end(); });
+    connect(m_files, &ProjectFiles::failed, this, &MainWindow::report);
+    connect(m_files, &ProjectFiles::said, statusBar(), &QStatusBar::showMessage);
+    connect(m_files, &ProjectFiles::autosaveFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(m_lastError = message); });
     buildUi();
     buildMenus();
     connectRuns();
@@ -100,8 +109,6 @@ MainWindow::MainWindow(QWidget* parent)
         m_solveTimer->start();
         m_prepareTimer->start();
     };
-    // Modified means "not at the saved state": undoing back to it takes the "*" away.
-    connect(m_doc->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_doc, &Document::chainChanged, this, edited);
     connect(m_doc, &Document::hardwareChanged, this, edited);
     connect(m_doc, &Document::graphChanged, this, edited);
@@ -112,12 +119,12 @@ MainWindow::MainWindow(QWidget* parent)
         m_panel->reload();
         refreshBudgetRange();
         m_panel->setBudgetBytes(m_doc->settings().budget_bytes);
-        updateTitle();
+        setWindowTitle(m_files->title());
         m_solveTimer->start();
         m_prepareTimer->start();
     });
     updateMode();
-    updateTitle();
+    setWindowTitle(m_files->title());
 }
 
 MainWindow::~MainWindow() {
@@ -307,16 +314,14 @@ void MainWindow::buildFileMenu() {
             const QString name = QFileInfo(p).fileName();
             auto doc = loadJson(p.toStdString());
             if (!doc || documentKindOf(*doc) != DocumentKind::Chain) {
-                if (openFile(p)) m_path.clear(), m_sourcePath = name, updateTitle();
+                if (openFile(p)) m_files->took({}, name);
                 return;
             }
             auto chain = chainFromJson(*doc, p.toStdString());
             if (!chain) return report(QString::fromStdString(chain.error()));
             Project proj{*chain, m_doc->hardware(), {}};
             m_doc->setProject(proj);
-            m_path.clear();
-            m_sourcePath = name;
-            newDocument();
+            newDocument({}, name);
         });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!confirmDiscard()) return;
@@ -332,28 +337,13 @@ void MainWindow::buildFileMenu() {
                                                  tr("ONNX models (*.onnx);;All files (*)"));
         if (!p.isEmpty()) importOnnxDialog(p);
     });
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    rebuildRecentMenu();
-    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
-        QString p = m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), suggestedSavePath(),
-                                                                    tr("Projects (*.json)"))
-                                     : m_path;
-        if (!p.isEmpty()) saveProjectTo(p);
-    });
+    m_files->setRecentMenu(file->addMenu(tr("Open &recent")));
+    file->addAction(tr("&Save"), QKeySequence::Save, m_files, &ProjectFiles::save);
     // Ctrl+Shift+S spelt out: QKeySequence::SaveAs is empty outside KDE and GNOME.
-    file->addAction(tr("Save &as…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
-        QString p =
-            QFileDialog::getSaveFileName(this, tr("Save the project as"), suggestedSavePath(), tr("Projects (*.json)"));
-        if (!p.isEmpty()) saveProjectTo(p);
-    });
+    file->addAction(tr("Save &as…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), m_files, &ProjectFiles::saveAs);
     file->addSeparator();
     auto* exports = new ExportMenu(
-        m_tabs, m_doc, m_runs,
-        [this] {
-            const QString named = m_path.isEmpty() ? m_sourcePath : m_path;
-            return named.isEmpty() ? QString() : QFileInfo(named).completeBaseName().section('.', 0, 0);
-        },
-        this);
+        m_tabs, m_doc, m_runs, [this] { return m_files->baseName(); }, this);
     connect(exports, &ExportMenu::refused, this, &MainWindow::report);
     connect(exports, &ExportMenu::wrote, this, [this](const QString& said) { statusBar()->showMessage(said, 5000); });
     connect(comparisonTable(), &ComparisonTable::saveCsvRequested, exports, &ExportMenu::exportComparisonDialog);
@@ -453,16 +443,14 @@ bool MainWindow::openFile(const QString& path) {
         auto proj = projectFromJson(*doc, p);
         if (!proj) return report(QString::fromStdString(proj.error())), false;
         m_doc->setProject(*proj);
-        m_path = path;
-        m_sourcePath.clear();
+        newDocument(path, {});
         break;
     }
     case DocumentKind::Chain: {
         auto c = chainFromJson(*doc, p);
         if (!c) return report(QString::fromStdString(c.error())), false;
         m_doc->setProject(Project{*c, m_doc->hardware(), chainStartSettings(*c, m_doc->settings(), m_doc->hardware())});
-        m_path.clear();
-        m_sourcePath = path; // named in the title; Save proposes a project beside it, never this file
+        newDocument({}, path); // named in the title; Save proposes a project beside it, never this file
         break;
     }
     case DocumentKind::Graph: {
@@ -472,8 +460,7 @@ bool MainWindow::openFile(const QString& path) {
         proj.graph = *g;
         proj.settings = graphStartSettings(*g, m_doc->hardware());
         m_doc->setProject(proj);
-        m_path.clear();
-        m_sourcePath = path;
+        newDocument({}, path);
         break;
     }
     case DocumentKind::GraphPlan: {
@@ -500,10 +487,8 @@ bool MainWindow::openFile(const QString& path) {
                                                  "ckpt-hardware, ckpt-graph-plan or ckpt-lesson")),
                false;
     }
-    newDocument();
     m_lastError.clear();
-    addRecent(path);
-    updateTitle();
+    m_files->addRecent(path);
     const QString unpinned = m_runs->unpinNote(); // said here too: this message replaces the one that said it
     statusBar()->showMessage(tr("Opened %1").arg(path) + (unpinned.isEmpty() ? QString() : " · " + unpinned), 8000);
     return true;
@@ -520,38 +505,12 @@ void MainWindow::openDefault() {
     Hardware hw = h ? *h : Hardware::unbounded();
     s.budget_bytes = storeAllPeak(*c, hw) / 20; // 5 %: where checkpointing shows
     m_doc->setProject(Project{*c, hw, s});
-    m_path.clear();
-    m_sourcePath = QFileInfo(chainPath).fileName(); // no folder: Save proposes the current one, not the examples
-    newDocument();
+    newDocument({}, QFileInfo(chainPath).fileName()); // no folder: Save proposes the current one, not the examples
 }
 
-bool MainWindow::saveProjectTo(const QString& path) {
-    m_doc->settings().budget_bytes = m_panel->budgetBytes();
-    auto ok = saveProject(path.toStdString(), m_doc->project());
-    if (!ok) return report(QString::fromStdString(ok.error())), false;
-    m_path = path;
-    m_sourcePath.clear();
-    m_doc->undoStack()->setClean();
-    m_autosave.remove(); // saved: nothing left to restore
-    addRecent(path);
-    updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-    return true;
-}
-
-bool MainWindow::confirmDiscard() {
-    if (!isModified() || !m_interactive) return true;
-    auto answer =
-        QMessageBox::question(this, tr("Unsaved changes"), tr("The project has unsaved changes. Save them first?"),
-                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Cancel) return false;
-    if (answer == QMessageBox::Discard) m_autosave.remove(); // thrown away on purpose, seen
-    if (answer == QMessageBox::Save) {
-        QString p =
-            m_path.isEmpty() ? QFileDialog::getSaveFileName(this, tr("Save the project"), suggestedSavePath()) : m_path;
-        return !p.isEmpty() && saveProjectTo(p);
-    }
-    return true;
+void MainWindow::newDocument(const QString& project, const QString& source, bool lessonScene) {
+    if (!lessonScene) m_lesson->end(); // another document ends the lesson
+    m_files->took(project, source);
 }
 
 void MainWindow::changeEvent(QEvent* e) {
@@ -565,8 +524,7 @@ void MainWindow::changeEvent(QEvent* e) {
 void MainWindow::closeEvent(QCloseEvent* e) {
     if (!confirmDiscard()) return e->ignore();
     cancelRuns();
-    // Unsaved changes here were autosaved and the user did not discard them (no one was asked): they stay.
-    if (!isModified()) m_autosave.remove();
+    m_files->closing();
     e->accept();
 }
 
@@ -578,26 +536,4 @@ void MainWindow::dropEvent(QDropEvent* e) {
     const auto urls = e->mimeData()->urls();
     if (urls.isEmpty() || !confirmDiscard()) return;
     openFile(urls.front().toLocalFile());
-}
-
-void MainWindow::addRecent(const QString& path) {
-    QSettings s;
-    QStringList list = s.value("recent").toStringList();
-    list.removeAll(path);
-    list.prepend(QFileInfo(path).absoluteFilePath());
-    while (list.size() > 10)
-        list.removeLast();
-    s.setValue("recent", list);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    if (!m_recentMenu) return;
-    m_recentMenu->clear();
-    const QStringList list = QSettings().value("recent").toStringList();
-    for (const QString& p : list)
-        m_recentMenu->addAction(p, this, [this, p] {
-            if (confirmDiscard()) openFile(p);
-        });
-    m_recentMenu->setEnabled(!list.isEmpty());
 }

@@ -1,10 +1,11 @@
 #pragma once
 // The explorer's window: problem and machine editors on the left, the charts in the middle, runs in the background.
 #include "io/project_io.h"
-#include "models/autosave.h"
 #include "run/runner.h"
 #include "widgets/examplefiles.h" // resourceRoot
 #include "widgets/exportdialog.h"
+#include "widgets/graphediting.h"
+#include "widgets/projectfiles.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -48,7 +49,7 @@ public:
     ~MainWindow() override;
 
     // Without interaction (tests, --screenshot) errors go to lastError() and the status bar, never a dialog.
-    void setInteractive(bool on) { m_interactive = on; }
+    void setInteractive(bool on) { m_interactive = on, m_files->setInteractive(on); }
     QString lastError() const { return m_lastError; }
 
     // A project, a chain, a graph, a hardware file, or a graph plan (for the open graph), judged by its "format".
@@ -64,13 +65,12 @@ public:
     bool importOnnx(const QString& path, const ckpt::OnnxImportOptions& options);
     // The shared cursor at the shown plan's action `action` (-1: before the first); false when it has no such action.
     bool moveCursor(int action);
-    bool saveProjectTo(const QString& path);
-    // Unsaved changes: the undo stack is not where the document was opened or last saved.
-    bool isModified() const;
-    // Where Save proposes to write: the project's own file, else a project named after the opened chain or graph
-    // file, beside it (lstm.ckpt-chain.json -> lstm.ckpt-project.json); the opened file itself is never proposed.
-    QString suggestedSavePath() const;
-    static QString projectPathFor(const QString& source);
+    // The document as files (widgets/projectfiles.h): Save, unsaved changes, the name Save proposes, the autosave.
+    ProjectFiles* files() const { return m_files; }
+    bool saveProjectTo(const QString& path) { return m_files->saveTo(path); }
+    bool isModified() const { return m_files->isModified(); }
+    QString suggestedSavePath() const { return m_files->suggestedSavePath(); }
+    static QString projectPathFor(const QString& source) { return ProjectFiles::projectPathFor(source); }
     void openDefault(); // the LSTM example on the A100 preset
     // The window's size (1600 × 1000 at most) within the screen's free area, before it is first shown: a 1280 × 800
     // display showed it cut at the right and bottom (the lesson's caption and the legends out of sight).
@@ -78,14 +78,14 @@ public:
     // Autosaves of unsaved work no running window holds (a crash, a killed session), offered at every start.
     static QList<AutosaveEntry> recoverableAutosaves() { return Autosave::leftovers(); }
     // Shows them in the recovery dialog (interactive only) and does what the user chose. True if one was recovered.
-    bool offerRecovery();
+    bool offerRecovery() { return m_files->offerRecovery(); }
     // Opens the autosave in this window as its original document, unsaved; this window then writes (and, once the
     // document is saved, deletes) that autosave file.
-    bool recoverAutosave(const AutosaveEntry& entry);
+    bool recoverAutosave(const AutosaveEntry& entry) { return m_files->recover(entry); }
     // Writes this document's autosave now (the timer does every minute when there are unsaved changes). False on
     // failure, which the status bar and lastError() say.
-    bool autosaveNow();
-    QString autosaveFile() const { return m_autosave.file(); } // empty until the first autosave
+    bool autosaveNow() { return m_files->autosaveNow(); }
+    QString autosaveFile() const { return m_files->autosaveFile(); } // empty until the first autosave
 
     // The same paths the buttons take, run to completion on this thread.
     std::shared_ptr<const ckpt::Run> runCurrentNow();
@@ -124,9 +124,9 @@ public:
     QString graphMessage() const; // the refusal shown under the node table (empty after a good edit)
     // What the graph view's buttons do, on its selection: a new node fed by the selected ones; an edge from the first
     // selected to the second; the selected nodes deleted. They return the refusal (also shown), or empty.
-    QString addNodeFromSelection();
-    QString connectSelection();
-    QString deleteSelection();
+    QString addNodeFromSelection() { return m_graphEditing->addNodeFromSelection(); }
+    QString connectSelection() { return m_graphEditing->connectSelection(); }
+    QString deleteSelection() { return m_graphEditing->deleteSelection(); }
     HardwareTableModel* hardwareModel() const;
     ComparisonModel* comparisonModel() const { return m_comparison; }
     SchedulerPanel* schedulerPanel() const { return m_panel; }
@@ -182,13 +182,10 @@ private:
     bool sweepRequest(ckpt::CompareRequest& request, QString* error) const;
     void refreshBudgetRange();
     void report(const QString& message);
-    bool confirmDiscard();
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
-    void updateTitle();
-    // Another document takes the window: the last one's autosave stays if it holds unsaved work. Anything but the next
-    // scene of the lesson (lessonScene) ends the lesson.
-    void newDocument(bool lessonScene = false);
+    bool confirmDiscard() { return m_files->confirmDiscard(); }
+    // Another document takes the window, from this project file or else this other file: the last one's autosave
+    // stays if it holds unsaved work. Anything but the next scene of the lesson (lessonScene) ends the lesson.
+    void newDocument(const QString& project, const QString& source, bool lessonScene = false);
     ChartPage* currentPage() const;
 
     Document* m_doc;
@@ -206,12 +203,10 @@ private:
     QLabel* m_staleBanner = nullptr;
     LessonMode* m_lesson = nullptr; // the open lesson, its scene and caption (widgets/lessonmode.h)
     SummaryLine* m_summary = nullptr;
-    QMenu* m_recentMenu = nullptr;
     QTimer* m_solveTimer = nullptr;
     QTimer* m_prepareTimer = nullptr; // prepareSlider, once changes settle
-    Autosave m_autosave;
-    QString m_path;       // the project file, once opened or saved as one
-    QString m_sourcePath; // the chain or graph file the document came from (not a project: Save asks where)
+    ProjectFiles* m_files;
+    GraphEditing* m_graphEditing = nullptr; // the graph view's and the node table's edit buttons
     QString m_lastError;
     bool m_interactive = true;
 };

@@ -1,6 +1,7 @@
 // The window's graph mode: the node table and the graph view as editors of one graph, selection mirrored between
 // them and the Gantt, and the tabs that only make sense for chains (sweep, trainer) disabled with the reason.
 #include "chartpage.h"
+#include "graphediting.h"
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/document.h"
@@ -14,14 +15,8 @@
 using namespace ckpt;
 
 void MainWindow::connectGraph() {
-    connect(m_editor, &ProblemEditor::addNodeRequested, this, &MainWindow::addNodeFromSelection);
-    connect(m_editor, &ProblemEditor::connectRequested, this, &MainWindow::connectSelection);
-    connect(m_editor, &ProblemEditor::deleteRequested, this, &MainWindow::deleteSelection);
     GraphView* graph = graphView();
-    connect(graph, &GraphView::addNodeRequested, this, &MainWindow::addNodeFromSelection);
-    connect(graph, &GraphView::connectRequested, this, &MainWindow::connectSelection);
-    connect(graph, &GraphView::deleteRequested, this, &MainWindow::deleteSelection);
-    connect(graph, &GraphView::editRequested, m_editor, &ProblemEditor::editNode);
+    m_graphEditing = new GraphEditing(m_doc, graph, m_editor, m_focus, this);
     // The shared selection: the graph view sets it and follows it (the node table does in ProblemEditor); the Gantt
     // marks the node's actions: its index for a graph run, its place in topological order for a chain run.
     connect(graph, &GraphView::nodeSelected, m_focus, &Focus::setNode);
@@ -52,39 +47,6 @@ HardwareTableModel* MainWindow::hardwareModel() const {
 }
 QString MainWindow::graphMessage() const {
     return m_editor->graphMessage();
-}
-
-QString MainWindow::addNodeFromSelection() {
-    if (!m_doc->isGraph()) return tr("No graph is open");
-    const QList<int> sel = graphView()->selectedNodes();
-    GraphNode node{"", 1e-3, 2e-3, 1 << 20, 0, true, false, false};
-    QStringList inputs;
-    for (int v : sel)
-        inputs << QString::fromStdString(m_doc->nodes()[std::size_t(v)].id);
-    if (!sel.isEmpty()) node = m_doc->nodes()[std::size_t(sel.back())];
-    node.id = m_doc->uniqueNodeId("node").toStdString();
-    QString why = m_doc->addNode(node, inputs);
-    m_editor->showGraphEdit(why);
-    if (why.isEmpty()) m_focus->setNode(int(m_doc->nodes().size()) - 1);
-    return why;
-}
-
-QString MainWindow::connectSelection() {
-    const QList<int> sel = graphView()->selectedNodes();
-    QString why = sel.size() != 2 ? tr("Select two nodes to connect: the first feeds the second")
-                                  : m_doc->connectNodes(QString::fromStdString(m_doc->nodes()[std::size_t(sel[0])].id),
-                                                        QString::fromStdString(m_doc->nodes()[std::size_t(sel[1])].id));
-    m_editor->showGraphEdit(why);
-    return why;
-}
-
-QString MainWindow::deleteSelection() {
-    QStringList ids;
-    for (int v : graphView()->selectedNodes())
-        ids << QString::fromStdString(m_doc->nodes()[std::size_t(v)].id);
-    QString why = m_doc->removeNodes(ids);
-    m_editor->showGraphEdit(why);
-    return why;
 }
 
 void MainWindow::updateMode() {

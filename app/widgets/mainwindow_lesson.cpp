@@ -14,7 +14,7 @@ bool MainWindow::openLesson(const QString& path) {
         m_lesson->end();
         return false;
     }
-    addRecent(path);
+    m_files->addRecent(path);
     return true;
 }
 
@@ -26,9 +26,7 @@ bool MainWindow::showScene(int k) {
         return false;
     }
     m_doc->setProject(*project);
-    m_path.clear();
-    m_sourcePath = m_lesson->path();
-    newDocument(true);
+    newDocument({}, m_lesson->path(), true);
     showChartTab(m_lesson->sceneTab(k));
     m_lesson->showScene(k);
     m_lastError.clear();

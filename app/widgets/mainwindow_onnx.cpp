@@ -34,12 +34,9 @@ bool MainWindow::importOnnx(const QString& path, const OnnxImportOptions& chosen
     proj.graph = imported->graph;
     proj.settings = graphStartSettings(imported->graph, m_doc->hardware());
     m_doc->setProject(proj);
-    m_path.clear();
-    m_sourcePath = path; // named in the title; Save proposes a project beside the model
-    newDocument();
+    newDocument({}, path); // named in the title; Save proposes a project beside the model
     m_lastError.clear();
-    addRecent(path);
-    updateTitle();
+    m_files->addRecent(path);
     // The file's name (the title bar has it too): a whole path pushed the numbers under the run's progress bar.
     QString said = tr("Imported %1: %2 nodes, %3 GFLOP per forward pass")
                        .arg(QFileInfo(path).fileName())
