@@ -31,6 +31,7 @@
 #include "timelinepage.h"
 #include "tradeoffpage.h"
 #include "trainerpage.h"
+#include "viewlinks.h"
 
 #include "about.h"
 #include "comparisontable.h"
@@ -154,9 +155,6 @@ void MainWindow::buildChartTabs() {
     addPage(new PipelinePage(m_doc, m_tabs), tr("Pi&peline"));
     addPage(new TrainerPage(m_doc, m_tabs), tr("Trai&ner"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] { currentPage()->ensureCurrent(); });
-    // The shared cursor: the sweep's slider and player set it, and every view follows it (showCursor).
-    connect(sweepView(), &SweepView::cursorChanged, m_focus, &Focus::setAction);
-    connect(m_focus, &Focus::actionChanged, this, &MainWindow::showCursor);
 }
 
 // The line about the shown plan above the tabs, the lesson's caption and the stale banner below them.
@@ -189,7 +187,7 @@ void MainWindow::buildDock() {
     m_editor = new ProblemEditor(m_doc, m_focus, m_panel, dock);
     connect(m_editor, &ProblemEditor::refused, this, &MainWindow::report);
     connect(m_editor, &ProblemEditor::status, statusBar(), &QStatusBar::showMessage);
-    connectGraph();
+    m_graphEditing = new GraphEditing(m_doc, graphView(), m_editor, m_focus, this);
     dock->setWidget(m_editor);
     dock->setMinimumWidth(430);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
@@ -204,45 +202,10 @@ void MainWindow::buildDock() {
     statusBar()->addPermanentWidget(new RunStatus(m_runs, this));
 }
 
-// What a click in one view does in the others (the shared cursor and selection live in m_focus).
+// What a click in one view does in the others (widgets/viewlinks.h), and a trade-off point or comparison row shown.
 void MainWindow::connectViews() {
-    // Selection mirrored: an action in the Gantt selects its step; a step in the table highlights its actions.
-    connect(timelineView(), &TimelineView::actionClicked, this, [this](int action, int step) {
-        // The shared cursor: a chain's sweep moves there (and tells every view); a graph's timeline marks it.
-        moveCursor(action);
-        if (m_doc->isGraph()) return m_focus->setNode(shownRun() ? nodeOfIndex(m_doc->graph(), *shownRun(), step) : -1);
-        QTableView* table = m_editor->chainTable();
-        if (step >= 1 && step <= table->model()->rowCount()) {
-            table->blockSignals(true);
-            table->selectRow(step - 1);
-            table->scrollTo(table->model()->index(step - 1, 0));
-            table->blockSignals(false);
-        }
-    });
-    // A click on a step's row moves the shared cursor to that step's next compute action (after the cursor, from
-    // the start again past the last), so the table steers the sweep, the charts and Held now like any other view.
-    connect(m_editor->chainTable(), &QTableView::clicked, this, [this](const QModelIndex& index) {
-        const std::shared_ptr<const Run> run = shownRun();
-        const Plan* plan = run ? run->chainPlan() : nullptr;
-        if (!plan || sweepView()->actionCount() == 0 || !index.isValid()) return;
-        const int step = index.row() + 1, n = int(plan->actions.size()), from = sweepView()->cursor();
-        for (int d = 1; d <= n; ++d) {
-            const int k = (from + d + n) % n;
-            const Action& a = plan->actions[std::size_t(k)];
-            if ((a.kind == ActionKind::Forward || a.kind == ActionKind::Backward) && a.index == step)
-                return (void)moveCursor(k);
-        }
-    });
-    connect(m_editor->chainTable()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                timelineView()->highlightStep(current.isValid() ? current.row() + 1 : -1);
-            });
-    connect(timelineView(), &TimelineView::rangeSelected, this, [this](double t0, double t1, double dt, double dm) {
-        statusBar()->showMessage(
-            tr("From %1 to %2: Δtime %3, Δmemory %4")
-                .arg(QString::fromStdString(formatSeconds(t0)), QString::fromStdString(formatSeconds(t1)),
-                     QString::fromStdString(formatSeconds(dt)), QString::fromStdString(formatBytes(dm))));
-    });
+    m_links = new ViewLinks(m_doc, m_focus, m_runs, m_editor,
+                            {timelineView(), sweepView(), heldNowPanel(), graphView()}, statusBar(), this);
     connect(tradeoffView(), &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
     connect(comparisonTable(), &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
 }

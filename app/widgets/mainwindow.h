@@ -6,6 +6,7 @@
 #include "widgets/exportdialog.h"
 #include "widgets/graphediting.h"
 #include "widgets/projectfiles.h"
+#include "widgets/viewlinks.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -64,7 +65,7 @@ public:
     // defaults without interaction.
     bool importOnnx(const QString& path, const ckpt::OnnxImportOptions& options);
     // The shared cursor at the shown plan's action `action` (-1: before the first); false when it has no such action.
-    bool moveCursor(int action);
+    bool moveCursor(int action) { return m_links->moveCursor(action); }
     // The document as files (widgets/projectfiles.h): Save, unsaved changes, the name Save proposes, the autosave.
     ProjectFiles* files() const { return m_files; }
     bool saveProjectTo(const QString& path) { return m_files->saveTo(path); }
@@ -169,11 +170,8 @@ private:
     QToolBar* buildRunMenus();
     void buildViewMenu(QToolBar* bar);
     bool importOnnxDialog(const QString& path); // mainwindow_onnx.cpp
-    void updateMode();   // the chain or graph editors, tabs and views after the document's kind changed
-    void connectGraph(); // the graph view's requests and the shared selection in graph mode (mainwindow_graph.cpp)
-    void showCursor(int action); // the shared cursor moved: every view follows
-    void
-    clearStatusMessage(QString& shown); // `shown` (m_runMessage, m_cursorMessage), if the status bar still shows it
+    void updateMode(); // the chain or graph editors, tabs and views after the document's kind changed
+    void clearStatusMessage(QString& shown); // `shown` (m_runMessage), if the status bar still shows it
     void connectRuns();
     void showShownRun();           // the controller's shown run in every view
     void showComparedRun(int run); // a trade-off point or comparison row, the panel set to agree
@@ -197,7 +195,6 @@ private:
     ChartPage* page(const QString& name) const; // null: no page of that name
     bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops
     QString m_runMessage;        // the status bar's last message about a run, cleared when another run starts
-    QString m_cursorMessage;     // the status bar's sentence about the cursor's action, cleared with the cursor
     QTabWidget* m_tabs = nullptr;
     RunController* m_runs = nullptr;
     QLabel* m_staleBanner = nullptr;
@@ -207,6 +204,7 @@ private:
     QTimer* m_prepareTimer = nullptr; // prepareSlider, once changes settle
     ProjectFiles* m_files;
     GraphEditing* m_graphEditing = nullptr; // the graph view's and the node table's edit buttons
+    ViewLinks* m_links = nullptr;           // the shared cursor and selection in every view
     QString m_lastError;
     bool m_interactive = true;
 };

@@ -14,22 +14,6 @@
 
 using namespace ckpt;
 
-void MainWindow::connectGraph() {
-    GraphView* graph = graphView();
-    m_graphEditing = new GraphEditing(m_doc, graph, m_editor, m_focus, this);
-    // The shared selection: the graph view sets it and follows it (the node table does in ProblemEditor); the Gantt
-    // marks the node's actions: its index for a graph run, its place in topological order for a chain run.
-    connect(graph, &GraphView::nodeSelected, m_focus, &Focus::setNode);
-    connect(m_focus, &Focus::nodeChanged, this, [this](int node) {
-        const bool valid = node >= 0 && node < int(m_doc->nodes().size());
-        graphView()->selectNode(valid ? node : -1);
-        timelineView()->highlightStep(!valid ? -1 : shownRun() ? indexOfNode(m_doc->graph(), *shownRun(), node) : node);
-    });
-    // An edit lays the graph out again and refills the node table, with nothing selected.
-    connect(m_doc, &Document::graphChanged, m_focus, [this] { m_focus->setNode(-1); });
-    connect(m_doc, &Document::reset, m_focus, [this] { m_focus->setNode(-1); });
-}
-
 ChainTableModel* MainWindow::chainModel() const {
     return m_editor->chainModel();
 }

@@ -179,52 +179,11 @@ void MainWindow::showShownRun() {
     const auto run = m_runs->shownRun();
     for (ChartPage* page : chartPages(m_tabs))
         page->setRun(run);
-    // The views show the new plan whole (a chain's sweep after its last action): the shared cursor is there too.
-    SweepView* sweep = sweepView();
-    m_focus->resetAction(sweep->actionCount() > 0 ? sweep->cursor() : Focus::kWhole);
-    m_editor->chainModel()->setCursorMarks({}); // a new plan is shown whole, with no cursor on the other views
-    clearStatusMessage(m_cursorMessage);        // nor a sentence about an action of the old plan
+    m_links->planShown();
     updateSummary();
-}
-
-// The shared cursor moved (models/focus.h). For a chain plan the sweep diagram goes there, the Gantt and memory chart
-// draw a line at it, Held now tells it, and the chain table marks what is held there; for a graph plan the Gantt
-// marks it and the graph view colours each node by its state once that action is done.
-void MainWindow::showCursor(int action) {
-    timelineView()->markAction(action);
-    SweepView* sweep = sweepView();
-    if (sweep->actionCount() == 0) return graphView()->setCursor(action);
-    if (sweep->cursor() != action) sweep->setCursor(action); // it draws itself again even when it stays
-    heldNowPanel()->setAction(action);
-    const std::shared_ptr<const Run> run = shownRun();
-    const Plan* plan = run ? run->chainPlan() : nullptr;
-    const Narration* told = heldNowPanel()->narration();
-    const bool tells = plan && told && !m_doc->isGraph() && action >= 0 && std::size_t(action) < told->actions.size();
-    m_editor->chainModel()->setCursorMarks(
-        tells ? ChainTableModel::marksAt(*plan, *told, action, m_editor->chainModel()->rowCount())
-              : ChainTableModel::CursorMarks{});
-    if (tells)
-        // The sentence under every tab, not only beside the sweep.
-        statusBar()->showMessage(m_cursorMessage =
-                                     tr("Action %1 of %2: %3")
-                                         .arg(action)
-                                         .arg(told->actions.size())
-                                         .arg(QString::fromStdString(told->actions[std::size_t(action)].sentence)));
-    else
-        clearStatusMessage(m_cursorMessage);
 }
 
 void MainWindow::clearStatusMessage(QString& shown) {
     if (!shown.isEmpty() && statusBar()->currentMessage() == shown) statusBar()->clearMessage();
     shown.clear();
-}
-
-bool MainWindow::moveCursor(int action) {
-    const std::shared_ptr<const Run> run = shownRun();
-    const std::size_t actions = !run || !run->plan ? 0
-                                : run->chainPlan() ? run->chainPlan()->actions.size()
-                                                   : run->graphPlan()->actions.size();
-    if (action < -1 || (action >= 0 && std::size_t(action) >= actions)) return false;
-    m_focus->setAction(action); // every view follows (showCursor)
-    return true;
 }
