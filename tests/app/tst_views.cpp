@@ -648,6 +648,8 @@ private slots:
         w.schedulerPanel()->setCurrentScheduler("store-all");
         QVERIFY(w.runCurrentNow()->feasible);
         QCOMPARE(w.statusBar()->currentMessage(), QString());
+        QVERIFY(table->cursorMarks().runs.empty()); // the new plan is shown whole: no step marked
+        QCOMPARE(table->cursorMarks().current, -1);
         // Home: before the first action, no sentence either.
         sweep->setCursor(3);
         QVERIFY(w.statusBar()->currentMessage().startsWith("Action 3 of"));
