@@ -15,6 +15,7 @@
 #include "models/focus.h"
 #include "models/hardwaretablemodel.h"
 #include "models/nodetablemodel.h"
+#include "models/opening.h"
 #include "models/runcontroller.h"
 #include "models/startsettings.h"
 #include "pipelinepage.h"
@@ -25,6 +26,7 @@
 #include "problemeditor.h"
 #include "run/node_fates.h"
 #include "run/plan_files.h"
+#include "runactions.h"
 #include "sidebysidepage.h"
 #include "summaryline.h"
 #include "sweeppage.h"
@@ -91,39 +93,23 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_files, &ProjectFiles::autosaveFailed, this,
             [this](const QString& message) { statusBar()->showMessage(m_lastError = message); });
     buildUi();
+    connect(m_doc, &Document::reset, this, [this] {
+        updateMode();
+        m_panel->reload();
+        setWindowTitle(m_files->title());
+    });
+    m_runActions = new RunActions(
+        {m_doc, m_runs, m_panel, m_tabs, m_comparison, m_summary, m_staleBanner, m_links, statusBar()}, this);
+    connect(m_runActions, &RunActions::refused, this, &MainWindow::report);
+    connect(tradeoffView(), &TradeoffView::runClicked, m_runActions, &RunActions::showCompared);
+    connect(comparisonTable(), &ComparisonTable::runActivated, m_runActions, &RunActions::showCompared);
+    // An edit may make the graph a chain, or stop it being one.
+    connect(m_doc, &Document::graphChanged, m_panel, &SchedulerPanel::reload);
     buildMenus();
-    connectRuns();
-    m_solveTimer = new QTimer(this);
-    m_solveTimer->setSingleShot(true);
-    m_solveTimer->setInterval(0); // coalesce bursts of slider moves into one solve
-    connect(m_solveTimer, &QTimer::timeout, this, &MainWindow::runCurrent);
-    m_prepareTimer = new QTimer(this);
-    m_prepareTimer->setSingleShot(true);
-    m_prepareTimer->setInterval(500); // after the solve the change asked for has started
-    connect(m_prepareTimer, &QTimer::timeout, this, &MainWindow::prepareSlider);
     auto* autosaveTimer = new QTimer(this);
     autosaveTimer->setInterval(60'000);
     connect(autosaveTimer, &QTimer::timeout, this, &MainWindow::autosaveNow);
     autosaveTimer->start();
-    auto edited = [this] {
-        refreshBudgetRange();
-        m_solveTimer->start();
-        m_prepareTimer->start();
-    };
-    connect(m_doc, &Document::chainChanged, this, edited);
-    connect(m_doc, &Document::hardwareChanged, this, edited);
-    connect(m_doc, &Document::graphChanged, this, edited);
-    // An edit may make the graph a chain, or stop it being one.
-    connect(m_doc, &Document::graphChanged, m_panel, &SchedulerPanel::reload);
-    connect(m_doc, &Document::reset, this, [this] {
-        updateMode();
-        m_panel->reload();
-        refreshBudgetRange();
-        m_panel->setBudgetBytes(m_doc->settings().budget_bytes);
-        setWindowTitle(m_files->title());
-        m_solveTimer->start();
-        m_prepareTimer->start();
-    });
     updateMode();
     setWindowTitle(m_files->title());
 }
@@ -154,7 +140,11 @@ void MainWindow::buildChartTabs() {
     addPage(new LayoutPage(m_doc, m_tabs), tr("&Layout"));
     addPage(new PipelinePage(m_doc, m_tabs), tr("Pi&peline"));
     addPage(new TrainerPage(m_doc, m_tabs), tr("Trai&ner"));
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] { currentPage()->ensureCurrent(); });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        currentPage()->ensureCurrent();
+        // The sweep's keys (Space, arrows, Home/End, B/R/T) work as soon as its tab is chosen.
+        if (currentChartTab() == "sweep") sweepView()->setFocus();
+    });
 }
 
 // The line about the shown plan above the tabs, the lesson's caption and the stale banner below them.
@@ -193,21 +183,13 @@ void MainWindow::buildDock() {
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     resizeDocks({dock}, {480}, Qt::Horizontal); // the chain table's six columns at their values' width
 
-    connect(m_panel, &SchedulerPanel::currentChanged, this, [this] {
-        m_solveTimer->start();
-        m_prepareTimer->start();
-    });
-    connect(m_panel, &SchedulerPanel::budgetChanged, this, [this] { m_solveTimer->start(); });
-
     statusBar()->addPermanentWidget(new RunStatus(m_runs, this));
 }
 
-// What a click in one view does in the others (widgets/viewlinks.h), and a trade-off point or comparison row shown.
+// What a click in one view does in the others (widgets/viewlinks.h).
 void MainWindow::connectViews() {
     m_links = new ViewLinks(m_doc, m_focus, m_runs, m_editor,
                             {timelineView(), sweepView(), heldNowPanel(), graphView()}, statusBar(), this);
-    connect(tradeoffView(), &TradeoffView::runClicked, this, &MainWindow::showComparedRun);
-    connect(comparisonTable(), &ComparisonTable::runActivated, this, &MainWindow::showComparedRun);
 }
 
 void MainWindow::fitToScreen() {
@@ -328,19 +310,7 @@ QToolBar* MainWindow::buildRunMenus() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     QToolBar* bar = addToolBar(tr("Run"));
     bar->setObjectName("run");
-    auto action = [&](const QString& text, const QKeySequence& key, const QString& tip, auto slot) {
-        QAction* a = run->addAction(text, key, this, slot);
-        a->setToolTip(tip + " (" + key.toString() + ")");
-        bar->addAction(a);
-        return a;
-    };
-    action(tr("Run &current"), QKeySequence(Qt::Key_F5), tr("Solve and simulate the current scheduler"),
-           &MainWindow::runCurrent);
-    action(tr("Run &all"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
-           tr("Every ticked scheduler at every budget of the sweep"), &MainWindow::runAll);
-    action(tr("Ca&ncel"), QKeySequence(Qt::Key_Escape), tr("Stop the runs in progress"), &MainWindow::cancelRuns);
-    action(tr("&Pin the shown plan"), QKeySequence(Qt::CTRL | Qt::Key_B),
-           tr("Keep the shown plan for the side-by-side view"), &MainWindow::pinShownRun);
+    m_runActions->addActions(run, bar);
     bar->addSeparator();
     return bar;
 }
@@ -397,58 +367,23 @@ void MainWindow::report(const QString& message) {
 
 bool MainWindow::openFile(const QString& path) {
     if (path.endsWith(".onnx", Qt::CaseInsensitive)) return importOnnxDialog(path);
-    const std::string p = path.toStdString();
-    // Parsed once: its "format" says which reader takes the document (a large chain takes seconds to parse).
-    auto doc = loadJson(p);
-    if (!doc) return report(QString::fromStdString(doc.error())), false;
-    switch (documentKindOf(*doc)) {
-    case DocumentKind::Project: {
-        auto proj = projectFromJson(*doc, p);
-        if (!proj) return report(QString::fromStdString(proj.error())), false;
-        m_doc->setProject(*proj);
-        newDocument(path, {});
-        break;
-    }
-    case DocumentKind::Chain: {
-        auto c = chainFromJson(*doc, p);
-        if (!c) return report(QString::fromStdString(c.error())), false;
-        m_doc->setProject(Project{*c, m_doc->hardware(), chainStartSettings(*c, m_doc->settings(), m_doc->hardware())});
-        newDocument({}, path); // named in the title; Save proposes a project beside it, never this file
-        break;
-    }
-    case DocumentKind::Graph: {
-        auto g = graphFromJson(*doc, p);
-        if (!g) return report(QString::fromStdString(g.error())), false;
-        Project proj = m_doc->project();
-        proj.graph = *g;
-        proj.settings = graphStartSettings(*g, m_doc->hardware());
-        m_doc->setProject(proj);
-        newDocument({}, path);
-        break;
-    }
-    case DocumentKind::GraphPlan: {
-        if (!m_doc->isGraph())
-            return report(tr("%1: a graph plan names the nodes of a graph: open the graph first").arg(path)), false;
-        const Problem& problem = m_doc->problem();
-        auto plan = planFromJsonFor(*doc, problem, p);
-        if (!plan) return report(QString::fromStdString(plan.error())), false;
-        auto run = std::make_shared<const Run>(runPlan(*plan, problem, m_doc->hardware()));
-        if (!run->feasible) return report(QString::fromStdString(run->message)), false;
-        m_runs->showAlone(run, RunInputs{m_doc->revision(), run->scheduler, run->params, run->budget_bytes});
+    auto opened = openInto(*m_doc, path);
+    if (!opened) return report(QString::fromStdString(opened.error())), false;
+    switch (opened->kind) {
+    case Opened::Kind::Lesson:
+        return openLesson(path);
+    case Opened::Kind::Hardware:
+        return true;
+    case Opened::Kind::GraphPlan:
+        m_runs->showAlone(opened->run, RunInputs{m_doc->revision(), opened->run->scheduler, opened->run->params,
+                                                 opened->run->budget_bytes});
         m_lastError.clear();
         return true;
-    }
-    case DocumentKind::Hardware: {
-        auto h = hardwareFromJson(*doc, p);
-        if (!h) return report(QString::fromStdString(h.error())), false;
-        m_doc->setHardware(*h);
-        return true;
-    }
+    case Opened::Kind::Project:
+        newDocument(path, {});
+        break;
     default:
-        if (doc->is_object() && doc->value("format", nlohmann::json()) == "ckpt-lesson") return openLesson(path);
-        return report(QString::fromStdString(p + ": expected a \"format\" of ckpt-project, ckpt-chain, ckpt-graph, "
-                                                 "ckpt-hardware, ckpt-graph-plan or ckpt-lesson")),
-               false;
+        newDocument({}, path); // named in the title; Save proposes a project beside it, never this file
     }
     m_lastError.clear();
     m_files->addRecent(path);

@@ -6,6 +6,7 @@
 #include "widgets/exportdialog.h"
 #include "widgets/graphediting.h"
 #include "widgets/projectfiles.h"
+#include "widgets/runactions.h"
 #include "widgets/viewlinks.h"
 
 #include <QMainWindow>
@@ -89,12 +90,12 @@ public:
     QString autosaveFile() const { return m_files->autosaveFile(); } // empty until the first autosave
 
     // The same paths the buttons take, run to completion on this thread.
-    std::shared_ptr<const ckpt::Run> runCurrentNow();
-    void runAllNow();
+    std::shared_ptr<const ckpt::Run> runCurrentNow() { return m_runActions->runCurrentNow(); }
+    void runAllNow() { m_runActions->runAllNow(); }
     // Builds, in the background, the tables the current scheduler reads at the budget slider's positions (its
     // parameters, this problem and machine), nearest the slider first. The window does so half a second after the
     // scheduler, a parameter, the problem or the machine changes, so that the slider's moves read kept tables.
-    void prepareSlider();
+    void prepareSlider() { m_runActions->prepareSlider(); }
     // Every run of the window, and what each was made from; the views show what it holds.
     RunController* runController() const { return m_runs; }
     RunStatus* runStatus() const; // the status bar's line about the runs in progress
@@ -138,7 +139,7 @@ public:
     TradeoffView* tradeoffView() const;
     TrainerPanel* trainerPanel() const;
     // Side by side: the shown plan above a pinned one, on one time axis, with the differences in a line.
-    void pinShownRun();
+    void pinShownRun() { m_runActions->pin(); }
     QString sideBySideSummary() const;
     TimelineView* pinnedView() const; // Side by side's charts, drawn for the shown and the pinned plan
     TimelineView* sideView() const;
@@ -149,9 +150,9 @@ public:
     std::shared_ptr<const ckpt::Run> shownRun() const;
 
 public slots:
-    void runCurrent(); // in the background
-    void runAll();     // every checked scheduler at every budget of the sweep, in the background
-    void cancelRuns();
+    void runCurrent() { m_runActions->runCurrent(); } // in the background
+    void runAll() { m_runActions->runAll(); } // every ticked scheduler at every budget of the sweep, in the background
+    void cancelRuns() { m_runActions->cancel(); }
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -171,14 +172,6 @@ private:
     void buildViewMenu(QToolBar* bar);
     bool importOnnxDialog(const QString& path); // mainwindow_onnx.cpp
     void updateMode(); // the chain or graph editors, tabs and views after the document's kind changed
-    void clearStatusMessage(QString& shown); // `shown` (m_runMessage), if the status bar still shows it
-    void connectRuns();
-    void showShownRun();           // the controller's shown run in every view
-    void showComparedRun(int run); // a trade-off point or comparison row, the panel set to agree
-    void updateSummary();
-    void updateStaleMarks();
-    bool sweepRequest(ckpt::CompareRequest& request, QString* error) const;
-    void refreshBudgetRange();
     void report(const QString& message);
     bool confirmDiscard() { return m_files->confirmDiscard(); }
     // Another document takes the window, from this project file or else this other file: the last one's autosave
@@ -193,15 +186,12 @@ private:
     SchedulerPanel* m_panel = nullptr;
     void addPage(ChartPage* page, const QString& title);
     ChartPage* page(const QString& name) const; // null: no page of that name
-    bool m_runAllQueued = false; // Run all asked for while a cancelled one winds down: it starts when that one stops
-    QString m_runMessage;        // the status bar's last message about a run, cleared when another run starts
     QTabWidget* m_tabs = nullptr;
     RunController* m_runs = nullptr;
     QLabel* m_staleBanner = nullptr;
     LessonMode* m_lesson = nullptr; // the open lesson, its scene and caption (widgets/lessonmode.h)
     SummaryLine* m_summary = nullptr;
-    QTimer* m_solveTimer = nullptr;
-    QTimer* m_prepareTimer = nullptr; // prepareSlider, once changes settle
+    RunActions* m_runActions = nullptr; // Run, Run all, Cancel, Pin; a solve after each change
     ProjectFiles* m_files;
     GraphEditing* m_graphEditing = nullptr; // the graph view's and the node table's edit buttons
     ViewLinks* m_links = nullptr;           // the shared cursor and selection in every view
