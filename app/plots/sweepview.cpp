@@ -136,7 +136,7 @@ void SweepView::bindKeys() {
 void SweepView::buildAxes() {
     m_plot->xAxis->setLabel(tr("time"));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new SecondsTicker));
-    fitTicksToWidth(m_plot->xAxis);
+    fitTicks(m_plot->xAxis);
     m_plot->yAxis->setLabel(tr("step"));
     // Steps are whole numbers: ticks at multiples of 1 (1, 2, 5, 10... apart), never at 2.5.
     auto steps = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);

@@ -54,10 +54,14 @@ QString SecondsTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
     return QString::fromStdString(ckpt::formatSeconds(tick));
 }
 
-void fitTicksToWidth(QCPAxis* axis, int most) {
+void fitTicks(QCPAxis* axis, int most) {
     QObject::connect(axis->parentPlot(), &QCustomPlot::afterLayout, axis, [axis, most] {
+        // A file's export lays the chart out at the page's size for a moment: its ticks stay as they are.
+        if (axis->parentPlot()->viewport() != axis->parentPlot()->rect()) return;
         const QFontMetricsF fm(axis->tickLabelFont());
-        const double gap = 2 * fm.horizontalAdvance(QLatin1Char('0'));
+        const bool across = axis->orientation() == Qt::Horizontal;
+        const double gap = across ? 2 * fm.horizontalAdvance(QLatin1Char('0')) : fm.height() / 2;
+        auto extent = [&](const QString& label) { return across ? fm.horizontalAdvance(label) : fm.height(); };
         const QChar format = axis->numberFormat().isEmpty() ? QLatin1Char('g') : axis->numberFormat().at(0);
         // The most ticks whose labels, as the ticker writes them, fit apart (its steps may be denser than asked).
         const int before = axis->ticker()->tickCount();
@@ -71,7 +75,7 @@ void fitTicksToWidth(QCPAxis* axis, int most) {
             bool apart = true;
             for (int i = 0; apart && i + 1 < ticks.size(); ++i)
                 apart = std::abs(axis->coordToPixel(ticks[i + 1]) - axis->coordToPixel(ticks[i])) >=
-                        (fm.horizontalAdvance(labels[i]) + fm.horizontalAdvance(labels[i + 1])) / 2 + gap;
+                        (extent(labels[i]) + extent(labels[i + 1])) / 2 + gap;
             if (apart) break;
         }
         axis->ticker()->setTickCount(count);

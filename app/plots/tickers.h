@@ -31,6 +31,7 @@ protected:
     double getTickStep(const QCPRange& range) override;
 };
 
-// On screen: once laid out, a horizontal axis gets the most ticks (up to `most`) whose labels, as its ticker writes
-// them, stand two characters apart. A narrow Sweep tab (a 1024 × 700 window) ran its time labels together.
-void fitTicksToWidth(QCPAxis* axis, int most = 8);
+// On screen: once laid out, an axis gets the most ticks (up to `most`) whose labels, as its ticker writes them, stand
+// apart: two characters on a horizontal axis, half a line on a vertical one. A narrow Sweep tab (a 1024 × 700 window)
+// ran its time labels together, and Side by side's short memory charts their sizes.
+void fitTicks(QCPAxis* axis, int most = 8);

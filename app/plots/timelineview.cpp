@@ -55,6 +55,7 @@ struct TimelineView::Impl {
     bool memoryOnly = false;
     ckpt::Hardware hw = ckpt::Hardware::unbounded(); // the machine of the shown run
     QCPLegend* legend = nullptr;
+    QCPLayoutGrid* legendRow = nullptr; // the plot layout's third row, taken out while the legend is hidden
     QComboBox* levelBox = nullptr;
     std::vector<std::int64_t> limits; // per level: the budget or capacity drawn as a line (0: none)
     std::shared_ptr<const Run> run;
@@ -166,6 +167,7 @@ void TimelineView::buildAxisRects() {
     d->memoryRect->axis(QCPAxis::atBottom)->setLabel(tr("time"));
     d->memoryRect->axis(QCPAxis::atLeft)->setLabel(tr("memory"));
     d->memoryRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new BytesTicker));
+    fitTicks(d->memoryRect->axis(QCPAxis::atLeft), 5); // QCustomPlot's own count where there is room
 }
 
 void TimelineView::buildPlottables() {
@@ -225,10 +227,10 @@ void TimelineView::buildMarkers() {
 void TimelineView::buildLegend() {
     QCustomPlot* p = d->plot;
     d->legend = new QCPLegend;
-    auto* legendRow = new QCPLayoutGrid;
-    p->plotLayout()->addElement(2, 0, legendRow);
+    d->legendRow = new QCPLayoutGrid;
+    p->plotLayout()->addElement(2, 0, d->legendRow);
     p->plotLayout()->setRowStretchFactor(2, 0.001);
-    legendRow->addElement(0, 0, d->legend);
+    d->legendRow->addElement(0, 0, d->legend);
     d->legend->setLayer("legend");
     d->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     d->legend->setBorderPen(Qt::NoPen);
@@ -593,6 +595,30 @@ void TimelineView::refreshLegend() {
         d->budgetAbove->setText(tr("↑ %1 %2").arg(name, QString::fromStdString(formatBytes(double(d->limitBytes)))));
     }
     updateLegendWrap();
+}
+
+QStringList TimelineView::legendEntries() const {
+    QStringList names;
+    for (int i = 0; i < d->legend->itemCount(); ++i) {
+        if (auto* kind = qobject_cast<GanttKindLegendItem*>(d->legend->item(i)))
+            names << QString("kind %1").arg(int(kind->kind()));
+        else if (auto* item = qobject_cast<QCPPlottableLegendItem*>(d->legend->item(i)))
+            names << item->plottable()->name();
+    }
+    return names;
+}
+
+void TimelineView::setLegendShown(bool on) {
+    QCPLayoutGrid* layout = d->plot->plotLayout();
+    if (on == (layout->rowCount() > 2)) return;
+    if (on) {
+        layout->addElement(2, 0, d->legendRow);
+        layout->setRowStretchFactor(2, 0.001);
+    } else {
+        layout->take(d->legendRow);
+        layout->simplify();
+    }
+    d->plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 // As many legend entries to a row as the chart's width holds (the grid's columns as wide as their widest entry).

@@ -42,7 +42,10 @@ public:
     QString emptyHint() const; // the line shown instead of the charts when there is no plan, else empty
     // What to do to fill the view, shown while it has no run (default: "Run a scheduler (F5) to see its plan").
     void setEmptyText(const QString& text);
-    QStringList levelNames() const; // what the "Memory of" picker offers: the shown plan's levels
+    // The legend under the charts (shown unless hidden: Side by side shows one for both of its charts).
+    void setLegendShown(bool on);
+    QStringList legendEntries() const; // what the legend names (the kinds of actions by number, then the areas')
+    QStringList levelNames() const;    // what the "Memory of" picker offers: the shown plan's levels
     QCPRange timeRange() const;
     void setTimeRange(const QCPRange& range); // without touching the zoom history (for views kept in step)
     void zoomTo(double t0, double t1);        // pushes the current range on the zoom history

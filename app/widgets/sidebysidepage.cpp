@@ -52,6 +52,17 @@ void SideBySidePage::refresh(const std::shared_ptr<const Run>& shown) {
     const auto pinned = m_runs->pinned();
     m_shown->setRun(shown, hw);
     m_pinned->setRun(pinned, hw);
+    // One legend for both charts where the pinned one's names everything the shown one draws: at 1024 x 700 two
+    // legends left each chart too short for its own (its rows drawn over each other, the memory axis's labels too).
+    bool covered = pinned != nullptr;
+    const QStringList below = m_pinned->legendEntries();
+    for (const QString& entry : m_shown->legendEntries())
+        covered = covered && below.contains(entry);
+    m_shown->setLegendShown(!covered);
+    // The lower chart holds the legend's rows on top of what the upper one holds: a fifth more of the height.
+    auto* column = static_cast<QVBoxLayout*>(layout());
+    column->setStretchFactor(m_shown, covered ? 4 : 1);
+    column->setStretchFactor(m_pinned, covered ? 5 : 1);
     if (!pinned) {
         const QString unpinned = m_runs->unpinNote();
         m_delta->setText((unpinned.isEmpty() ? QString() : unpinned + ". ") +

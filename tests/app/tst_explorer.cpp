@@ -431,6 +431,25 @@ private slots:
         // store-all does 1000 forward steps, revolve with 10 slots 4636.
         QVERIFY2(w.sideBySideSummary().contains("forward steps 1000 vs 4636 (Δ -3636)"),
                  qPrintable(w.sideBySideSummary()));
+        // One legend for both (the pinned revolve names all that store-all draws): two left each chart too short
+        // for its own in a 1024 x 700 window.
+        for (const QString& entry : w.sideView()->legendEntries())
+            QVERIFY2(w.pinnedView()->legendEntries().contains(entry), qPrintable(entry));
+        QCOMPARE(w.sideView()->plot()->plotLayout()->rowCount(), 2);
+        QCOMPARE(w.pinnedView()->plot()->plotLayout()->rowCount(), 3);
+        // Where the shown plan draws what the pinned one does not (offload-all's copies beside store-all), each keeps
+        // its own.
+        QVERIFY2(w.openFile(QString(CKPT_SOURCE_DIR) + "/resources/hardware/gpu-a100.ckpt-hardware.json"),
+                 qPrintable(w.lastError()));
+        w.schedulerPanel()->setCurrentScheduler("store-all");
+        QVERIFY(w.runCurrentNow()->feasible);
+        w.pinShownRun();
+        w.schedulerPanel()->setCurrentScheduler("offload-all");
+        const auto offloaded = w.runCurrentNow();
+        QVERIFY2(offloaded->feasible, offloaded->message.c_str());
+        QVERIFY(w.sideView()->legendEntries().size() > w.pinnedView()->legendEntries().size());
+        QCOMPARE(w.sideView()->plot()->plotLayout()->rowCount(), 3);
+        QCOMPARE(w.pinnedView()->plot()->plotLayout()->rowCount(), 3);
     }
 
     // Issue 35: a slider move redrew every chart of the window, the hidden tabs' too (75-260 ms of a move). Now each

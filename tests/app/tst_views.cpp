@@ -228,6 +228,37 @@ private slots:
         }
     }
 
+    // The memory chart's size labels stand half a line apart however short the chart: Side by side's two timelines in
+    // a 1024 x 700 window drew "50 MiB", "40 MiB"... over each other.
+    void shortMemoryChartLabelsStandApart() {
+        auto run = std::make_shared<const Run>(runScheduler("revolve", Problem(chain()), hw(), {}));
+        QVERIFY(run->feasible);
+        for (int height : {280, 400, 600}) {
+            TimelineView t;
+            t.resize(600, height);
+            t.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&t));
+            t.setRun(run, hw());
+            QCustomPlot* plot = t.plot();
+            plot->replot();
+            QCoreApplication::processEvents(); // the replot queued once the ticks fit the laid-out axis
+            QCPAxis* memory = plot->axisRects().last()->axis(QCPAxis::atLeft);
+            const QVector<double> ticks = memory->tickVector();
+            QVERIFY2(ticks.size() >= 2, qPrintable(QString("%1 px: %2 ticks").arg(height).arg(ticks.size())));
+            const double line = QFontMetricsF(memory->tickLabelFont()).height();
+            for (int i = 0; i + 1 < ticks.size(); ++i) {
+                const double apart = std::abs(memory->coordToPixel(ticks[i + 1]) - memory->coordToPixel(ticks[i]));
+                QVERIFY2(apart >= 1.5 * line,
+                         qPrintable(QString("%1 px: %2 and %3 are %4 px apart, %5 needed")
+                                        .arg(height)
+                                        .arg(memory->tickVectorLabels()[i], memory->tickVectorLabels()[i + 1])
+                                        .arg(apart)
+                                        .arg(1.5 * line)));
+            }
+            if (height == 600) QCOMPARE(memory->ticker()->tickCount(), 5); // where there is room, QCustomPlot's count
+        }
+    }
+
     // An export is for a paper: white behind black axes, whatever the window's style; the view stays dark.
     void exportsStayWhiteUnderADarkStyle() {
         QTemporaryDir dir;
