@@ -803,7 +803,8 @@ private:
                                        "time_limit or the budget"),
                             "too little time left for CBC after the LP relaxation (" + formatSeconds(lpSeconds) + ")");
         if (m_rounding) m_info["rounding"] = "no rounding fit the budget; the MILP's plan";
-        if (m_search && r.found && m_columns > kLargeModelColumns) return windowPlan(r, opt);
+        // With a node limit the user asked for a deterministic solve: CBC's whole tree, as many nodes as that.
+        if (m_search && r.found && m_columns > kLargeModelColumns && opt.nodes == 0) return windowPlan(r, opt);
         opt.seconds = m_seconds - secondsSince(m_started);
         opt.solved_lp = lp.lp; // CBC's root starts at the LP's optimum
         auto solved = milpPlan(m_g, m_st, opt, r, m_fast.raw, m_info, *m_bound, lpSeconds,
