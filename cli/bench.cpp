@@ -1,6 +1,7 @@
 // ckpt bench: how fast the engine plans and simulates long chains (numbers for the closing notes and the README).
 #include "commands.h"
 #include "common.h"
+#include "options.h"
 #include "run/runner.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -16,9 +17,7 @@ namespace ckpt::cli {
 
 int cmdBench(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"json", "graphs", "rotor-reference"},
-                    {"steps", "slots", "repeat", "rotor-steps", "graph", "budgets", "schedulers", "param", "reduction",
-                     "overheads", "reduction-max-nodes", "onnx", "batch", "onnx-dir", "seq"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("bench").flags, optionsOf("bench").options)) {
         complain("bench: " + args.error());
         return BadInput;
     }

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "options.h"
 
 #include "common.h"
 #include "progress.h"
@@ -26,9 +27,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
     return out;
 }
 
-bool parseArgs(Args& args, int argc, char** argv, const std::vector<std::string>& flags,
-               const std::vector<std::string>& options) {
-    if (args.parse(argc, argv, 2, flags, options)) return true;
+bool parseArgs(Args& args, int argc, char** argv, const std::string& command) {
+    const CommandOptions& c = optionsOf(command);
+    if (args.parse(argc, argv, 2, c.flags, c.options)) return true;
     complain(std::string(argv[1]) + ": " + args.error() + " (see ckpt --help)");
     return false;
 }
@@ -90,7 +91,7 @@ const char* const kGpipeDescription =
 
 int cmdList(int argc, char** argv) {
     Args args;
-    if (!parseArgs(args, argc, argv, {"json"}, {})) return BadInput;
+    if (!parseArgs(args, argc, argv, "list")) return BadInput;
     auto paramsJson = [](const std::vector<ParamSpec>& params) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& p : params) {
@@ -158,8 +159,7 @@ int cmdList(int argc, char** argv) {
 
 int cmdSolve(int argc, char** argv) {
     Args args;
-    if (!parseArgs(args, argc, argv, {"json"}, {"hardware", "scheduler", "slots", "budget", "param", "out", "format"}))
-        return BadInput;
+    if (!parseArgs(args, argc, argv, "solve")) return BadInput;
     if (args.positional().size() != 1) {
         complain("solve: expected one PROBLEM file (see ckpt --help)");
         return BadInput;
@@ -176,7 +176,7 @@ int cmdSolve(int argc, char** argv) {
 
 int cmdSimulate(int argc, char** argv) {
     Args args;
-    if (!parseArgs(args, argc, argv, {"json"}, {"hardware", "budget"})) return BadInput;
+    if (!parseArgs(args, argc, argv, "simulate")) return BadInput;
     if (args.positional().size() != 2) {
         complain("simulate: expected PROBLEM and PLAN files (see ckpt --help)");
         return BadInput;
@@ -196,7 +196,7 @@ int cmdSimulate(int argc, char** argv) {
 
 int cmdCompare(int argc, char** argv) {
     Args args;
-    if (!parseArgs(args, argc, argv, {"json"}, {"hardware", "schedulers", "budgets", "param", "csv"})) return BadInput;
+    if (!parseArgs(args, argc, argv, "compare")) return BadInput;
     if (args.positional().size() != 1) {
         complain("compare: expected one PROBLEM file (see ckpt --help)");
         return BadInput;

@@ -1,6 +1,7 @@
 // ckpt explain: a chain plan told action by action, with what each memory level holds, for handouts.
 #include "commands.h"
 #include "common.h"
+#include "options.h"
 #include "progress.h"
 #include "run/narrate.h"
 #include "util/units.h"
@@ -11,7 +12,7 @@ namespace ckpt::cli {
 
 int cmdExplain(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {}, {"hardware", "scheduler", "slots", "budget", "param", "from", "to"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("explain").flags, optionsOf("explain").options)) {
         complain("explain: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

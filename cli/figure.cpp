@@ -5,6 +5,7 @@
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
+#include "options.h"
 #include "plots/chartexport.h"
 #include "plots/printlayout.h"
 #include "plots/sharedlegend.h"
@@ -186,7 +187,7 @@ std::string layoutCsv(const QList<ChartPanel>& panels, const std::vector<int>& p
 
 int cmdFigure(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {}, {"out", "data", "dpi"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("figure").flags, optionsOf("figure").options)) {
         complain("figure: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

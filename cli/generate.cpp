@@ -4,6 +4,7 @@
 #include "common.h"
 #include "io/graph_io.h"
 #include "model/transformer.h"
+#include "options.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -54,9 +55,7 @@ int generateTransformer(const Args& args) {
 
 int cmdGenerate(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"sequence-parallel", "flash-attention"},
-                    {"kind", "nodes", "seed", "width", "out", "layers", "hidden", "heads", "seq", "batch", "dtype",
-                     "tensor-parallel", "hardware", "vocab"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("generate").flags, optionsOf("generate").options)) {
         complain("generate: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

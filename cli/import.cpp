@@ -5,6 +5,7 @@
 #include "io/json_io.h"
 #include "io/onnx_import.h"
 #include "model/segment_chain.h"
+#include "options.h"
 #include "util/units.h"
 
 #include <cerrno>
@@ -71,8 +72,7 @@ std::string machineText(const Hardware& hw) {
 
 int cmdImport(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"as-chain", "strict", "allow-unsized"},
-                    {"batch", "input", "dtype", "hardware", "out"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("import").flags, optionsOf("import").options)) {
         complain("import: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

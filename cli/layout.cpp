@@ -2,6 +2,7 @@
 // and how far the packed arena is above the ideal peak.
 #include "commands.h"
 #include "common.h"
+#include "options.h"
 #include "run/run_layout.h"
 #include "util/units.h"
 
@@ -11,7 +12,7 @@ namespace ckpt::cli {
 
 int cmdLayout(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"json"}, {"hardware", "scheduler", "slots", "budget", "param"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("layout").flags, optionsOf("layout").options)) {
         complain("layout: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

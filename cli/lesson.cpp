@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "common.h"
 #include "io/lesson_io.h"
+#include "options.h"
 #include "progress.h"
 #include "run/budget.h"
 #include "util/units.h"
@@ -13,7 +14,7 @@ namespace ckpt::cli {
 
 int cmdLesson(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"check"}, {})) {
+    if (!args.parse(argc, argv, 2, optionsOf("lesson").flags, optionsOf("lesson").options)) {
         complain("lesson: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

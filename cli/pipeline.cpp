@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "common.h"
 #include "io/export.h"
+#include "options.h"
 #include "util/files.h"
 #include "util/units.h"
 
@@ -25,8 +26,7 @@ std::vector<std::string> split(const std::string& text) {
 
 int cmdPipeline(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"json", "no-recompute"},
-                    {"stages", "micro-batches", "device-memory", "link-bandwidth", "link-latency", "cuts", "out"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("pipeline").flags, optionsOf("pipeline").options)) {
         complain("pipeline: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

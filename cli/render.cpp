@@ -2,6 +2,7 @@
 #include "charts.h"
 #include "commands.h"
 #include "common.h"
+#include "options.h"
 #include "plots/chartexport.h"
 #include "plots/printlayout.h"
 #include "plots/printsize.h"
@@ -26,9 +27,7 @@ constexpr long long kMaxFrames = 2000; // pictures one --frames may write
 
 int cmdRender(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {},
-                    {"hardware", "scheduler", "slots", "budget", "param", "chart", "out", "size", "budgets",
-                     "schedulers", "font-size", "preset", "dpi", "data", "log", "at", "frames", "every"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("render").flags, optionsOf("render").options)) {
         complain("render: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

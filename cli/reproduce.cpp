@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "common.h"
 #include "model/transformer.h"
+#include "options.h"
 #include "schedulers/graph_registry.h"
 #include "sim/graph_simulator.h"
 #include "table.h"
@@ -88,7 +89,7 @@ std::string percent(double ratio) {
 
 int cmdReproduce(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"json"}, {"hardware"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("reproduce").flags, optionsOf("reproduce").options)) {
         complain("reproduce: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

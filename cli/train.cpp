@@ -4,6 +4,7 @@
 #include "common.h"
 #include "io/export.h"
 #include "io/json_io.h"
+#include "options.h"
 #include "schedulers/registry.h"
 #include "sim/simulator.h"
 #include "trainer/timeline_json.h"
@@ -197,10 +198,7 @@ bool writeTimelines(const std::string& path, const Run& run, const Chain& chain,
 
 int cmdTrain(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, {"json", "check-gradients"},
-                    {"cell",  "hidden", "batch",   "input",    "length",     "task",        "text",      "scheduler",
-                     "slots", "budget", "param",   "hardware", "iterations", "precision",   "optimizer", "lr",
-                     "clip",  "seed",   "scratch", "profile",  "timeline",   "memory-limit"})) {
+    if (!args.parse(argc, argv, 2, optionsOf("train").flags, optionsOf("train").options)) {
         complain("train: " + args.error() + " (see ckpt --help)");
         return BadInput;
     }

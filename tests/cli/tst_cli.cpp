@@ -219,6 +219,42 @@ private slots:
         QVERIFY(g.err.contains("narrates chain plans"));
     }
 
+    // `ckpt SUB --help` for every subcommand of the overview: its usage lines, then the options its parser takes (from
+    // the same table), and the two name the same options; `ckpt help SUB` says the same. `ckpt solve --help` used to
+    // answer "unknown option --help", and the overview lacked simulate's --budget, render's --schedulers and
+    // --budgets, and import's --allow-unsized.
+    void everySubcommandHasHelp() {
+        const Output overview = ckptRun({"--help"});
+        QCOMPARE(overview.code, 0);
+        QStringList commands;
+        const QRegularExpression usageLine("^  ckpt ([a-z]+)", QRegularExpression::MultilineOption);
+        for (auto it = usageLine.globalMatch(QString::fromUtf8(overview.out)); it.hasNext();)
+            if (const QString c = it.next().captured(1); !commands.contains(c)) commands << c;
+        QVERIFY2(commands.size() >= 15, qPrintable(commands.join(' ')));
+        const QRegularExpression option("--([a-z][a-z-]*)");
+        auto named = [&](const QString& text) {
+            QSet<QString> names;
+            for (auto it = option.globalMatch(text); it.hasNext();)
+                names << it.next().captured(1);
+            return names;
+        };
+        for (const QString& c : commands) {
+            const Output help = ckptRun({c, "--help"});
+            QVERIFY2(help.code == 0, qPrintable(c + ": " + help.err));
+            const QString text = QString::fromUtf8(help.out);
+            QVERIFY2(text.startsWith("usage:\n  ckpt " + c), qPrintable(text));
+            const int split = text.indexOf("\noptions:");
+            QVERIFY2(split > 0, qPrintable(text));
+            const QString usage = text.left(split), options = text.mid(split).section("\n\n", 0, 0);
+            QCOMPARE(named(usage), named(options));
+            QCOMPARE(ckptRun({"help", c}).out, help.out);
+        }
+        // -h anywhere among the arguments, before anything is read.
+        QCOMPARE(ckptRun({"solve", "no-such-file.json", "-h"}).code, 0);
+        const Output version = ckptRun({"--version"});
+        QVERIFY2(version.code == 0 && version.out.startsWith("ckpt "), version.out.constData());
+    }
+
     void badArguments() {
         QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "nonsense"}).code, 2);
         QCOMPARE(ckptRun({"solve", example("small-hetero-12.ckpt-chain.json"), "--scheduler", "revolve", "--budget",
