@@ -1,11 +1,13 @@
 // The `ckpt` command as a user runs it: exit codes, messages that name the place, and outputs that read back.
 #include "schedulers/revolve.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -253,6 +255,41 @@ private slots:
         QCOMPARE(ckptRun({"solve", "no-such-file.json", "-h"}).code, 0);
         const Output version = ckptRun({"--version"});
         QVERIFY2(version.code == 0 && version.out.startsWith("ckpt "), version.out.constData());
+    }
+
+    // resources/completion/ckpt in bash: subcommands, a subcommand's options (from its --help), scheduler names (from
+    // ckpt list, the next of a comma list too), hardware presets (the files of resources/hardware) and files by kind.
+    void bashCompletesSubcommandsOptionsAndNames() {
+        if (QStandardPaths::findExecutable("bash").isEmpty()) QSKIP("no bash here");
+        auto complete = [](const QStringList& words) {
+            QStringList quoted;
+            for (const QString& w : words)
+                quoted << "'" + w + "'";
+            QProcess bash;
+            bash.setWorkingDirectory(CKPT_SOURCE_DIR);
+            bash.start("bash", {"-c", QString("source resources/completion/ckpt; COMP_WORDS=('%1' %2); "
+                                              "COMP_CWORD=%3; _ckpt; printf '%s\\n' \"${COMPREPLY[@]}\"")
+                                          .arg(CKPT_CLI, quoted.join(' '))
+                                          .arg(words.size())});
+            bash.waitForFinished(60000);
+            QStringList out = QString::fromUtf8(bash.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+            out.sort();
+            return out;
+        };
+        QCOMPARE(complete({"si"}), QStringList({"simulate"}));
+        QCOMPARE(complete({"solve", "x.json", "--sch"}), QStringList({"--scheduler"}));
+        QCOMPARE(complete({"solve", "x.json", "--scheduler", "rev"}), QStringList({"reversible", "revolve"}));
+        QCOMPARE(complete({"compare", "x.json", "--schedulers", "revolve,ro"}), QStringList({"revolve,rotor"}));
+        QCOMPARE(complete({"import", "examples/onnx/resnet"}),
+                 QStringList({"examples/onnx/resnet18.onnx", "examples/onnx/resnet50.onnx"}));
+        QStringList presets;
+        for (const QString& f :
+             QDir(QString(CKPT_SOURCE_DIR) + "/resources/hardware").entryList({"*.ckpt-hardware.json"}))
+            presets << f.section('.', 0, 0);
+        presets.sort();
+        QStringList offered = complete({"solve", "x.json", "--hardware", ""});
+        offered.removeIf([](const QString& w) { return w.endsWith(".json"); });
+        QCOMPARE(offered, presets);
     }
 
     void badArguments() {
