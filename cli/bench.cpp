@@ -1,7 +1,6 @@
 // ckpt bench: how fast the engine plans and simulates long chains (numbers for the closing notes and the README).
 #include "commands.h"
 #include "common.h"
-#include "options.h"
 #include "run/runner.h"
 #include "schedulers/revolve.h"
 #include "schedulers/rotor.h"
@@ -17,10 +16,7 @@ namespace ckpt::cli {
 
 int cmdBench(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("bench").flags, optionsOf("bench").options)) {
-        complain("bench: " + args.error());
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "bench")) return BadInput;
     if (args.has("graphs")) return benchGraphs(args);
     if (args.has("onnx")) return benchImport(args);
     int n = 100000, s = 100, repeat = 5, rotorSteps = 1000;

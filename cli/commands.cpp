@@ -1,5 +1,4 @@
 #include "commands.h"
-#include "options.h"
 
 #include "common.h"
 #include "progress.h"
@@ -25,13 +24,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
     while (std::getline(ss, item, sep))
         if (!item.empty()) out.push_back(item);
     return out;
-}
-
-bool parseArgs(Args& args, int argc, char** argv, const std::string& command) {
-    const CommandOptions& c = optionsOf(command);
-    if (args.parse(argc, argv, 2, c.flags, c.options)) return true;
-    complain(std::string(argv[1]) + ": " + args.error() + " (see ckpt --help)");
-    return false;
 }
 
 std::string fmt(const char* f, double v) {

@@ -5,6 +5,7 @@
 #include "io/json_io.h"
 #include "io/presets.h"
 #include "io/project_io.h"
+#include "options.h"
 #include "run/scheduler_lookup.h"
 #include "util/units.h"
 #include "util/utf8.h"
@@ -15,6 +16,13 @@
 #include <set>
 
 namespace ckpt::cli {
+
+bool parseArgs(Args& args, int argc, char** argv, const std::string& command) {
+    const CommandOptions& c = optionsOf(command);
+    if (args.parse(argc, argv, 2, c.flags, c.options)) return true;
+    complain(command + ": " + args.error() + " (see ckpt " + command + " --help)");
+    return false;
+}
 
 void complain(const std::string& message) {
     std::fprintf(stderr, "ckpt: %s\n", message.c_str());

@@ -15,6 +15,8 @@ namespace ckpt::cli {
 
 // Prints "ckpt: <message>" to stderr.
 void complain(const std::string& message);
+// The arguments after `ckpt COMMAND` by the options table (options.h); false after a message naming COMMAND's help.
+bool parseArgs(Args& args, int argc, char** argv, const std::string& command);
 // --key as a whole number from lo to hi (absent: out untouched, true); otherwise complains, naming the key.
 bool wholeNumber(const Args& args, const std::string& key, int lo, int& out, int hi = 1'000'000'000);
 

@@ -1,7 +1,6 @@
 // ckpt explain: a chain plan told action by action, with what each memory level holds, for handouts.
 #include "commands.h"
 #include "common.h"
-#include "options.h"
 #include "progress.h"
 #include "run/narrate.h"
 #include "util/units.h"
@@ -12,10 +11,7 @@ namespace ckpt::cli {
 
 int cmdExplain(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("explain").flags, optionsOf("explain").options)) {
-        complain("explain: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "explain")) return BadInput;
     if (args.positional().size() != 1 || !args.has("scheduler")) {
         complain("explain: expected PROBLEM and --scheduler NAME (see ckpt --help)");
         return BadInput;

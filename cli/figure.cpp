@@ -5,7 +5,6 @@
 #include "io/graph_io.h"
 #include "io/json_io.h"
 #include "io/project_io.h"
-#include "options.h"
 #include "plots/chartexport.h"
 #include "plots/printlayout.h"
 #include "plots/sharedlegend.h"
@@ -187,10 +186,7 @@ std::string layoutCsv(const QList<ChartPanel>& panels, const std::vector<int>& p
 
 int cmdFigure(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("figure").flags, optionsOf("figure").options)) {
-        complain("figure: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "figure")) return BadInput;
     if (args.positional().size() != 1 || !args.has("out")) {
         complain("figure: expected SPEC.json and --out FILE.(pdf|svg|png) (see ckpt --help)");
         return BadInput;

@@ -4,7 +4,6 @@
 #include "common.h"
 #include "io/graph_io.h"
 #include "model/transformer.h"
-#include "options.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -55,10 +54,7 @@ int generateTransformer(const Args& args) {
 
 int cmdGenerate(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("generate").flags, optionsOf("generate").options)) {
-        complain("generate: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "generate")) return BadInput;
     const std::string kind = args.value("kind", "random-dag");
     if (kind == "transformer") {
         if (!args.has("out")) {

@@ -5,7 +5,6 @@
 #include "io/json_io.h"
 #include "io/onnx_import.h"
 #include "model/segment_chain.h"
-#include "options.h"
 #include "util/units.h"
 
 #include <cerrno>
@@ -72,10 +71,7 @@ std::string machineText(const Hardware& hw) {
 
 int cmdImport(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("import").flags, optionsOf("import").options)) {
-        complain("import: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "import")) return BadInput;
     if (args.positional().size() != 1) {
         complain("import: expected one MODEL.onnx (see ckpt --help)");
         return BadInput;

@@ -2,7 +2,6 @@
 // and how far the packed arena is above the ideal peak.
 #include "commands.h"
 #include "common.h"
-#include "options.h"
 #include "run/run_layout.h"
 #include "util/units.h"
 
@@ -12,10 +11,7 @@ namespace ckpt::cli {
 
 int cmdLayout(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("layout").flags, optionsOf("layout").options)) {
-        complain("layout: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "layout")) return BadInput;
     if (args.positional().size() != 1 || !args.has("scheduler")) {
         complain("layout: expected PROBLEM and --scheduler NAME (see ckpt --help)");
         return BadInput;

@@ -2,7 +2,6 @@
 #include "commands.h"
 #include "common.h"
 #include "io/lesson_io.h"
-#include "options.h"
 #include "progress.h"
 #include "run/budget.h"
 #include "util/units.h"
@@ -14,10 +13,7 @@ namespace ckpt::cli {
 
 int cmdLesson(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("lesson").flags, optionsOf("lesson").options)) {
-        complain("lesson: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "lesson")) return BadInput;
     if (args.positional().size() != 1) {
         complain("lesson: expected one LESSON file (see ckpt --help)");
         return BadInput;

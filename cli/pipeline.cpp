@@ -4,7 +4,6 @@
 #include "commands.h"
 #include "common.h"
 #include "io/export.h"
-#include "options.h"
 #include "util/files.h"
 #include "util/units.h"
 
@@ -26,10 +25,7 @@ std::vector<std::string> split(const std::string& text) {
 
 int cmdPipeline(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("pipeline").flags, optionsOf("pipeline").options)) {
-        complain("pipeline: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "pipeline")) return BadInput;
     if (args.positional().size() != 1) {
         complain("pipeline: expected one PROBLEM file, a chain or a graph that is a chain (see ckpt --help)");
         return BadInput;

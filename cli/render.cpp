@@ -2,7 +2,6 @@
 #include "charts.h"
 #include "commands.h"
 #include "common.h"
-#include "options.h"
 #include "plots/chartexport.h"
 #include "plots/printlayout.h"
 #include "plots/printsize.h"
@@ -27,10 +26,7 @@ constexpr long long kMaxFrames = 2000; // pictures one --frames may write
 
 int cmdRender(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("render").flags, optionsOf("render").options)) {
-        complain("render: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "render")) return BadInput;
     if (args.positional().size() != 1 || !(args.has("out") || args.has("frames")) || !args.has("chart")) {
         complain("render: expected PROBLEM, --chart gantt|memory|sweep|tradeoff and --out FILE or --frames DIR (see "
                  "ckpt --help)");

@@ -5,7 +5,6 @@
 #include "commands.h"
 #include "common.h"
 #include "model/transformer.h"
-#include "options.h"
 #include "schedulers/graph_registry.h"
 #include "sim/graph_simulator.h"
 #include "table.h"
@@ -89,10 +88,7 @@ std::string percent(double ratio) {
 
 int cmdReproduce(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("reproduce").flags, optionsOf("reproduce").options)) {
-        complain("reproduce: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "reproduce")) return BadInput;
     if (args.positional().size() != 1 || args.positional()[0] != "korthikanti2022") {
         complain("reproduce: expected the paper to reproduce: korthikanti2022 (see ckpt --help)");
         return BadInput;

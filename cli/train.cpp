@@ -4,7 +4,6 @@
 #include "common.h"
 #include "io/export.h"
 #include "io/json_io.h"
-#include "options.h"
 #include "schedulers/registry.h"
 #include "sim/simulator.h"
 #include "trainer/timeline_json.h"
@@ -198,10 +197,7 @@ bool writeTimelines(const std::string& path, const Run& run, const Chain& chain,
 
 int cmdTrain(int argc, char** argv) {
     Args args;
-    if (!args.parse(argc, argv, 2, optionsOf("train").flags, optionsOf("train").options)) {
-        complain("train: " + args.error() + " (see ckpt --help)");
-        return BadInput;
-    }
+    if (!parseArgs(args, argc, argv, "train")) return BadInput;
     if (!args.positional().empty()) {
         complain("train: unexpected '" + args.positional().front() + "' (see ckpt --help)");
         return BadInput;

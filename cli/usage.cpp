@@ -108,7 +108,9 @@ const CommandOptions* findCommand(const std::string& name) {
 }
 
 const CommandOptions& optionsOf(const std::string& name) {
-    return *findCommand(name);
+    static const CommandOptions none;
+    const CommandOptions* c = findCommand(name);
+    return c ? *c : none; // a name missing from the table takes no options (the parser refuses each)
 }
 
 std::string commandHelp(const std::string& name) {
