@@ -1,6 +1,9 @@
 #include "about.h"
 
+#include <QAction>
 #include <QObject>
+#include <QRegularExpression>
+#include <QWidget>
 
 namespace {
 // The year of this version, for the citation (the repository has no CITATION.cff to take it from).
@@ -23,4 +26,15 @@ QString aboutText() {
                        "  version = {%1},\n  year    = {%2}\n}</pre>")
         .arg(v)
         .arg(kYear);
+}
+
+QStringList shortcutLines(const QWidget* window) {
+    QStringList lines;
+    for (const QAction* a : window->findChildren<QAction*>())
+        if (!a->shortcut().isEmpty()) {
+            QString name = a->text();
+            name.remove(QRegularExpression("&(?!&)")).replace("&&", "&");
+            lines << name + '\t' + a->shortcut().toString(QKeySequence::NativeText);
+        }
+    return lines;
 }

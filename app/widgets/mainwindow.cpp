@@ -355,6 +355,13 @@ void MainWindow::buildViewMenu(QToolBar* bar) {
     connect(present, &QAction::toggled, presentation, &Presentation::setOn);
     addAction(present); // its shortcut works with the menu bar hidden too
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        QString rows;
+        for (const QString& line : shortcutLines(this))
+            rows += "<tr><td>" + line.section('\t', 0, 0).toHtmlEscaped() + "</td><td>&nbsp;&nbsp;<b>" +
+                    line.section('\t', 1).toHtmlEscaped() + "</b></td></tr>";
+        QMessageBox::information(this, tr("Keyboard shortcuts"), "<table>" + rows + "</table>");
+    });
     help->addAction(tr("&About"), this,
                     [this] { QMessageBox::about(this, tr("About Checkpoint Explorer"), aboutText()); });
 }
