@@ -98,8 +98,9 @@ MainWindow::MainWindow(QWidget* parent)
         m_panel->reload();
         setWindowTitle(m_files->title());
     });
-    m_runActions = new RunActions(
-        {m_doc, m_runs, m_panel, m_tabs, m_comparison, m_summary, m_staleBanner, m_links, statusBar()}, this);
+    m_runActions = new RunActions({m_doc, m_runs, m_panel, m_tabs, m_comparison, m_summary, m_staleBanner, m_links,
+                                   statusBar(), timelineView(), sweepView(), tradeoffView()},
+                                  this);
     connect(m_runActions, &RunActions::refused, this, &MainWindow::report);
     connect(tradeoffView(), &TradeoffView::runClicked, m_runActions, &RunActions::showCompared);
     connect(comparisonTable(), &ComparisonTable::runActivated, m_runActions, &RunActions::showCompared);

@@ -145,9 +145,9 @@ bool ProjectFiles::recover(const AutosaveEntry& entry) {
     m_doc->setProject(*p);
     took(entry.originalPath, entry.sourcePath);
     if (QString err = m_autosave.adopt(entry); !err.isEmpty()) emit failed(err);
-    // The recovered changes are not in the original file until saved, and no undo leads back to that file.
+    // The recovered changes are not in the original file until saved, and no undo leads back to that file (the
+    // stack's cleanChanged puts the "*" in the title).
     m_doc->undoStack()->resetClean();
-    emit titleChanged(title());
     emit said(
         tr("Recovered %1 as autosaved at %2")
             .arg(entry.originalPath.isEmpty() && entry.sourcePath.isEmpty() ? tr("an untitled document") : entry.name(),

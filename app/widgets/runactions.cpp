@@ -10,9 +10,6 @@
 #include "plots/tradeoffview.h"
 #include "schedulerpanel.h"
 #include "summaryline.h"
-#include "sweeppage.h"
-#include "timelinepage.h"
-#include "tradeoffpage.h"
 #include "viewlinks.h"
 
 #include <QLabel>
@@ -81,7 +78,7 @@ void RunActions::connectRuns() {
     connect(runs, &RunController::shownRunChanged, this, &RunActions::showShownRun);
     connect(runs, &RunController::comparisonChanged, this, [this] {
         m_p.comparison->setRuns(m_p.runs->comparison());
-        static_cast<TradeoffPage*>(chartPage(m_p.tabs, "tradeoff"))->view()->setRuns(m_p.runs->comparison());
+        m_p.tradeoff->setRuns(m_p.runs->comparison());
         updateStaleMarks();
     });
     connect(runs, &RunController::staleChanged, this, [this] {
@@ -187,7 +184,7 @@ void RunActions::showCompared(int index) {
 void RunActions::updateStaleMarks() {
     const QString why = m_p.runs->comparisonStaleReason();
     m_p.comparison->setStale(why);
-    static_cast<TradeoffPage*>(chartPage(m_p.tabs, "tradeoff"))->view()->setStale(!why.isEmpty());
+    m_p.tradeoff->setStale(!why.isEmpty());
     m_p.staleBanner->setText(
         why.isEmpty() ? QString() : tr("Out of date: %1 since these runs — Run all (Shift+F5) to refresh").arg(why));
     const QString tab = static_cast<ChartPage*>(m_p.tabs->currentWidget())->name();
@@ -198,8 +195,8 @@ void RunActions::updateSummary() {
     m_p.summary->refresh();
     // With no plan to show, the charts say that one is on its way rather than how to ask for one.
     const QString empty = m_p.runs->isSolving() ? tr("Solving %1…").arg(m_p.runs->solvingWhat()) : ChartHint::runHint();
-    static_cast<TimelinePage*>(chartPage(m_p.tabs, "timeline"))->view()->setEmptyText(empty);
-    static_cast<SweepPage*>(chartPage(m_p.tabs, "sweep"))->view()->setEmptyText(empty);
+    m_p.timeline->setEmptyText(empty);
+    m_p.sweep->setEmptyText(empty);
 }
 
 void RunActions::showShownRun() {

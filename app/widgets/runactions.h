@@ -21,6 +21,9 @@ class QToolBar;
 class RunController;
 class SchedulerPanel;
 class SummaryLine;
+class SweepView;
+class TimelineView;
+class TradeoffView;
 class ViewLinks;
 
 class RunActions : public QObject {
@@ -36,6 +39,9 @@ public:
         QLabel* staleBanner; // above Comparison and Trade-off while their runs are out of date
         ViewLinks* links;
         QStatusBar* status;
+        TimelineView* timeline; // the pages' views that say a solve is on its way, and the trade-off
+        SweepView* sweep;
+        TradeoffView* tradeoff;
     };
     RunActions(Parts parts, QObject* parent);
     void addActions(QMenu* menu, QToolBar* bar);

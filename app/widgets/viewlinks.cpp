@@ -84,9 +84,7 @@ void ViewLinks::connectSelection() {
 
 bool ViewLinks::moveCursor(int action) {
     const auto run = m_runs->shownRun();
-    const std::size_t actions = !run || !run->plan ? 0
-                                : run->chainPlan() ? run->chainPlan()->actions.size()
-                                                   : run->graphPlan()->actions.size();
+    const std::size_t actions = run && run->plan ? run->plan->actionCount() : 0;
     if (action < -1 || (action >= 0 && std::size_t(action) >= actions)) return false;
     m_focus->setAction(action); // every view follows (showCursor)
     return true;
