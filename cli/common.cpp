@@ -7,6 +7,7 @@
 #include "io/project_io.h"
 #include "options.h"
 #include "run/scheduler_lookup.h"
+#include "util/data_dirs.h"
 #include "util/units.h"
 #include "util/utf8.h"
 
@@ -47,25 +48,12 @@ std::optional<Problem> loadChainOrGraph(const std::string& path, const std::stri
     return std::move(*problem);
 }
 
-namespace {
-
-std::vector<std::filesystem::path> presetRoots() {
-    std::error_code ec;
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
-    std::vector<std::filesystem::path> roots;
-    if (!ec) roots = {exe / "../..", exe / "..", exe / "../share/ckpt"};
-    roots.push_back(CKPT_SOURCE_DIR);
-    return roots;
-}
-
-} // namespace
-
 std::string presetPath(const std::string& name) {
-    return ckpt::presetPath(name, presetRoots());
+    return ckpt::presetPath(name, dataRoots());
 }
 
 std::vector<std::string> presetNames() {
-    return ckpt::presetNames(presetRoots());
+    return ckpt::presetNames(dataRoots());
 }
 
 bool wholeNumber(const Args& args, const std::string& key, int lo, int& out, int hi) {

@@ -1,5 +1,7 @@
 #include "examplefiles.h"
 
+#include "util/data_dirs.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -7,11 +9,12 @@
 #include <algorithm>
 
 QString resourceRoot() {
-    const QString app = QCoreApplication::applicationDirPath();
-    for (const QString& c : {app + "/../..", app + "/..", app + "/../share/ckpt", QString(CKPT_SOURCE_DIR)})
+    for (const std::filesystem::path& root : ckpt::dataRoots()) {
+        const QString c = QString::fromStdString(root.string());
         if (QFileInfo::exists(c + "/resources/hardware") && QFileInfo::exists(c + "/examples"))
             return QDir(c).canonicalPath();
-    return QString(CKPT_SOURCE_DIR);
+    }
+    return {}; // nothing shipped is found: the menus of examples and presets stay empty
 }
 
 QList<ExampleFile> exampleFiles(const QString& dir) {

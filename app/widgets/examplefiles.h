@@ -12,5 +12,6 @@ struct ExampleFile {
 // Every *.json in `dir`, sorted by label, case aside.
 QList<ExampleFile> exampleFiles(const QString& dir);
 
-// Where the shipped examples and presets are: next to the source tree, the build tree or the installed share folder.
+// Where the shipped examples and presets are (util/data_dirs.h: the installed share/ckpt, or the source tree of a
+// build tree), or "" when neither has them.
 QString resourceRoot();

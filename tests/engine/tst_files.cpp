@@ -1,6 +1,7 @@
 // engine/io/atomic_write.cpp: saves replace only the named file (through its links), keep its mode, leave no
 // temporary behind, never follow a link someone placed in the folder, and never replace a read-only file.
 #include "io/presets.h"
+#include "util/data_dirs.h"
 #include "util/files.h"
 
 #include <QDir>
@@ -58,6 +59,7 @@ private slots:
     void readOnlyFileIsRefused();
     void pipeWithoutReaderFailsAtOnce();
     void presetsByName();
+    void installedProgramsReadTheirOwnData();
 };
 
 void TestFiles::linkAtTheOldTemporaryNameIsNotFollowed() {
@@ -237,6 +239,30 @@ void TestFiles::presetsByName() {
     QCOMPARE(presetPath("three", roots), std::string());
     QCOMPARE(presetPath("one.json", roots), std::string()); // a file's name, not a preset's
     QCOMPARE(presetNames(roots), std::vector<std::string>({"one", "two"}));
+}
+
+// An installed program reads PREFIX/share/ckpt beside its PREFIX/bin, never the source tree it was built from (a
+// package unpacked on the build machine would otherwise pass its check with data it does not hold); one run from
+// this build tree reads the source tree; CKPT_DATA_DIR comes first.
+void TestFiles::installedProgramsReadTheirOwnData() {
+    QTemporaryDir prefix;
+    QVERIFY(QDir(prefix.path()).mkpath("bin") && QDir(prefix.path()).mkpath("share/ckpt/examples"));
+    const std::filesystem::path installed = prefix.filePath("bin/ckpt").toStdString();
+    const std::filesystem::path share = prefix.filePath("share/ckpt").toStdString();
+    QCOMPARE(dataRootsFor(installed, ""), std::vector<std::filesystem::path>({share}));
+
+    const std::filesystem::path built = std::filesystem::path(CKPT_BINARY_DIR) / "cli" / "ckpt";
+    const auto fromBuild = dataRootsFor(built, "");
+    QVERIFY(!fromBuild.empty());
+    QCOMPARE(std::filesystem::canonical(fromBuild.front()), std::filesystem::canonical(CKPT_SOURCE_DIR));
+
+    QTemporaryDir other;
+    const std::string env = other.path().toStdString();
+    QCOMPARE(dataRootsFor(installed, env), std::vector<std::filesystem::path>({env, share}));
+    QCOMPARE(dataRootsFor(installed, prefix.filePath("missing").toStdString()),
+             std::vector<std::filesystem::path>({share})); // a folder that is not there is skipped
+    // A program elsewhere, with no share/ckpt beside it: nothing, not the source tree.
+    QCOMPARE(dataRootsFor(other.filePath("ckpt").toStdString(), ""), std::vector<std::filesystem::path>());
 }
 
 QTEST_GUILESS_MAIN(TestFiles)
