@@ -10,6 +10,7 @@
 #include <QBuffer>
 #include <QCommandLineParser>
 #include <QEventLoop>
+#include <QIcon>
 #include <QMessageBox>
 #include <QTabWidget>
 #include <cstdio>
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("ckpt-explorer");
     QApplication::setOrganizationName("checkpoint-explorer");
     QApplication::setApplicationVersion(appVersion());
+    QApplication::setWindowIcon(QIcon(":/icons/ckpt-explorer.svg"));
+    QGuiApplication::setDesktopFileName("org.checkpointexplorer.Explorer"); // resources/desktop
     QCommandLineParser parser;
     parser.setApplicationDescription("Checkpoint Explorer: compare how backpropagation trades memory for time");
     parser.addHelpOption();

@@ -251,6 +251,15 @@ private slots:
             QCOMPARE(named(usage), named(options));
             QCOMPARE(ckptRun({"help", c}).out, help.out);
         }
+#ifdef CKPT_MAN_PAGE
+        // ckpt(1), written by help2man at build time from the same --help, names each of them too.
+        QFile man(CKPT_MAN_PAGE);
+        QVERIFY2(man.open(QIODevice::ReadOnly), CKPT_MAN_PAGE);
+        const QString page = QString::fromUtf8(man.readAll());
+        QVERIFY2(page.contains(".TH CKPT \"1\""), qPrintable(page.left(300)));
+        for (const QString& c : commands)
+            QVERIFY2(page.contains("ckpt " + c + " "), qPrintable("ckpt(1) does not name ckpt " + c));
+#endif
         // -h anywhere among the arguments, before anything is read.
         QCOMPARE(ckptRun({"solve", "no-such-file.json", "-h"}).code, 0);
         const Output version = ckptRun({"--version"});
