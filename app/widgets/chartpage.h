@@ -62,7 +62,11 @@ protected:
     void drawWhileHidden() { m_eager = true; }
     // Why `path` cannot take a picture of the page (nothing to export, or a .csv file), or empty.
     QString pictureRefusal(const QString& path);
-    void setDescription(const QString& text) { m_description = text; }
+    // `text`: the tab's tooltip; `more`: what Help ▸ What's This (Shift+F1) adds about the page, how to use it.
+    void setDescription(const QString& text, const QString& more) {
+        m_description = text;
+        setWhatsThis("<p>" + text.toHtmlEscaped() + ".</p><p>" + more.toHtmlEscaped() + "</p>");
+    }
     Document* document() const { return m_doc; }
     const std::shared_ptr<const ckpt::Run>& run() const { return m_run; } // the window's shown run, as last given
     // A copy of the timeline as it shows (its run, level, zoom), for chartCopies.

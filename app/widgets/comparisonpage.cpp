@@ -12,7 +12,9 @@ ComparisonPage::ComparisonPage(Document* doc, ComparisonModel* model, QWidget* p
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(m_table);
     setDescription(tr("Every compared run in a row: time, peaks, overhead, whether proven optimal; double-click a row "
-                      "to show its plan"));
+                      "to show its plan"),
+                   tr("One row per scheduler and budget of Run all (Shift+F5). A click on a column's header sorts by "
+                      "it; File ▸ Export writes the table as CSV."));
     ignoreRuns();
 }
 

@@ -14,7 +14,10 @@ GraphPage::GraphPage(Document* doc, QWidget* parent) : ChartPage("graph", doc, p
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(m_view);
     setDescription(tr("The graph laid out by Graphviz, coloured by what the shown plan does with each node (wheel: "
-                      "zoom, drag: pan, right-click: edit)"));
+                      "zoom, drag: pan, right-click: edit)"),
+                   tr("Nodes kept, recomputed, offloaded or freed by the shown plan have their own colours. A click "
+                      "selects a node (the Problem panel's node table follows); Ctrl+click selects two to connect; "
+                      "Delete removes the selection. Only with a graph open."));
     drawWhileHidden(); // the shared cursor and selection colour the nodes of the run it shows
     // Graphviz lays it out again on every edit: milliseconds for a few hundred nodes.
     connect(doc, &Document::graphChanged, this, &GraphPage::showGraph);

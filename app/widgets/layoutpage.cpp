@@ -11,7 +11,9 @@ LayoutPage::LayoutPage(Document* doc, QWidget* parent)
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(m_view);
     setDescription(tr("Every tensor of the shown plan at an address in level 0, over time: the packed peak against the "
-                      "ideal one (fragmentation)"));
+                      "ideal one (fragmentation)"),
+                   tr("An allocator packs the tensors of the shown plan into addresses: the packed peak beside the "
+                      "ideal one is what fragmentation costs."));
 }
 
 void LayoutPage::refresh(const std::shared_ptr<const ckpt::Run>& run) {

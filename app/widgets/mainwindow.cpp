@@ -33,9 +33,9 @@
 #include "timelinepage.h"
 #include "tradeoffpage.h"
 #include "trainerpage.h"
+#include "userguide.h"
 #include "viewlinks.h"
 
-#include "about.h"
 #include "comparisontable.h"
 #include "examplefiles.h"
 #include "exportmenu.h"
@@ -180,6 +180,8 @@ void MainWindow::buildDock() {
     connect(m_editor, &ProblemEditor::status, statusBar(), &QStatusBar::showMessage);
     m_graphEditing = new GraphEditing(m_doc, graphView(), m_editor, m_focus, this);
     dock->setWidget(m_editor);
+    dock->setWhatsThis(tr("<p>The problem: the chain's steps or the graph's nodes, the machine, and the schedulers. "
+                          "F9 hides or shows this panel.</p>"));
     dock->setMinimumWidth(430);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     resizeDocks({dock}, {480}, Qt::Horizontal); // the chain table's six columns at their values' width
@@ -316,7 +318,7 @@ QToolBar* MainWindow::buildRunMenus() {
     return bar;
 }
 
-// View (zoom, the lesson's scenes, the Problem panel, presentation mode) and Help.
+// View (zoom, the lesson's scenes, the Problem panel, presentation mode) and Help (widgets/userguide.h).
 void MainWindow::buildViewMenu(QToolBar* bar) {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* back =
@@ -355,16 +357,7 @@ void MainWindow::buildViewMenu(QToolBar* bar) {
     present->setToolTip(tr("Full screen with large text and lines and the docks hidden, for teaching (F11)"));
     connect(present, &QAction::toggled, presentation, &Presentation::setOn);
     addAction(present); // its shortcut works with the menu bar hidden too
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard shortcuts"), this, [this] {
-        QString rows;
-        for (const QString& line : shortcutLines(this))
-            rows += "<tr><td>" + line.section('\t', 0, 0).toHtmlEscaped() + "</td><td>&nbsp;&nbsp;<b>" +
-                    line.section('\t', 1).toHtmlEscaped() + "</b></td></tr>";
-        QMessageBox::information(this, tr("Keyboard shortcuts"), "<table>" + rows + "</table>");
-    });
-    help->addAction(tr("&About"), this,
-                    [this] { QMessageBox::about(this, tr("About Checkpoint Explorer"), aboutText()); });
+    buildHelpMenu(menuBar(), this);
 }
 
 void MainWindow::report(const QString& message) {

@@ -13,7 +13,9 @@ PipelinePage::PipelinePage(Document* doc, QWidget* parent)
     l->addWidget(m_view);
     setDescription(
         tr("GPipe: the chain cut into stages over devices in a line, micro-batches, each stage re-running its "
-           "forward before its backward; a lane per device and per link"));
+           "forward before its backward; a lane per device and per link"),
+        tr("The settings above the chart choose the stages, the micro-batches and the devices' memory; the cuts "
+           "minimise the slowest stage."));
     followProblem();
     ignoreRuns();
 }

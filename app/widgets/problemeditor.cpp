@@ -55,6 +55,23 @@ ProblemEditor::ProblemEditor(Document* doc, Focus* focus, SchedulerPanel* panel,
     addTab(buildHardwareTab(), tr("Har&dware"));
     addTab(panel, tr("&Schedulers"));
     setCurrentIndex(2);
+    m_problemStack->widget(0)->setWhatsThis(
+        tr("<p>The chain: one row per step, with its forward and backward times and the bytes it keeps (its state, "
+           "its tape and its temporaries). Edit a cell to change a step (Ctrl+Z undoes it); Steps sets the length; a "
+           "column of selected cells takes one value with Set selection. The marks follow the shared cursor: what is "
+           "held at the chosen action.</p>"));
+    m_problemStack->widget(1)->setWhatsThis(
+        tr("<p>The graph's nodes: each one's forward and backward times, output and workspace bytes. Add node, Connect "
+           "and Delete edit the graph (Ctrl+Z undoes); a row chosen here is selected on the Graph tab too.</p>"));
+    widget(1)->setWhatsThis(
+        tr("<p>The machine: memory levels from the fastest (level 0, where computation reads and writes) to the "
+           "slowest, each with its capacity, its read and write bandwidths to level 0 and the latency of a transfer. "
+           "A preset replaces the machine by a shipped one (Ctrl+Z undoes it); offloading schedulers move tensors "
+           "between the levels.</p>"));
+    panel->setWhatsThis(
+        tr("<p>The schedulers: choose one, its budget (bytes or a share of store-all's peak) and its parameters, then "
+           "Run current (F5) to show its plan, or Run all (Shift+F5) to compare every scheduler over a sweep of "
+           "budgets on the Trade-off and Comparison tabs. Each scheduler's tooltip names its paper.</p>"));
     connect(m_doc, &Document::reset, this, [this] {
         showLength();
         m_memoryModel->setCurrentIndex(m_doc->chain().memoryModel() == MemoryModel::RotorPaper ? 1 : 0);

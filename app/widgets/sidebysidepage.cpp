@@ -30,7 +30,10 @@ SideBySidePage::SideBySidePage(Document* doc, RunController* runs, QWidget* pare
             [this](double a, double b) { m_pinned->setTimeRange(QCPRange(a, b)); });
     connect(m_pinned, &TimelineView::timeRangeChanged, m_shown,
             [this](double a, double b) { m_shown->setTimeRange(QCPRange(a, b)); });
-    setDescription(tr("The shown plan above a pinned one (Ctrl+B), on one time axis, with their differences"));
+    setDescription(
+        tr("The shown plan above a pinned one (Ctrl+B), on one time axis, with their differences"),
+        tr("Pin a plan with Ctrl+B, then show another (Run current, or a point of the Trade-off): both are drawn on "
+           "one time axis, and the line above says what differs (time, peak, recomputations, copies)."));
 }
 
 QString SideBySidePage::summary() const {

@@ -19,7 +19,11 @@ SweepPage::SweepPage(Document* doc, QWidget* parent) : ChartPage("sweep", doc, p
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(split);
     setFocusProxy(m_sweep); // its keys move the cursor
-    setDescription(tr("Step index against time: forward sweeps, checkpoints, the backward staircase"));
+    setDescription(
+        tr("Step index against time: forward sweeps, checkpoints, the backward staircase"),
+        tr("The forward sweeps climb, the kept checkpoints are marked and the backward descends step by step. Click "
+           "the chart, then: Space plays and pauses, Left and Right step one action, Home and End go to the ends, B, R "
+           "and T jump to the next backward, recomputation or transfer. Only with a chain open."));
     drawWhileHidden(); // the diagram and the panel wait until they are seen; the cursor starts at the plan's end
 }
 

@@ -10,7 +10,9 @@ TradeoffPage::TradeoffPage(Document* doc, QWidget* parent)
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(m_view);
     setDescription(
-        tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"));
+        tr("Time overhead against peak memory for every scheduler over the budget sweep; click a point to open it"),
+        tr("One point per scheduler and budget of Run all (Shift+F5): peak memory across, time over store-all's up, so "
+           "lower left is better; a line joins one scheduler's points."));
     ignoreRuns();
 }
 

@@ -10,7 +10,9 @@ TrainerPage::TrainerPage(Document* doc, QWidget* parent)
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(m_panel);
-    setDescription(tr("Train a real RNN with a plan: measured time and memory beside the prediction"));
+    setDescription(tr("Train a real RNN with a plan: measured time and memory beside the prediction"),
+                   tr("Trains a small recurrent network (Eigen) with the shown plan, then compares measured time and "
+                      "memory with the simulator's prediction and the gradients with store-all's."));
     ignoreRuns();
 }
 

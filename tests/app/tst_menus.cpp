@@ -3,16 +3,21 @@
 #include "models/document.h"
 #include "widgets/about.h"
 #include "widgets/mainwindow.h"
+#include "widgets/userguide.h"
 
 #include <QAbstractButton>
 #include <QDir>
 #include <QDockWidget>
 #include <QGroupBox>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
+#include <QStackedWidget>
 #include <QTabBar>
+#include <QTextBrowser>
+#include <QToolBar>
 #include <QtTest>
 #include <map>
 
@@ -198,6 +203,81 @@ private slots:
         for (const auto& [key, names] : byKey)
             QVERIFY2(names.size() == 1, qPrintable(key + " belongs to " + names.join(", ")));
         QVERIFY2(lines.size() >= 15, qPrintable(lines.join(" | ")));
+    }
+
+    // Help ▸ User guide (F1) opens the guide's contents page from the shipped docs, rendered from Markdown; each page
+    // it links is there (the window follows the links itself).
+    void userGuideOpensTheInstalledDocs() {
+        MainWindow w;
+        QMenu* help = menuOf(w, "Help");
+        QVERIFY(help);
+        QAction* guide = nullptr;
+        for (QAction* a : help->actions())
+            if (QString(a->text()).remove('&') == "User guide") guide = a;
+        QVERIFY(guide);
+        QCOMPARE(guide->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        guide->trigger();
+        auto* g = w.findChild<UserGuide*>("userGuide");
+        QVERIFY(g && g->isVisible());
+        QCOMPARE(QFileInfo(g->browser()->source().toLocalFile()).canonicalFilePath(),
+                 QFileInfo(QString(CKPT_SOURCE_DIR) + "/docs/index.md").canonicalFilePath());
+        const QString contents = g->browser()->toPlainText();
+        QVERIFY2(contents.contains("Command line") && !contents.contains("]("), qPrintable(contents.left(400)));
+        QDir docs(QString(CKPT_SOURCE_DIR) + "/docs");
+        int links = 0;
+        for (const QString& page : docs.entryList({"*.md"}, QDir::Files)) {
+            QFile f(docs.filePath(page));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(f.readAll());
+            auto it = QRegularExpression(R"(\]\(([^)#:\s]+\.md)(#[^)]*)?\))").globalMatch(text);
+            while (it.hasNext()) {
+                const QString target = it.next().captured(1);
+                QVERIFY2(QFileInfo::exists(docs.filePath(target)), qPrintable(page + " links " + target));
+                ++links;
+            }
+        }
+        QVERIFY2(links >= 6, qPrintable(QString::number(links))); // the contents page's at least
+        g->browser()->setSource(QUrl::fromLocalFile(docs.filePath("cli.md")));
+        QVERIFY(g->browser()->toPlainText().contains("ckpt compare"));
+        QVERIFY(!g->browser()->toPlainText().contains("```")); // read as Markdown, not as plain text
+        g->home();
+        QCOMPARE(g->browser()->toPlainText(), contents);
+    }
+
+    // Help ▸ What's This (Shift+F1) has something to say on every tab and on the Problem panel; every toolbar button
+    // with a key names it in its tooltip, and every scheduler has a tooltip naming its paper.
+    void panelsExplainThemselves() {
+        MainWindow w;
+        auto* tabs = w.findChild<QTabWidget*>();
+        QVERIFY(tabs && tabs->count() >= 9);
+        for (int i = 0; i < tabs->count(); ++i)
+            QVERIFY2(tabs->widget(i)->whatsThis().size() > 80, qPrintable(tabs->tabText(i)));
+        auto* dock = w.findChild<QDockWidget*>("problem");
+        QVERIFY(dock && !dock->whatsThis().isEmpty());
+        auto* editor = qobject_cast<QTabWidget*>(dock->widget());
+        QVERIFY(editor);
+        for (int i = 0; i < editor->count(); ++i) {
+            QWidget* page = editor->widget(i);
+            if (auto* stack = qobject_cast<QStackedWidget*>(page)) page = stack->currentWidget();
+            QVERIFY2(page->whatsThis().size() > 80, qPrintable(editor->tabText(i)));
+        }
+        bool whatsThis = false;
+        for (QAction* a : menuOf(w, "Help")->actions())
+            whatsThis |= a->shortcut() == QKeySequence(Qt::SHIFT | Qt::Key_F1);
+        QVERIFY(whatsThis);
+        int keyed = 0;
+        for (QToolBar* bar : w.findChildren<QToolBar*>())
+            for (QAction* a : bar->actions())
+                if (!a->shortcut().isEmpty()) {
+                    ++keyed;
+                    const QString key = a->shortcut().toString(QKeySequence::NativeText);
+                    QVERIFY2(a->toolTip().contains(key), qPrintable(a->toolTip() + " lacks " + key));
+                }
+        QVERIFY(keyed >= 5);
+        auto* schedulers = w.findChild<QListWidget*>();
+        QVERIFY(schedulers && schedulers->count() >= 10);
+        for (int i = 0; i < schedulers->count(); ++i)
+            QVERIFY2(schedulers->item(i)->toolTip().count('\n') >= 2, qPrintable(schedulers->item(i)->text()));
     }
 
     void aboutSaysVersionLicenceAndCitation() {

@@ -1,0 +1,23 @@
+#pragma once
+// Help ▸ User guide: the user guide (docs/index.md and the pages it links, installed under share/ckpt/docs) in a
+// window of its own, read as Markdown by Qt's text browser; links to other sites open in the web browser.
+#include <QDialog>
+
+class QMenuBar;
+class QTextBrowser;
+
+class UserGuide : public QDialog {
+    Q_OBJECT
+public:
+    explicit UserGuide(QWidget* parent = nullptr);
+    // docs/index.md under the shipped data (examplefiles.h's resourceRoot), or "" when it is not there.
+    static QString indexPath();
+    QTextBrowser* browser() const { return m_browser; }
+    void home(); // back to the contents page
+
+private:
+    QTextBrowser* m_browser;
+};
+
+// The window's Help menu: User guide (F1), Keyboard shortcuts, What's This (Shift+F1), About.
+void buildHelpMenu(QMenuBar* bar, QWidget* window);
