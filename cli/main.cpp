@@ -48,7 +48,7 @@ int dispatch(int argc, char** argv) {
         if (!std::strcmp(argv[k], "--help") || !std::strcmp(argv[k], "-h"))
             return std::fputs(commandHelp(cmd).c_str(), stdout), Done;
     if (cmd == "--version") {
-        std::puts("ckpt 0.1.0");
+        std::puts("ckpt " CKPT_VERSION);
         return Done;
     }
     if (cmd == "list") return cmdList(argc, argv);

@@ -16,5 +16,8 @@ const char* usageText();                                    // `ckpt --help`
 const CommandOptions* findCommand(const std::string& name); // null: no such subcommand
 const CommandOptions& optionsOf(const std::string& name);   // a subcommand of the table
 std::string commandHelp(const std::string& name);           // `ckpt NAME --help`: its usage lines and options
+// ckpt(1) in roff, from the same overview and table: the usage lines as its synopsis, each subcommand's options, the
+// overview's notes (written at build time by cli/man/ckpt_man.cpp).
+std::string manPage(const std::string& version);
 
 } // namespace ckpt::cli

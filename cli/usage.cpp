@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace ckpt::cli {
@@ -130,6 +131,76 @@ std::string commandHelp(const std::string& name) {
     for (const std::string& o : c.options)
         out += " --" + o + " VALUE";
     out += "\n\nckpt --help says what PROBLEM, HW, PLAN, BYTES and a budget LIST are, and the exit codes.\n";
+    return out;
+}
+
+namespace {
+
+// Text as roff reads it: a backslash doubled, a hyphen a minus sign (options are typed with it), a line that would
+// start with a control character escaped.
+std::string roff(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '\\')
+            out += "\\e";
+        else if (c == '-')
+            out += "\\-";
+        else
+            out += c;
+    }
+    if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out = "\\&" + out;
+    return out;
+}
+
+} // namespace
+
+std::string manPage(const std::string& version) {
+    std::istringstream lines(kUsage);
+    std::string line, synopsis, notes;
+    std::getline(lines, line); // "ckpt - ...": the NAME section's
+    bool inUsage = false, afterUsage = false;
+    while (std::getline(lines, line)) {
+        if (line == "usage:") {
+            inUsage = true;
+            continue;
+        }
+        if (inUsage && line.empty()) inUsage = false, afterUsage = true;
+        if (inUsage) synopsis += roff(line.substr(std::min<std::size_t>(2, line.size()))) + "\n";
+        // A note starts with a capital, an option or a subcommand; a line in lower case goes on with the one before.
+        const bool starts = !line.empty() && (std::isupper(static_cast<unsigned char>(line[0])) ||
+                                              line.rfind("--", 0) == 0 || line.rfind("ckpt ", 0) == 0);
+        if (afterUsage && starts) notes += ".PP\n";
+        if (afterUsage && !line.empty()) notes += roff(line) + "\n";
+    }
+    std::string out = ".\\\" ckpt(1), written at build time from cli/usage.cpp, what ckpt --help prints.\n";
+    out += ".TH CKPT 1 \"\" \"ckpt " + version + "\" \"User Commands\"\n";
+    out += ".SH NAME\nckpt \\- compare checkpointing schedules for backpropagation\n";
+    out += ".SH SYNOPSIS\n.nf\n" + synopsis + ".fi\n";
+    out +=
+        ".SH DESCRIPTION\n.B ckpt\nruns the checkpointing and offloading schedulers of Checkpoint Explorer on a chain "
+        "of steps (an unrolled RNN) or a graph of layers, simulates each schedule on a machine model, and prints, "
+        "draws or exports the result: the command line twin of\n.BR ckpt\\-explorer (1).\n"
+        ".B ckpt SUBCOMMAND \\-\\-help\nprints a subcommand's usage and options.\n" +
+        notes;
+    out += ".SH OPTIONS\nEach subcommand takes these options (a flag alone, an option with a value as\n"
+           ".B \\-\\-key VALUE\nor\n.BR \\-\\-key=VALUE ).\n";
+    for (const CommandOptions& c : kCommands) {
+        out += ".TP\n.B ckpt " + c.name + "\n";
+        std::string list;
+        for (const std::string& f : c.flags)
+            list += (list.empty() ? "" : ", ") + roff("--" + f);
+        for (const std::string& o : c.options)
+            list += (list.empty() ? "" : ", ") + roff("--" + o) + " \\fIVALUE\\fR";
+        out += (list.empty() ? "no options" : list) + "\n";
+    }
+    out += ".SH EXIT STATUS\n0 done, 1 infeasible (the message names the smallest budget that works), 2 bad input.\n";
+    out += ".SH ENVIRONMENT\n.TP\n.B CKPT_DATA_DIR\nA folder with the shipped examples/ and resources/hardware/, read "
+           "before the installed ones.\n";
+    out += ".SH FILES\n.TP\n.I PREFIX/share/ckpt/examples\nChains, graphs, lessons (lessons/), figure specifications "
+           "(figures/) and ONNX models (onnx/).\n.TP\n.I PREFIX/share/ckpt/resources/hardware\nThe hardware presets "
+           "that \\-\\-hardware NAME names.\n.TP\n.I PREFIX/share/ckpt/docs\nThe user guide (index.md) and the JSON "
+           "Schemas of the file formats (schemas/).\n";
+    out += ".SH SEE ALSO\n.BR ckpt\\-explorer (1)\n";
     return out;
 }
 

@@ -252,13 +252,23 @@ private slots:
             QCOMPARE(ckptRun({"help", c}).out, help.out);
         }
 #ifdef CKPT_MAN_PAGE
-        // ckpt(1), written by help2man at build time from the same --help, names each of them too.
+        // ckpt(1), written at build time from the same table (cli/man/ckpt_man.cpp), names each of them with the
+        // options its --help gives.
         QFile man(CKPT_MAN_PAGE);
         QVERIFY2(man.open(QIODevice::ReadOnly), CKPT_MAN_PAGE);
         const QString page = QString::fromUtf8(man.readAll());
-        QVERIFY2(page.contains(".TH CKPT \"1\""), qPrintable(page.left(300)));
-        for (const QString& c : commands)
-            QVERIFY2(page.contains("ckpt " + c + " "), qPrintable("ckpt(1) does not name ckpt " + c));
+        QVERIFY2(page.contains(".TH CKPT 1 "), qPrintable(page.left(300)));
+        for (const QString& c : commands) {
+            const int entry = page.indexOf(".B ckpt " + c + "\n");
+            QVERIFY2(entry > 0, qPrintable("ckpt(1) has no entry for ckpt " + c));
+            const QString line = page.mid(entry).section('\n', 1, 1); // the options, after ".B ckpt c"
+            const QString text = QString::fromUtf8(ckptRun({c, "--help"}).out);
+            for (const QString& o : named(text.mid(text.indexOf("\noptions:")).section("\n\n", 0, 0))) {
+                const QString r = "\\-\\-" + QString(o).replace('-', "\\-"); // as roff has it
+                QVERIFY2(line.contains(r + ",") || line.contains(r + " ") || line.endsWith(r),
+                         qPrintable("ckpt(1) on ckpt " + c + " lacks --" + o + ": " + line));
+            }
+        }
 #endif
         // -h anywhere among the arguments, before anything is read.
         QCOMPARE(ckptRun({"solve", "no-such-file.json", "-h"}).code, 0);
