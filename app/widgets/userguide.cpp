@@ -6,13 +6,18 @@
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QFileInfo>
+#include <QImage>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWhatsThis>
+#include <algorithm>
 
 UserGuide::UserGuide(QWidget* parent) : QDialog(parent), m_browser(new QTextBrowser(this)) {
     setWindowTitle(tr("Checkpoint Explorer: User guide"));
@@ -29,6 +34,7 @@ UserGuide::UserGuide(QWidget* parent) : QDialog(parent), m_browser(new QTextBrow
     connect(back, &QPushButton::clicked, m_browser, &QTextBrowser::backward);
     connect(contents, &QPushButton::clicked, this, &UserGuide::home);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
+    connect(m_browser, &QTextBrowser::sourceChanged, this, &UserGuide::fitImages);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_browser, 1);
     layout->addWidget(buttons);
@@ -49,6 +55,35 @@ void UserGuide::home() {
                "(or read from docs/ in the source tree when the program runs from its build folder). "
                "CKPT_DATA_DIR can name a folder that holds docs/.</p>"));
     m_browser->setSource(QUrl::fromLocalFile(index), QTextDocument::MarkdownResource);
+}
+
+void UserGuide::resizeEvent(QResizeEvent* event) {
+    QDialog::resizeEvent(event);
+    fitImages();
+}
+
+void UserGuide::fitImages() {
+    QTextDocument* doc = m_browser->document();
+    const qreal room = m_browser->viewport()->width() - 2 * doc->documentMargin() - 4;
+    if (room < 50) return;
+    QTextCursor cursor(doc);
+    for (QTextBlock block = doc->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment f = it.fragment();
+            if (!f.charFormat().isImageFormat()) continue;
+            QTextImageFormat image = f.charFormat().toImageFormat();
+            const QVariant data = m_browser->loadResource(QTextDocument::ImageResource, QUrl(image.name()));
+            const QImage picture =
+                data.canConvert<QImage>() ? data.value<QImage>() : QImage::fromData(data.toByteArray());
+            if (picture.isNull()) continue;
+            const qreal width = std::min<qreal>(picture.width(), room);
+            if (qAbs(image.width() - width) < 1) continue;
+            image.setWidth(width);
+            image.setHeight(picture.height() * width / picture.width());
+            cursor.setPosition(f.position());
+            cursor.setPosition(f.position() + f.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(image);
+        }
 }
 
 void buildHelpMenu(QMenuBar* bar, QWidget* window) {

@@ -4,6 +4,7 @@
 #include <QDialog>
 
 class QMenuBar;
+class QResizeEvent;
 class QTextBrowser;
 
 class UserGuide : public QDialog {
@@ -15,7 +16,13 @@ public:
     QTextBrowser* browser() const { return m_browser; }
     void home(); // back to the contents page
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    // The pictures (the explorer's screenshots are 1600 pixels wide) as wide as the page at most, in proportion.
+    void fitImages();
+
     QTextBrowser* m_browser;
 };
 

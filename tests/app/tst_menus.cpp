@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QStackedWidget>
 #include <QTabBar>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QToolBar>
 #include <QtTest>
@@ -240,6 +241,20 @@ private slots:
         g->browser()->setSource(QUrl::fromLocalFile(docs.filePath("cli.md")));
         QVERIFY(g->browser()->toPlainText().contains("ckpt compare"));
         QVERIFY(!g->browser()->toPlainText().contains("```")); // read as Markdown, not as plain text
+        // The explorer's page shows 1600-pixel screenshots: each fits the page's width, in proportion.
+        g->resize(700, 500);
+        g->browser()->setSource(QUrl::fromLocalFile(docs.filePath("explorer.md")));
+        int images = 0;
+        for (QTextBlock b = g->browser()->document()->begin(); b.isValid(); b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it)
+                if (const QTextCharFormat f = it.fragment().charFormat(); f.isImageFormat()) {
+                    const QTextImageFormat image = f.toImageFormat();
+                    QVERIFY2(image.width() > 100 && image.width() <= g->browser()->viewport()->width(),
+                             qPrintable(image.name() + ": " + QString::number(image.width())));
+                    QVERIFY(image.height() > 0 && image.height() < image.width()); // the screenshots are wide
+                    ++images;
+                }
+        QVERIFY(images >= 1);
         g->home();
         QCOMPARE(g->browser()->toPlainText(), contents);
     }
