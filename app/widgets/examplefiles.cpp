@@ -2,7 +2,6 @@
 
 #include "util/data_dirs.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QObject>
