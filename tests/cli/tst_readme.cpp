@@ -1,6 +1,7 @@
-// Every `ckpt` command that README.md and the user guide (docs/*.md) print in a code block runs as printed (from the
-// source folder, with the files it writes sent to a temporary folder) and exits 0, so the examples cannot drift from
-// the program. Commands of one code block share that folder: a file one writes is there for the next to read.
+// Every `ckpt` command that README.md and the user guide (docs/*.md) print in a code block, or quote in the prose on a
+// shipped example, runs as printed (from the source folder, with the files it writes sent to a temporary folder) and
+// exits 0, so the examples cannot drift from the program. Commands of one code block share that folder: a file one
+// writes is there for the next to read.
 #include <QDir>
 #include <QFile>
 #include <QHash>
@@ -56,6 +57,23 @@ QList<Command> commandsOf(const QString& page) {
         }
         c.text += line;
         out << c;
+    }
+    // Commands quoted in the prose (`ckpt compare examples/...`, a span may wrap), those that name a shipped file:
+    // each in a folder of its own (its block is its own line, negated).
+    QStringList prose = lines;
+    for (int i = 0, fence = 0; i < prose.size(); ++i) {
+        const bool isFence = prose[i].trimmed().startsWith("```");
+        fence += isFence;
+        if (isFence || fence % 2) prose[i].clear();
+    }
+    const QString text = prose.join('\n');
+    static const QRegularExpression span("`(ckpt [^`]+)`");
+    for (auto it = span.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        const QString command = m.captured(1).simplified();
+        if (!command.contains("examples/")) continue;
+        const int at = int(text.left(m.capturedStart()).count('\n')) + 1;
+        out << Command{page, at, -at, command};
     }
     return out;
 }
