@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
     QCommandLineOption size("size", "With --screenshot: the window's size in pixels, WIDTHxHEIGHT (default 1600x1000).",
                             "WxH", "1600x1000");
     parser.addOption(size);
-    parser.addPositionalArgument("file", "A project, chain, graph, hardware or lesson file to open.", "[FILE]");
+    parser.addPositionalArgument(
+        "file", "A project, chain, graph, hardware or lesson file to open, or an ONNX model to import.", "[FILE]");
     parser.process(app);
     // The runs report their own failures; what still escapes (memory running out in the GUI thread) ends here with
     // a message instead of an abort.
