@@ -1,4 +1,5 @@
-// ckpt bench: how fast the engine plans and simulates long chains (numbers for the closing notes and the README).
+// ckpt bench: how fast the engine plans and simulates long chains (numbers for the closing notes and
+// docs/performance.md).
 #include "commands.h"
 #include "common.h"
 #include "run/runner.h"

@@ -137,7 +137,7 @@ class TestViews : public QObject {
     const Hardware& hw() const { return *m_hwHolder; }
 
     // The 12-step example under revolve with 3 slots and no budget, solved and shown: the plan ckpt explain narrates
-    // in the README.
+    // in docs/cli.md.
     static std::shared_ptr<const Run> showRevolve3(MainWindow& w) {
         w.setInteractive(false);
         if (!w.openFile(source("examples/small-hetero-12.ckpt-chain.json"))) return nullptr;
@@ -551,7 +551,7 @@ private slots:
     }
 
     // One cursor for every view. On revolve with 3 slots over the 12-step example, action 13 is "Recompute step 10
-    // from the checkpoint x9 (run 2 of step 10)" (ckpt explain, README): the sweep stops there, the timeline draws
+    // from the checkpoint x9 (run 2 of step 10)" (ckpt explain, docs/cli.md): the sweep stops there, the timeline draws
     // its line where it ends, Held now tells it, and the chain table marks x0, x6 and x9 as checkpoints and step 10
     // as run twice. A click on the memory chart or the sweep moves the cursor for all of them; the keys step,
     // jump and go back to the same state.

@@ -1,6 +1,6 @@
-// bench_trainer: the trainer's figures for the closing notes and the README. An LSTM (hidden 256, batch 32, T = 1000,
-// fp32 by default) trained with store-all, periodic (sqrt T segments), revolve with 5 % of the states as slots,
-// bptt-dp within 5 % of store-all's memory, async-multistage with a disk level of files, keeping 5 % of the
+// bench_trainer: the trainer's figures for the closing notes and docs/performance.md. An LSTM (hidden 256, batch 32,
+// T = 1000, fp32 by default) trained with store-all, periodic (sqrt T segments), revolve with 5 % of the states as
+// slots, bptt-dp within 5 % of store-all's memory, async-multistage with a disk level of files, keeping 5 % of the
 // states' bytes in RAM, offload-all (every tape to the disk level and back) within 5 % of store-all's memory, and
 // offload-dp (each tape kept, offloaded or recomputed, optimally) within 5 % and 1 %. For each: seconds per
 // iteration, the store's peak, and how far the measured plan is from the simulator's prediction on the profiled

@@ -206,7 +206,7 @@ private slots:
     // every node sized, and what the store-all plan holds when its forward ends equal to what PyTorch 1.13's autograd
     // saved in one training step (scripts/check-against-pytorch: saved_tensors_hooks, de-duplicated by storage,
     // parameters and buffers left out, each dropout's noise counted as CUDA's one-byte mask), less the differences
-    // the README explains, each to the byte.
+    // docs/onnx.md explains, each to the byte.
     void pytorchExportsHoldWhatAutogradSaves_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<qint64>("pytorch");

@@ -274,7 +274,7 @@ private slots:
         QVERIFY2(bad.error().find("t.json: intervals[0]") != std::string::npos, bad.error().c_str());
     }
 
-    // The README's async-multistage case in small: with the writer lagging, the states it has not written yet pile
+    // docs/trainer.md's async-multistage case in small: with the writer lagging, the states it has not written yet pile
     // up in level 0 far over the plan's predicted peak unless compute waits for them; with the budget set it does,
     // the measured peak stays within the budget, and the gradients are still store-all's bit for bit.
     void budgetHoldsWhenTheWriterLags() {
