@@ -62,6 +62,18 @@ void UserGuide::resizeEvent(QResizeEvent* event) {
     fitImages();
 }
 
+QSize UserGuide::naturalSize(const QString& name) {
+    // Resolved against the page shown: two pages may name different pictures alike.
+    const QUrl url = m_browser->source().resolved(QUrl(name));
+    auto it = m_sizes.find(url);
+    if (it == m_sizes.end()) {
+        const QVariant data = m_browser->loadResource(QTextDocument::ImageResource, url);
+        const QImage picture = data.canConvert<QImage>() ? data.value<QImage>() : QImage::fromData(data.toByteArray());
+        it = m_sizes.insert(url, picture.size());
+    }
+    return *it;
+}
+
 void UserGuide::fitImages() {
     QTextDocument* doc = m_browser->document();
     const qreal room = m_browser->viewport()->width() - 2 * doc->documentMargin() - 4;
@@ -72,14 +84,12 @@ void UserGuide::fitImages() {
             const QTextFragment f = it.fragment();
             if (!f.charFormat().isImageFormat()) continue;
             QTextImageFormat image = f.charFormat().toImageFormat();
-            const QVariant data = m_browser->loadResource(QTextDocument::ImageResource, QUrl(image.name()));
-            const QImage picture =
-                data.canConvert<QImage>() ? data.value<QImage>() : QImage::fromData(data.toByteArray());
-            if (picture.isNull()) continue;
-            const qreal width = std::min<qreal>(picture.width(), room);
+            const QSize natural = naturalSize(image.name());
+            if (natural.isEmpty()) continue;
+            const qreal width = std::min<qreal>(natural.width(), room);
             if (qAbs(image.width() - width) < 1) continue;
             image.setWidth(width);
-            image.setHeight(picture.height() * width / picture.width());
+            image.setHeight(natural.height() * width / natural.width());
             cursor.setPosition(f.position());
             cursor.setPosition(f.position() + f.length(), QTextCursor::KeepAnchor);
             cursor.setCharFormat(image);

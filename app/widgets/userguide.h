@@ -2,6 +2,9 @@
 // Help ▸ User guide: the user guide (docs/index.md and the pages it links, installed under share/ckpt/docs) in a
 // window of its own, read as Markdown by Qt's text browser; links to other sites open in the web browser.
 #include <QDialog>
+#include <QHash>
+#include <QSize>
+#include <QUrl>
 
 class QMenuBar;
 class QResizeEvent;
@@ -22,8 +25,10 @@ protected:
 private:
     // The pictures (the explorer's screenshots are 1600 pixels wide) as wide as the page at most, in proportion.
     void fitImages();
+    QSize naturalSize(const QString& name); // a picture's pixels, read once (a resize fits them again and again)
 
     QTextBrowser* m_browser;
+    QHash<QUrl, QSize> m_sizes;
 };
 
 // The window's Help menu: User guide (F1), Keyboard shortcuts, What's This (Shift+F1), About.

@@ -81,16 +81,21 @@ QStringList clashesOf(MainWindow& w) {
     return scopes.clashes();
 }
 
-QMenu* subMenu(QMenu* menu, const QString& text) {
-    for (QAction* a : menu->actions())
-        if (a->menu() && QString(a->text()).remove('&') == text) return a->menu();
+// The item of `items` named `text` (mnemonics aside), or null.
+QAction* itemOf(const QList<QAction*>& items, const QString& text) {
+    for (QAction* a : items)
+        if (QString(a->text()).remove('&') == text) return a;
     return nullptr;
 }
 
+QMenu* subMenu(QMenu* menu, const QString& text) {
+    QAction* a = itemOf(menu->actions(), text);
+    return a ? a->menu() : nullptr;
+}
+
 QMenu* menuOf(MainWindow& w, const QString& text) {
-    for (QAction* a : w.menuBar()->actions())
-        if (QString(a->text()).remove('&') == text) return a->menu();
-    return nullptr;
+    QAction* a = itemOf(w.menuBar()->actions(), text);
+    return a ? a->menu() : nullptr;
 }
 
 } // namespace
@@ -138,9 +143,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QMenu* view = menuOf(w, "View");
         QVERIFY(view);
-        QAction* panel = nullptr;
-        for (QAction* a : view->actions())
-            if (QString(a->text()).remove('&') == "Problem panel") panel = a;
+        QAction* panel = itemOf(view->actions(), "Problem panel");
         QVERIFY(panel);
         QCOMPARE(panel->shortcut(), QKeySequence(Qt::Key_F9));
         auto* dock = w.findChild<QDockWidget*>("problem");
@@ -151,9 +154,7 @@ private slots:
         panel->trigger();
         QVERIFY(dock->isVisible());
         QMenu* file = menuOf(w, "File");
-        QAction* saveAs = nullptr;
-        for (QAction* a : file->actions())
-            if (QString(a->text()).remove('&') == "Save as…") saveAs = a;
+        QAction* saveAs = itemOf(file->actions(), "Save as…");
         QVERIFY(saveAs);
         QCOMPARE(saveAs->shortcut(), QKeySequence("Ctrl+Shift+S"));
     }
@@ -212,9 +213,7 @@ private slots:
         MainWindow w;
         QMenu* help = menuOf(w, "Help");
         QVERIFY(help);
-        QAction* guide = nullptr;
-        for (QAction* a : help->actions())
-            if (QString(a->text()).remove('&') == "User guide") guide = a;
+        QAction* guide = itemOf(help->actions(), "User guide");
         QVERIFY(guide);
         QCOMPARE(guide->shortcut(), QKeySequence(QKeySequence::HelpContents));
         guide->trigger();
