@@ -671,6 +671,10 @@ public:
 private:
     bool timeUp() const { return m_ctx.cancelled() || secondsSince(m_started) > m_seconds; }
 
+    bool meetsBound(const Rounded& r) const {
+        return r.found && m_bound && r.plan.makespan_s <= *m_bound * (1 + kMeetsBound);
+    }
+
     // The fastest of these plans that was found, or null.
     static Rounded* fastest(std::initializer_list<Rounded*> plans) {
         Rounded* best = nullptr;
@@ -766,6 +770,7 @@ private:
         for (double factor : {0.9, 0.75, 0.6, 0.45}) {
             const double left = m_seconds - secondsSince(m_started);
             if (r.stopped || m_ctx.cancelled() || left < 0.1 * m_seconds || (!lp.lp && lpSeconds * 3 > left)) break;
+            if (meetsBound(r) || meetsBound(m_fast.start)) break; // optimal already (afterRoundings)
             MilpOptions tighter = opt;
             tighter.margin_bytes = (1 - factor) * double(m_limit);
             // A stopped LP still unwinds its presolve (seconds on ResNet-50): it stops a twentieth early.
@@ -816,8 +821,7 @@ private:
         if (m_rounding) m_info["rounding"] = "no rounding fit the budget; the MILP's plan";
         // A plan whose time meets the LP bound is optimal: the MILP's optimum lies between the two. CBC would only
         // spend the time limit failing to prove it (LSTM imported at 50 %: 55 s, then "not proven" at a 0 % gap).
-        if (Rounded* best = fastest({&r, &m_fast.raw});
-            best && !m_rounding && best->plan.makespan_s <= *m_bound * (1 + kMeetsBound)) {
+        if (Rounded* best = fastest({&r, &m_fast.raw}); best && !m_rounding && meetsBound(*best)) {
             m_info["optimal"] = "yes";
             m_info["proof"] = "its time meets the LP bound";
             return std::move(best->plan);
