@@ -671,6 +671,7 @@ public:
 private:
     bool timeUp() const { return m_ctx.cancelled() || secondsSince(m_started) > m_seconds; }
 
+    // A plan found whose time meets the LP bound: optimal, nothing can beat it.
     bool meetsBound(const Rounded& r) const {
         return r.found && m_bound && r.plan.makespan_s <= *m_bound * (1 + kMeetsBound);
     }

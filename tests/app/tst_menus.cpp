@@ -88,14 +88,18 @@ QAction* itemOf(const QList<QAction*>& items, const QString& text) {
     return nullptr;
 }
 
-QMenu* subMenu(QMenu* menu, const QString& text) {
-    QAction* a = itemOf(menu->actions(), text);
+// The menu that the item of `items` named `text` opens, or null.
+QMenu* menuIn(const QList<QAction*>& items, const QString& text) {
+    QAction* a = itemOf(items, text);
     return a ? a->menu() : nullptr;
 }
 
+QMenu* subMenu(QMenu* menu, const QString& text) {
+    return menuIn(menu->actions(), text);
+}
+
 QMenu* menuOf(MainWindow& w, const QString& text) {
-    QAction* a = itemOf(w.menuBar()->actions(), text);
-    return a ? a->menu() : nullptr;
+    return menuIn(w.menuBar()->actions(), text);
 }
 
 } // namespace
