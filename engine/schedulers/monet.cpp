@@ -148,9 +148,12 @@ Result<std::optional<GraphPlan>> fasterOnFastest(const Graph& g, std::int64_t li
         out.predicted_makespan_s = other->predicted_makespan_s;
         out.implementation = quick;
         out.params["optimal"] =
-            !r.found ? "no: " + r.solved.stopped_by +
-                           " was reached first; checkmate on every node's fastest "
-                           "implementation"
+            !r.found && r.solved.status == MilpOutcome::Status::Infeasible
+                ? "no: no plan in checkmate's order, with any implementations, fits (CBC proved its MILP "
+                  "infeasible); checkmate on every node's fastest implementation"
+            : !r.found ? "no: " + r.solved.stopped_by +
+                             " was reached first; checkmate on every node's fastest "
+                             "implementation"
             : optimal ? "no: checkmate on every node's fastest implementation is faster than the MILP's optimum "
                         "(its plan reverses nodes in another order)"
                       : "no: checkmate on every node's fastest implementation is faster than the MILP's "
