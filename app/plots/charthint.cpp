@@ -1,5 +1,7 @@
 #include "charthint.h"
 
+#include "axes.h"
+
 #include <QCoreApplication>
 
 #include <qcustomplot.h>
@@ -22,7 +24,7 @@ void ChartHint::show(const QString& text) {
     if (!m_hidden.isEmpty()) return; // already hidden
     QList<QCPLayerable*> shown;
     for (QCPAxisRect* rect : m_plot->axisRects())
-        for (QCPAxis* axis : rect->axes())
+        for (QCPAxis* axis : axesOf(rect))
             shown << axis;
     for (QCPLayoutElement* e : m_plot->plotLayout()->elements(true))
         if (auto* legend = qobject_cast<QCPLegend*>(e)) shown << legend;

@@ -1,5 +1,6 @@
 #include "chartstyle.h"
 
+#include "axes.h"
 #include "replot.h"
 
 #include <cmath>
@@ -43,7 +44,7 @@ QBrush adaptedBrush(QObject* owner, const char* key, QBrush brush, const QColor&
 
 void colourAxes(QCustomPlot* plot, const ChartColours& c) {
     for (QCPAxisRect* rect : plot->axisRects())
-        for (QCPAxis* axis : rect->axes()) {
+        for (QCPAxis* axis : axesOf(rect)) {
             auto recolour = [&](QPen pen, const QColor& colour) {
                 pen.setColor(colour);
                 return pen;

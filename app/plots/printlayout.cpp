@@ -1,5 +1,6 @@
 #include "printlayout.h"
 
+#include "axes.h"
 #include "printsize.h"
 
 #include <QFontMetricsF>
@@ -193,7 +194,7 @@ void scaleToText(QCustomPlot* plot, const QFont& font, double fontPt) {
         // Nor need its data keep 50 px: where the text leaves less, the text would be squeezed too and overlap, and
         // a data area that small is what the fit below reports.
         r->setMinimumSize(r->minimumSize().width(), 1);
-        for (QCPAxis* a : r->axes()) {
+        for (QCPAxis* a : axesOf(r)) {
             a->setTickLabelFont(font);
             a->setLabelFont(font);
             a->setLabelPadding(int(std::lround(fontPt * 0.3)));
@@ -224,7 +225,7 @@ void scaleToText(QCustomPlot* plot, const QFont& font, double fontPt) {
 // than a quarter of the width: "host DRAM (PCIe 4.0 x16)" prints as "host DRAM".
 void shortenNamedTicks(QCustomPlot* plot, const QFontMetricsF& fm, double widthPt) {
     for (QCPAxisRect* r : plot->axisRects())
-        for (QCPAxis* a : r->axes()) {
+        for (QCPAxis* a : axesOf(r)) {
             auto named = a->ticker().dynamicCast<QCPAxisTickerText>();
             if (!named) continue;
             double widest = 0;
@@ -249,10 +250,10 @@ void fitAxes(QCustomPlot* plot, const QHash<QCPAxis*, QString>& titles, const QF
     for (int pass = 0; pass < 3; ++pass) { // each pass sees the margins the last one's labels and titles need
         layoutAt(plot, widthPt, heightPt);
         for (QCPAxisRect* r : rects)
-            for (QCPAxis* a : r->axes())
+            for (QCPAxis* a : axesOf(r))
                 fitTitle(r, a, titles.value(a), font, fontPt);
         for (QCPAxisRect* r : rects)
-            for (QCPAxis* a : r->axes()) {
+            for (QCPAxis* a : axesOf(r)) {
                 if (auto named = a->ticker().dynamicCast<QCPAxisTickerText>()) {
                     fitNamedTicks(a, *named, font, fontPt);
                     continue;
@@ -344,7 +345,7 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
             smaller();
     QHash<QCPAxis*, QString> titles; // in one line, as the view wrote them
     for (QCPAxisRect* r : rects)
-        for (QCPAxis* a : r->axes())
+        for (QCPAxis* a : axesOf(r))
             titles[a] = a->label().simplified();
     fitAxes(plot, titles, font, fontPt, widthPt, heightPt);
     // The axes' titles as fitted (two lines where one did not fit) can take the room the text's steps left the data:

@@ -1,5 +1,6 @@
 #include "timelineview.h"
 
+#include "axes.h"
 #include "charthint.h"
 #include "chartstyle.h"
 #include "ganttplottable.h"
@@ -156,7 +157,7 @@ void TimelineView::buildAxisRects() {
         r->setRangeDrag(Qt::Horizontal);
         r->setRangeZoom(Qt::Horizontal);
         r->axis(QCPAxis::atBottom)->setTicker(QSharedPointer<QCPAxisTicker>(new SecondsTicker));
-        for (QCPAxis* a : r->axes())
+        for (QCPAxis* a : axesOf(r))
             a->setLayer("axes");
     }
     d->ganttRect->axis(QCPAxis::atBottom)->setTickLabels(false);

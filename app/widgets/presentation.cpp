@@ -1,5 +1,7 @@
 #include "presentation.h"
 
+#include "plots/axes.h"
+
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QMainWindow>
@@ -77,7 +79,7 @@ void Presentation::scale(QCustomPlot* plot) const {
     plot->setProperty("presentationScaled", m_on);
     const double text = m_on ? kTextScale : 1, line = m_on ? kLineScale : 1;
     for (QCPAxisRect* rect : plot->axisRects())
-        for (QCPAxis* axis : rect->axes()) {
+        for (QCPAxis* axis : axesOf(rect)) {
             axis->setTickLabelFont(scaled(axis, "tickFont", axis->tickLabelFont(), text));
             axis->setLabelFont(scaled(axis, "labelFont", axis->labelFont(), text));
         }

@@ -13,6 +13,7 @@
 #include "schedulers/registry.h"
 #include "widgets/mainwindow.h"
 
+#include <QHashSeed>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -353,6 +354,34 @@ private slots:
         }
         QCOMPARE(peak, double(run->timeline->totals.peak_bytes[0]));
         QCOMPARE(v.memoryMaximum(), double(run->timeline->totals.peak_bytes[0]));
+    }
+
+    // The same chart gives the same SVG, byte for byte, whatever the seed of Qt's hashes (new in each process): the
+    // timeline had put its axes on their layer in QCPAxisRect::axes()'s hash order, and `ckpt render` wrote one of
+    // two files (one run in three the other). With the bug, 16 renders agree with odds of about 0.7^15.
+    void theSameChartGivesTheSameSvg() {
+        const QString root(CKPT_SOURCE_DIR);
+        auto chain = ckpt::loadChain((root + "/examples/small-hetero-12.ckpt-chain.json").toStdString());
+        auto hw = ckpt::loadHardware((root + "/resources/hardware/gpu-a100.ckpt-hardware.json").toStdString());
+        QVERIFY(chain && hw);
+        ckpt::SolveRequest req;
+        req.budget_bytes = ckpt::storeAllPeak(*chain, *hw) / 2;
+        auto run = std::make_shared<const ckpt::Run>(ckpt::runScheduler("rotor", ckpt::Problem(*chain), *hw, req));
+        QVERIFY2(run->feasible, run->message.c_str());
+        QByteArray first;
+        for (int k = 0; k < 16; ++k) {
+            QHashSeed::resetRandomGlobalSeed(); // the hashes made from here on, as in a new process
+            TimelineView v;
+            v.setRun(run, *hw);
+            const QString svg = m_dir.filePath(QString("same-%1.svg").arg(k));
+            QCOMPARE(exportChart(v.plot(), svg, 640, 400), QString());
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY(bytes.size() > 1000);
+            if (k == 0) first = bytes;
+            QVERIFY2(bytes == first, qPrintable(QString("render %1 differs from the first").arg(k)));
+        }
     }
 
     // Any visible range and width: every stacked total's highest drawn value is its highest over the samples in
