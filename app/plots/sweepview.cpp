@@ -2,6 +2,7 @@
 
 #include "charthint.h"
 #include "chartstyle.h"
+#include "legendplace.h"
 #include "narrations.h"
 #include "replot.h"
 #include "tickers.h"
@@ -177,6 +178,7 @@ void SweepView::buildPlottables() {
     m_readBacks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, 8));
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    keepLegendClear(m_plot);
 }
 
 // A click (not a drag) moves the cursor to the action running at that time.

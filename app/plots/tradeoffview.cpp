@@ -2,6 +2,7 @@
 
 #include "charthint.h"
 #include "chartstyle.h"
+#include "legendplace.h"
 #include "replot.h"
 #include "schedulerstyle.h"
 #include "tickers.h"
@@ -88,6 +89,7 @@ TradeoffView::TradeoffView(QWidget* parent) : QWidget(parent) {
     m_plot->yAxis->setLabel(tr("time ÷ store-all's"));
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    keepLegendClear(m_plot);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setMouseTracking(true);
     m_hint = std::make_unique<ChartHint>(m_plot);

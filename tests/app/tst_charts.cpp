@@ -3,6 +3,7 @@
 #include "models/document.h"
 #include "plots/chartexport.h"
 #include "plots/chartstyle.h"
+#include "plots/legendplace.h"
 #include "plots/memoryareaplottable.h"
 #include "plots/printlayout.h"
 #include "plots/schedulerstyle.h"
@@ -382,6 +383,52 @@ private slots:
             if (k == 0) first = bytes;
             QVERIFY2(bytes == first, qPrintable(QString("render %1 differs from the first").arg(k)));
         }
+    }
+
+    // A legend goes to the corner where it hides no data (top right when that is free), and where every corner hides
+    // some, to the one hiding least, with a background that lets it show through. In a fixed corner (top right) the
+    // legend hid a point of the trade-off chart at 1024 x 700, and curves of the sweep in presentation mode.
+    void theLegendHidesTheLeastData() {
+        QCustomPlot plot;
+        plot.resize(600, 400);
+        plot.legend->setVisible(true);
+        keepLegendClear(&plot);
+        QCPGraph* g = plot.addGraph();
+        g->setName("points");
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+        plot.xAxis->setRange(0, 10);
+        plot.yAxis->setRange(0, 10);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        // corner: 0 top right, 1 top left, 2 bottom right, 3 bottom left (legendCoverage's order).
+        const Qt::Alignment corners[] = {Qt::AlignTop | Qt::AlignRight, Qt::AlignTop | Qt::AlignLeft,
+                                         Qt::AlignBottom | Qt::AlignRight, Qt::AlignBottom | Qt::AlignLeft};
+        auto check = [&](const QVector<double>& x, const QVector<double>& y, int corner, bool clear) {
+            g->setData(x, y);
+            plot.replot();
+            const QList<int> cover = legendCoverage(&plot);
+            const QString what = QString("cover %1 %2 %3 %4").arg(cover[0]).arg(cover[1]).arg(cover[2]).arg(cover[3]);
+            QVERIFY2(legendCorner(&plot) == corners[corner], qPrintable(what));
+            QCOMPARE(cover[corner], *std::min_element(cover.begin(), cover.end()));
+            QCOMPARE(cover[corner] == 0, clear);
+            QCOMPARE(plot.legend->brush().color().alpha() == 255, clear); // else the data shows through it
+            // Drawn where it is said to be: its box in that corner of the axis rect.
+            const QRect box = plot.legend->outerRect(), rect = plot.axisRect()->rect();
+            const bool top = box.top() - rect.top() < rect.bottom() - box.bottom();
+            const bool left = box.left() - rect.left() < rect.right() - box.right();
+            QCOMPARE(top, corner < 2);
+            QCOMPARE(left, corner % 2 == 1);
+        };
+        check({1, 2, 3}, {1, 2, 3}, 0, true);             // bottom left only: the top right is free
+        check({9.8, 9.5}, {9.8, 9.6}, 1, true);           // points under the top right corner
+        check({9.8, 0.2, 9.8}, {9.8, 9.8, 0.2}, 3, true); // three corners taken
+        // Every corner taken, the top left least.
+        check({9.8, 9.6, 0.2, 9.8, 9.6, 0.2, 0.4, 0.6}, {9.8, 9.6, 9.8, 0.2, 0.4, 0.2, 0.4, 0.6}, 1, false);
+        // A line through a corner with no point in it hides data too.
+        g->setLineStyle(QCPGraph::lsLine);
+        g->setScatterStyle(QCPScatterStyle());
+        check({0, 10}, {9.5, 9.5}, 2, true);
     }
 
     // Any visible range and width: every stacked total's highest drawn value is its highest over the samples in
