@@ -103,24 +103,6 @@ void wrapLegend(QCustomPlot* plot, QCPLegend* legend, double widthPt, double fon
         legend->addElement(item);
 }
 
-// `text` with line breaks between words so that no line is wider than `width` (a longer word keeps its own line).
-QString wrapped(const QString& text, const QFont& font, double width) {
-    const QFontMetricsF fm(font);
-    QStringList lines;
-    QString line;
-    for (const QString& word : text.simplified().split(' ', Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + ' ' + word;
-        if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
-            lines << line;
-            line = word;
-        } else {
-            line = longer;
-        }
-    }
-    if (!line.isEmpty()) lines << line;
-    return lines.join('\n');
-}
-
 // True when the axis's tick labels at its ticker's current count do not crowd each other.
 bool labelsApart(QCPAxis* a, const QFontMetricsF& fm, double fontPt) {
     QVector<double> ticks;
@@ -158,7 +140,7 @@ void fitTitle(QCPAxisRect* r, QCPAxis* a, const QString& title, const QFont& fon
     for (double pt = fontPt;; --pt) {
         const QFont f = sized(font, pt);
         const QFontMetricsF fm(f);
-        const QString lines = fm.horizontalAdvance(title) <= length ? title : wrapped(title, f, length);
+        const QString lines = fm.horizontalAdvance(title) <= length ? title : wrapToWidth(title, f, length);
         double widest = 0;
         for (const QString& line : lines.split('\n'))
             widest = std::max(widest, fm.horizontalAdvance(line));
@@ -270,6 +252,23 @@ void fitAxes(QCustomPlot* plot, const QHash<QCPAxis*, QString>& titles, const QF
 
 } // namespace
 
+QString wrapToWidth(const QString& text, const QFont& font, double width) {
+    const QFontMetricsF fm(font);
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.simplified().split(' ', Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + ' ' + word;
+        if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines.join('\n');
+}
+
 PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double fontPt) {
     const QFont font = sized(plot->font(), fontPt);
     const QFontMetricsF fm(font);
@@ -307,9 +306,9 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
                 // schedulers that could not run took four lines and left the data 40 % of the page).
                 if (!footnote) continue;
                 if (!text->property("full").isValid()) text->setProperty("full", text->text());
-                QString lines = wrapped(text->property("full").toString(), text->font(), widthPt - 6);
+                QString lines = wrapToWidth(text->property("full").toString(), text->font(), widthPt - 6);
                 if (const QString brief = text->property("brief").toString(); lines.count('\n') > 1 && !brief.isEmpty())
-                    lines = wrapped(brief, text->font(), widthPt - 6);
+                    lines = wrapToWidth(brief, text->font(), widthPt - 6);
                 text->setText(lines);
             }
     };

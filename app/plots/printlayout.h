@@ -15,3 +15,7 @@ PrintFit fitForPrint(QCustomPlot* plot, double widthPt, double heightPt, double 
 struct PrintSize;
 // What to tell the user about a fit on a page of `size`: empty when the text is as asked.
 QString printFitNote(const PrintFit& fit, const PrintSize& size);
+
+class QFont;
+// `text` with line breaks between words so that no line is wider than `width` (a longer word keeps its own line).
+QString wrapToWidth(const QString& text, const QFont& font, double width);

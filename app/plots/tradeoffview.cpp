@@ -3,6 +3,7 @@
 #include "charthint.h"
 #include "chartstyle.h"
 #include "legendplace.h"
+#include "printlayout.h"
 #include "replot.h"
 #include "schedulerstyle.h"
 #include "tickers.h"
@@ -13,6 +14,7 @@
 #include <QCheckBox>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QResizeEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -154,7 +156,7 @@ int TradeoffView::clippedCount() const {
 }
 
 QString TradeoffView::footnote() const {
-    return m_footnote ? m_footnote->text() : QString();
+    return m_footnote ? m_footnoteText : QString();
 }
 
 void TradeoffView::setFootnote(const QString& text, const QString& brief) {
@@ -173,10 +175,29 @@ void TradeoffView::setFootnote(const QString& text, const QString& brief) {
         m_plot->plotLayout()->addElement(row, 0, m_footnote);
         m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
     }
-    m_footnote->setText(text);
-    // What a page too narrow for the whole note prints instead (printlayout.cpp).
-    m_footnote->setProperty("brief", brief == text ? QString() : brief);
-    m_footnote->setProperty("full", QVariant()); // the text a print layout wrapped (printlayout.cpp) is replaced
+    m_footnoteText = text, m_footnoteBrief = brief == text ? QString() : brief;
+    fitFootnote();
+}
+
+// QCustomPlot sizes a text element by its text as it is, unwrapped: the lines are broken here (the whole note on one
+// line ran past the right edge of a window 1024 px wide).
+void TradeoffView::fitFootnote() {
+    if (!m_footnote) return;
+    const double width = m_plot->width() - 6;
+    QString lines = width > 0 ? wrapToWidth(m_footnoteText, m_footnote->font(), width) : m_footnoteText;
+    if (width > 0 && lines.count('\n') > 1 && !m_footnoteBrief.isEmpty())
+        lines = wrapToWidth(m_footnoteBrief, m_footnote->font(), width);
+    m_footnote->setText(lines);
+    // What a print layout (printlayout.cpp) wraps to its page: the whole note, or the brief one on a narrow page.
+    m_footnote->setProperty("full", m_footnoteText);
+    m_footnote->setProperty("brief", m_footnoteBrief);
+}
+
+void TradeoffView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (!m_footnote) return;
+    fitFootnote();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString TradeoffView::hollowNote() {

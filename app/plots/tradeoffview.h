@@ -48,12 +48,14 @@ signals:
     void runClicked(int indexInRuns);
 
 protected:
-    void changeEvent(QEvent* e) override; // a new palette (a dark style): new chart colours
+    void changeEvent(QEvent* e) override;       // a new palette (a dark style): new chart colours
+    void resizeEvent(QResizeEvent* e) override; // the footnote wrapped to the new width
 
 private:
     static bool samePoints(const QCPGraph* a, const QCPGraph* b); // the same points, to rounding
     static double keptTop(std::vector<double> ys);                // the highest overhead the linear axis shows
     void setFootnote(const QString& text, const QString& brief);
+    void fitFootnote(); // wrapped to the chart's width, in its brief form when the whole takes more than two lines
     struct Drawn {
         double x, y;
         QColor colour;
@@ -79,6 +81,7 @@ private:
     bool m_hollowNote = true;
     int m_clipped = 0;
     QCPTextElement* m_footnote = nullptr;
+    QString m_footnoteText, m_footnoteBrief;
     QList<QCPAbstractItem*> m_marks; // the clipped points' arrows and values
     QCheckBox* m_logMemoryBox;
     QCheckBox* m_logTimeBox;

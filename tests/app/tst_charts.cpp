@@ -36,6 +36,33 @@ double luminance(const QColor& c) {
     return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
 }
 
+// Periodic and revolve on a small chain, and five schedulers n/a on it: a trade-off chart whose footnote is long.
+std::vector<std::shared_ptr<const ckpt::Run>> longNoteRuns() {
+    const ckpt::Chain chain = *ckpt::Chain::uniform("u", 20, ckpt::Step{1, 2, 100, 300, 0, 0});
+    std::vector<std::shared_ptr<const ckpt::Run>> runs;
+    for (const char* name : {"periodic", "revolve"}) {
+        ckpt::SolveRequest req;
+        req.params = {{std::string(name) == "revolve" ? "slots" : "segments", "4"}};
+        runs.push_back(std::make_shared<ckpt::Run>(
+            ckpt::runScheduler(name, ckpt::Problem(chain), ckpt::Hardware::unbounded(), req)));
+    }
+    for (const char* name : {"multistage", "async-multistage", "double-checkpointing", "offload-all", "offload-dp"}) {
+        auto na = std::make_shared<ckpt::Run>();
+        na->scheduler = name;
+        na->available = false;
+        na->message = "needs 2 memory levels (it writes states to a slower level); the machine 'x' has 1";
+        runs.push_back(na);
+    }
+    return runs;
+}
+
+// The footnote's text element as drawn.
+QString drawnFootnote(QCustomPlot* plot) {
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+        if (e && e->objectName() == "footnote") return qobject_cast<QCPTextElement*>(e)->text();
+    return QString();
+}
+
 } // namespace
 
 class TestCharts : public QObject {
@@ -249,35 +276,15 @@ private slots:
     // not run counted (five named, with the hollow note, took four lines at 8 pt and left the data 40 % of the page).
     // The screen keeps the whole note, and a later note replaces what the page printed.
     void aColumnWideFootnoteTakesTwoLines() {
-        const ckpt::Chain chain = *ckpt::Chain::uniform("u", 20, ckpt::Step{1, 2, 100, 300, 0, 0});
-        std::vector<std::shared_ptr<const ckpt::Run>> runs;
-        for (const char* name : {"periodic", "revolve"}) {
-            ckpt::SolveRequest req;
-            req.params = {{std::string(name) == "revolve" ? "slots" : "segments", "4"}};
-            auto run = std::make_shared<ckpt::Run>(
-                ckpt::runScheduler(name, ckpt::Problem(chain), ckpt::Hardware::unbounded(), req));
-            QVERIFY2(run->feasible, run->message.c_str());
-            runs.push_back(run);
-        }
-        for (const char* name :
-             {"multistage", "async-multistage", "double-checkpointing", "offload-all", "offload-dp"}) {
-            auto na = std::make_shared<ckpt::Run>();
-            na->scheduler = name;
-            na->available = false;
-            na->message = "needs 2 memory levels (it writes states to a slower level); the machine 'x' has 1";
-            runs.push_back(na);
-        }
+        const auto runs = longNoteRuns();
+        QVERIFY(runs.size() == 7 && runs[0]->feasible && runs[1]->feasible);
         TradeoffView v;
         v.setRuns(runs);
         QVERIFY(v.footnote().contains("offload-dp (needs 2 memory levels)."));
         PrintSize column;
         QVERIFY(printPreset("column", column));
         const QSize page = layoutSize(column);
-        auto printed = [&] {
-            for (QCPLayoutElement* e : v.plot()->plotLayout()->elements(true))
-                if (e && e->objectName() == "footnote") return qobject_cast<QCPTextElement*>(e)->text();
-            return QString();
-        };
+        auto printed = [&] { return drawnFootnote(v.plot()); };
         QFont font = v.plot()->font();
         font.setPointSizeF(column.font_pt);
         // The whole note would take three lines or more.
@@ -291,6 +298,33 @@ private slots:
         v.setRuns({runs[1], runs[2]});
         fitForPrint(v.plot(), page.width(), page.height(), column.font_pt);
         QCOMPARE(printed().simplified(), QString("n/a: multistage (needs 2 memory levels)."));
+    }
+
+    // On the screen the footnote is broken into lines as wide as the chart at most, again at each new width: whole on
+    // one line, it ran past the chart's right edge (a window 1024 px wide cut "multistage = revolve" to "re").
+    void theFootnoteWrapsToTheChartsWidth() {
+        const auto runs = longNoteRuns();
+        TradeoffView v;
+        v.setRuns(runs);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        const QFontMetricsF fm(v.plot()->font());
+        for (int width : {900, 420}) {
+            v.resize(width, 400);
+            QCoreApplication::processEvents();
+            const QString drawn = drawnFootnote(v.plot());
+            for (const QString& line : drawn.split('\n'))
+                QVERIFY2(fm.horizontalAdvance(line) <= v.plot()->width(), qPrintable(line));
+            QVERIFY(!v.footnote().contains('\n'));
+            if (width == 900) { // the whole note, every word of it, on two lines or more
+                QVERIFY2(drawn.count('\n') >= 1, qPrintable(drawn));
+                QCOMPARE(drawn.simplified(), v.footnote());
+            } else { // more than two lines of it: the brief note instead
+                QVERIFY2(drawn.count('\n') <= 1, qPrintable(drawn));
+                QCOMPARE(drawn.simplified(),
+                         QString("Hollow: not proven optimal. n/a (needs 2 memory levels): 5 schedulers."));
+            }
+        }
     }
 
     // A plan that keeps (nearly) nothing on level 0, as async-multistage on a two-level machine: its marker is drawn
