@@ -71,7 +71,7 @@ private:
     void place() {
         QCPLegend* legend = m_plot->legend;
         QCPAxisRect* rect = m_plot->axisRect();
-        if (m_placing || !legend || !rect || !legend->visible()) return;
+        if (!legend || !rect || !legend->visible()) return;
         QCPLayoutInset* inset = rect->insetLayout();
         const int index = inset->elements(false).indexOf(legend);
         if (index < 0) return; // moved under the chart by a print layout
@@ -85,7 +85,6 @@ private:
         const int alpha = count[best] > 0 ? kSeeThroughAlpha : 255;
         const bool moved = inset->insetAlignment(index) != kCorners[best];
         if (!moved && colour.alpha() == alpha) return;
-        m_placing = true;
         colour.setAlpha(alpha);
         brush.setColor(colour);
         legend->setBrush(brush);
@@ -93,11 +92,9 @@ private:
             inset->setInsetAlignment(index, kCorners[best]);
             inset->update(QCPLayoutElement::upLayout); // drawn where it now is, by whatever draws next
         }
-        m_placing = false;
     }
 
     QCustomPlot* m_plot;
-    bool m_placing = false;
 };
 
 } // namespace

@@ -678,6 +678,9 @@ void solveByCbc(const Stages& st, const MilpOptions& opt, const Watch& watch, co
     } else {
         out.status = MilpOutcome::Status::Stopped;
     }
+    // A proof (optimal or infeasible) was not stopped by anything.
+    if (out.status == MilpOutcome::Status::Optimal || out.status == MilpOutcome::Status::Infeasible)
+        out.stopped_by.clear();
 }
 
 } // namespace

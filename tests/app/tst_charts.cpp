@@ -36,6 +36,23 @@ double luminance(const QColor& c) {
     return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
 }
 
+// The A100 preset, as resources/hardware has it.
+ckpt::Hardware a100() {
+    auto hw = ckpt::loadHardware(std::string(CKPT_SOURCE_DIR) + "/resources/hardware/gpu-a100.ckpt-hardware.json");
+    if (!hw) qFatal("gpu-a100: %s", hw.error().c_str());
+    return *hw;
+}
+
+// `scheduler` on examples/NAME.ckpt-chain.json on the A100 preset, within store-all's peak / `divisor`.
+std::shared_ptr<const ckpt::Run> exampleRun(const char* name, const char* scheduler, std::int64_t divisor) {
+    auto chain = ckpt::loadChain(std::string(CKPT_SOURCE_DIR) + "/examples/" + name + ".ckpt-chain.json");
+    if (!chain) qFatal("%s: %s", name, chain.error().c_str());
+    const ckpt::Hardware hw = a100();
+    ckpt::SolveRequest req;
+    req.budget_bytes = ckpt::storeAllPeak(*chain, hw) / divisor;
+    return std::make_shared<const ckpt::Run>(ckpt::runScheduler(scheduler, ckpt::Problem(*chain), hw, req));
+}
+
 // Periodic and revolve on a small chain, and five schedulers n/a on it: a trade-off chart whose footnote is long.
 std::vector<std::shared_ptr<const ckpt::Run>> longNoteRuns() {
     const ckpt::Chain chain = *ckpt::Chain::uniform("u", 20, ckpt::Step{1, 2, 100, 300, 0, 0});
@@ -361,17 +378,12 @@ private slots:
     }
 
     void denseMemoryIsDecimatedToItsExactPeak() {
-        const QString root(CKPT_SOURCE_DIR);
-        auto chain = ckpt::loadChain((root + "/examples/lstm-h512-b32-fp32-1000.ckpt-chain.json").toStdString());
-        auto hw = ckpt::loadHardware((root + "/resources/hardware/gpu-a100.ckpt-hardware.json").toStdString());
-        QVERIFY(chain && hw);
-        ckpt::SolveRequest req;
-        req.budget_bytes = ckpt::storeAllPeak(*chain, *hw) / 20;
-        auto run = std::make_shared<const ckpt::Run>(ckpt::runScheduler("revolve", ckpt::Problem(*chain), *hw, req));
+        const ckpt::Hardware hw = a100();
+        const auto run = exampleRun("lstm-h512-b32-fp32-1000", "revolve", 20);
         QVERIFY2(run->feasible, run->message.c_str());
         TimelineView v;
         v.resize(800, 600);
-        v.setRun(run, *hw);
+        v.setRun(run, hw);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         v.plot()->replot();
@@ -395,19 +407,14 @@ private slots:
     // timeline had put its axes on their layer in QCPAxisRect::axes()'s hash order, and `ckpt render` wrote one of
     // two files (one run in three the other). With the bug, 16 renders agree with odds of about 0.7^15.
     void theSameChartGivesTheSameSvg() {
-        const QString root(CKPT_SOURCE_DIR);
-        auto chain = ckpt::loadChain((root + "/examples/small-hetero-12.ckpt-chain.json").toStdString());
-        auto hw = ckpt::loadHardware((root + "/resources/hardware/gpu-a100.ckpt-hardware.json").toStdString());
-        QVERIFY(chain && hw);
-        ckpt::SolveRequest req;
-        req.budget_bytes = ckpt::storeAllPeak(*chain, *hw) / 2;
-        auto run = std::make_shared<const ckpt::Run>(ckpt::runScheduler("rotor", ckpt::Problem(*chain), *hw, req));
+        const ckpt::Hardware hw = a100();
+        const auto run = exampleRun("small-hetero-12", "rotor", 2);
         QVERIFY2(run->feasible, run->message.c_str());
         QByteArray first;
         for (int k = 0; k < 16; ++k) {
             QHashSeed::resetRandomGlobalSeed(); // the hashes made from here on, as in a new process
             TimelineView v;
-            v.setRun(run, *hw);
+            v.setRun(run, hw);
             const QString svg = m_dir.filePath(QString("same-%1.svg").arg(k));
             QCOMPARE(exportChart(v.plot(), svg, 640, 400), QString());
             QFile f(svg);
